@@ -1,0 +1,24 @@
+// Element types.
+//
+// Every tensor keeps the element type its model gives it and nodes read and write at that width;
+// there is no promotion. The supported set is closed (f32, f16, bf16, i8, u8, i16, i32): a
+// frontend meeting anything else reports it as an error naming the tensor. The only property the
+// pipeline uses is the bit width.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace stream {
+
+enum class DType { f32, f16, bf16, i8, u8, i16, i32 };
+
+[[nodiscard]] int bits(DType t);
+[[nodiscard]] std::string_view name(DType t);  ///< "f32", "bf16", ...
+/// Accepts our names and the usual long ones ("float32", "bfloat16", "int8", ...).
+[[nodiscard]] std::optional<DType> parse_dtype(std::string_view text);
+/// Like parse_dtype, but throws a stream::Error listing the accepted names.
+[[nodiscard]] DType dtype_from_string(std::string_view text, std::string_view what = "element type");
+
+}  // namespace stream

@@ -1,0 +1,32 @@
+// Tensors.
+//
+// A tensor is a name, an element type and a shape. Nodes share tensors by pointer: a workload has
+// one Tensor object per value, and a node's operand is that object. Names are unique within a
+// workload (the workload checks it), so a name also identifies a tensor in outputs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stream/ir/dtype.hpp"
+
+namespace stream {
+
+struct Tensor {
+  std::string name;
+  DType dtype = DType::f32;
+  std::vector<std::int64_t> shape;
+
+  [[nodiscard]] std::size_t rank() const { return shape.size(); }
+  [[nodiscard]] std::int64_t size_elements() const;  ///< product of the shape; 1 for rank 0
+  [[nodiscard]] std::int64_t size_bits() const { return size_elements() * bits(dtype); }
+};
+
+using TensorPtr = std::shared_ptr<const Tensor>;
+
+/// Creates a tensor; throws if a dimension is negative.
+[[nodiscard]] TensorPtr make_tensor(std::string name, DType dtype, std::vector<std::int64_t> shape);
+
+}  // namespace stream
