@@ -23,6 +23,11 @@ void Diagnostics::warning(Location where, std::string message) {
   items_.push_back(std::move(d));
 }
 
+void Diagnostics::add(Diagnostic d) {
+  if (d.severity == Diagnostic::Severity::Error) ++error_count_;
+  items_.push_back(std::move(d));
+}
+
 void Diagnostics::merge(const Diagnostics& other) {
   for (const auto& d : other.items_) items_.push_back(d);
   error_count_ += other.error_count_;

@@ -38,6 +38,8 @@ class Diagnostics {
   void error(Location where, std::string message);
   /// Records the warning and logs it through spdlog.
   void warning(Location where, std::string message);
+  /// Appends one diagnostic without logging it.
+  void add(Diagnostic d);
   /// Appends another list (without logging its warnings again).
   void merge(const Diagnostics& other);
 
