@@ -3,6 +3,8 @@
 // §7.17, §7.20 and §7.22.
 #include <gtest/gtest.h>
 
+#include <stream/error.hpp>
+
 #include "block_test_util.hpp"
 
 namespace stream::blocks::test {
@@ -202,7 +204,9 @@ TEST(SwiGluBlock, MatchesSpecFigures) {
   EXPECT_EQ(loop_sizes(gp), (Shape{16, 128, 64}));
   EXPECT_EQ(loop_sizes(w.node_by_name("down_proj")), (Shape{16, 64, 128}));
   for (const auto& n : w.nodes())
-    if (n.has_iteration_space()) EXPECT_TRUE(positions(n, IteratorKind::Sequential).empty()) << n.name;
+    if (n.has_iteration_space()) {
+      EXPECT_TRUE(positions(n, IteratorKind::Sequential).empty()) << n.name;
+    }
 }
 
 TEST(RmsNormBlock, MatchesSpecFigures) {
