@@ -276,7 +276,9 @@ TEST(AcceleratorValidation, LaterConnectionReplacesEarlierWithWarning) {
   EXPECT_TRUE(a.links()[static_cast<std::size_t>(a.edge(0, 1))].is_bus());
   ASSERT_EQ(a.warnings.size(), 1u);
   EXPECT_EQ(a.warnings[0].where.line, 10);
-  EXPECT_NE(a.warnings[0].message.find("replaces core_connectivity[0] (link [0, 1] bw 32)"), std::string::npos)
+  EXPECT_EQ(a.replacements, (std::vector<std::pair<std::size_t, std::size_t>>{{0, 1}}));
+  EXPECT_NE(a.warnings[0].message.find("replaces core_connectivity[0] (link [0, 1] bw 32) on 2 directed core pair(s)"),
+            std::string::npos)
       << a.warnings[0].message;
   EXPECT_EQ(diag.warnings().size(), 1u);
 }

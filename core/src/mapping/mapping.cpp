@@ -362,8 +362,28 @@ Mapping parse_mapping_text(const std::string& text, const std::string& file_labe
   return std::move(*m);
 }
 
+void check_mapping_cores(const Mapping& mapping, const hardware::Accelerator& accelerator, Diagnostics& diagnostics) {
+  const Location file = file_location(mapping.source_file);
+  for (const auto& entry : mapping.layers) {
+    const Location where = entry.where.file.empty() ? file : entry.where;
+    const std::string who = "layer '" + entry.name + "'";
+    for (int id : entry.cores()) {
+      if (id < 0 || static_cast<std::size_t>(id) >= accelerator.size()) {
+        diagnostics.error(where, who + ": core " + std::to_string(id) + " does not exist (the accelerator has " +
+                                     std::to_string(accelerator.size()) + " cores)");
+        continue;
+      }
+      const auto& core = accelerator.core(id);
+      if (core.kind() != hardware::CoreKind::Compute)
+        diagnostics.error(where, who + ": core " + std::to_string(id) + " is a " + std::string(name(core.kind())) +
+                                     " core and cannot run computations");
+    }
+  }
+}
+
 void check_mapping(const Mapping& mapping, const Workload& workload, const hardware::Accelerator& accelerator,
                    Diagnostics& diagnostics) {
+  check_mapping_cores(mapping, accelerator, diagnostics);
   const Location file = file_location(mapping.source_file);
   std::set<const LayerMapping*> used;
   for (std::size_t index : workload.computation_nodes()) {
@@ -377,19 +397,6 @@ void check_mapping(const Mapping& mapping, const Workload& workload, const hardw
     const Location where = entry->where.file.empty() ? file : entry->where;
     const std::string who = "layer '" + entry->name + "' (node '" + node.name + "')";
     const bool first_use = used.insert(entry).second;
-    if (first_use) {
-      for (int id : entry->cores()) {
-        if (id < 0 || static_cast<std::size_t>(id) >= accelerator.size()) {
-          diagnostics.error(where, who + ": core " + std::to_string(id) + " does not exist (the accelerator has " +
-                                       std::to_string(accelerator.size()) + " cores)");
-          continue;
-        }
-        const auto& core = accelerator.core(id);
-        if (core.kind() != hardware::CoreKind::Compute)
-          diagnostics.error(where, who + ": core " + std::to_string(id) + " is a " + std::string(name(core.kind())) +
-                                       " core and cannot run computations");
-      }
-    }
     const int num_dims = node.num_dims();
     std::vector<std::int64_t> sizes;
     try {

@@ -112,6 +112,10 @@ struct Mapping {
 void check_mapping(const Mapping& mapping, const Workload& workload, const hardware::Accelerator& accelerator,
                    Diagnostics& diagnostics);
 
+/// The hardware half of check_mapping, usable without a workload: every core id of every layer
+/// entry exists in the accelerator and is a compute core.
+void check_mapping_cores(const Mapping& mapping, const hardware::Accelerator& accelerator, Diagnostics& diagnostics);
+
 /// The mapping as YAML that load_mapping_file reads back to an equal mapping.
 [[nodiscard]] std::string to_yaml(const Mapping& mapping);
 /// Writes to_yaml(mapping) to `path`; throws stream::Error when the file cannot be written.
