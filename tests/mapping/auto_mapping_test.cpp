@@ -155,6 +155,30 @@ TEST(AutoMapping, CapacityTilerShrinksUntilHalfCapacity) {
   EXPECT_LE(steady, 1024);
 }
 
+TEST(AutoMapping, FusionTilingStreamsTheLargeIntermediate) {
+  // Gemm1: A(3072x4) x B(4x3000) -> C(3072x3000, f32); Gemm2: C x D(3000x4) -> E(3072x4).
+  // Both split m 4 ways (m is the largest parallel dim). C per core = 3072*3000*32/4 = 73,728,000
+  // bits, over the budget 16,777,216/2; m is the only dim parallel in both Gemms that indexes C,
+  // so it streams: 96,000 bits per m row per core, largest divisor of 768 with 96,000*t <= 8,388,608
+  // is 64. With m resident at 64 the per-core set is 4,096 + 192,000 + 6,144,000 + 192,000 + 8,192
+  // = 6,540,288 bits, under half the capacity: the capacity tiler keeps this tiling.
+  const auto acc = hardware::load_accelerator(kHardware / "tpu_like_quad_core.yaml");
+  auto a = make_tensor("A", DType::bf16, {3072, 4});
+  auto b = make_tensor("B", DType::bf16, {4, 3000});
+  auto c = make_tensor("C", DType::f32, {3072, 3000});
+  auto dd = make_tensor("D", DType::bf16, {3000, 4});
+  auto e = make_tensor("E", DType::f32, {3072, 4});
+  const AffineMap ma(3, {d(0), d(1)}), mb(3, {d(1), d(2)}), mo(3, {d(0), d(2)});
+  const Workload wl({make_in_edge("A", a), make_in_edge("B", b), make_in_edge("D", dd),
+                     make_computation("Gemm1", "Gemm", {a, b}, {c}, {ma, mb, mo}),
+                     make_computation("Gemm2", "Gemm", {c, dd}, {e}, {ma, mb, mo}), make_out_edge("E", e)});
+  const Mapping m = generate_mapping(wl, acc);
+  ASSERT_EQ(m.layers.size(), 2u);
+  EXPECT_EQ(m.layers[0].splits(), (std::vector<DimSplit>{{0, 4}}));
+  EXPECT_EQ(m.layers[1].splits(), (std::vector<DimSplit>{{0, 4}}));
+  EXPECT_EQ(m.fused_groups[0].intra_core_tiling, (std::vector<TileEntry>{{"Gemm1", 0, 64}}));
+}
+
 TEST(AutoMapping, CheckMappingFindsProblems) {
   const auto acc = hardware::load_accelerator(kHardware / "tpu_like_quad_core.yaml");
   const Workload wl = two_conv();

@@ -223,7 +223,7 @@ class Generator {
     if (!caller.empty()) return caller;
     std::vector<TileEntry> seed = fusion_tiling();
     if (seed.empty()) seed = whole_layer_tiling();
-    std::vector<TileEntry> refined = capacity_refine();
+    std::vector<TileEntry> refined = capacity_refine(seed);
     return refined.empty() ? seed : refined;
   }
 
@@ -287,21 +287,20 @@ class Generator {
     }
     // The largest streamed intermediate, per core.
     double largest = 0.0;
-    bool streams = false;
     for (std::size_t k = 0; k < nodes_.size(); ++k)
       for (const auto& u : tensors_of(k))
-        if (std::find(intermediates.begin(), intermediates.end(), u.tensor) != intermediates.end()) {
+        if (u.dims.count(axis) && std::find(intermediates.begin(), intermediates.end(), u.tensor) != intermediates.end())
           largest = std::max(largest, u.per_core_bits);
-          streams = streams || u.dims.count(axis) > 0;
-        }
-    if (largest <= static_cast<double>(budget) || !streams) return {};
+    if (largest <= static_cast<double>(budget)) return {};
     for (std::int64_t tile : divisors_descending(pc))
       if (largest * static_cast<double>(tile) / static_cast<double>(pc) <= static_cast<double>(budget))
         return {entry_for(axis, tile)};
     return {entry_for(axis, 1)};
   }
 
-  std::vector<TileEntry> capacity_refine() {
+  /// Starts from the seed tiling; returns [] when it already fits (keep the seed), else the shrunk
+  /// resident tiles.
+  std::vector<TileEntry> capacity_refine(const std::vector<TileEntry>& seed) {
     // Per physical core: the distinct tensors of every node it may run.
     std::map<int, std::vector<TensorUse>> per_core_tensors;
     for (std::size_t k = 0; k < nodes_.size(); ++k)
@@ -315,6 +314,12 @@ class Generator {
     for (const auto& info : nodes_) dims.insert(info.global.begin(), info.global.end());
     std::map<int, std::int64_t> resident;
     for (int g : dims) resident[g] = per_core(g);
+    for (const auto& t : seed)
+      for (const auto& info : nodes_)
+        if (info.node->name == t.node && t.dim >= 0 && static_cast<std::size_t>(t.dim) < info.global.size()) {
+          const int g = info.global[static_cast<std::size_t>(t.dim)];
+          resident[g] = std::clamp<std::int64_t>(t.tile, 1, per_core(g));
+        }
     auto usage = [&](const std::vector<TensorUse>& tensors, const std::map<int, std::int64_t>& r) {
       double bits = 0.0;
       for (const auto& u : tensors) {

@@ -13,8 +13,9 @@
 //  3. one fused group "Fused_Group_1" with every node; its intra-core tiling is the caller's
 //     entries naming nodes of the group (disables automatic tiling), else the fusion tiling of the
 //     largest fused intermediate when it overflows half the smallest core capacity, else one
-//     whole-layer tile (first node's D0), then refined by the capacity tiler (fill 50 %, at most
-//     1024 steady-state tiles) when a core's share of the tensors overflows half its capacity.
+//     whole-layer tile (first node's D0); the capacity tiler then starts from that tiling and, when a
+//     core's share of the tensors still overflows half its capacity (fill 50 %), shrinks the dim
+//     that most reduces the worst overflow, keeping at most 1024 steady-state tiles.
 // The result is a Mapping that to_yaml() writes as a valid mapping file.
 #pragma once
 
