@@ -49,7 +49,7 @@ std::string ids_text(const std::vector<int>& ids) {
 }
 
 std::string array_text(const Core& c) {
-  if (c.is_aie2()) return "-";
+  if (c.is_aie2()) return "AIE tile";
   std::string out;
   for (std::size_t i = 0; i < c.operational_array.sizes.size(); ++i)
     out += (i ? "x" : "") + std::to_string(c.operational_array.sizes[i]);
