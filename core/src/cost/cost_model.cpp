@@ -85,6 +85,11 @@ CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& op
 
     MemoryAllocator allocator(layer, core, memop_of_op, frac);
     Evaluator evaluator(layer, core, memop_of_op, frac, integer, 1);
+    if (!allocator.can_fit_some_ordering(loops)) {
+      set_fallback(result, layer, core, tile.op_type,
+                   "NoValidLoopOrderingFoundException: the operands cannot fit the memories in any loop ordering");
+      return result;
+    }
     MultisetPermutations perms(lpfs);
     Allocation alloc, best_alloc;
     std::vector<TemporalLoop> best_ordering;
@@ -120,8 +125,14 @@ CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& op
     }
     // Re-evaluation with the operator's cycles per op (exact, case-sensitive match as Stream does).
     const int cpo = is_slow_op(tile.op_type) ? 4 : 1;
-    Evaluator final_eval(layer, core, memop_of_op, frac, integer, cpo);
-    final_eval.evaluate(best_ordering, best_alloc, best, options.detail);
+    if (cpo != 1) {
+      Evaluator final_eval(layer, core, memop_of_op, frac, integer, cpo);
+      final_eval.evaluate(best_ordering, best_alloc, best, options.detail);
+      if (options.detail) result.temporal_mapping = final_eval.stationary();
+    } else if (options.detail) {
+      evaluator.evaluate(best_ordering, best_alloc, best, true);
+      result.temporal_mapping = evaluator.stationary();
+    }
     result.status = CostStatus::Ok;
     result.cycles_per_op = cpo;
     result.latency_total = best.latency_total2;
@@ -132,7 +143,6 @@ CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& op
     if (options.detail) {
       result.spatial_mapping = sm;
       result.spatial_mapping_text = sm.str(core);
-      result.temporal_mapping = final_eval.stationary();
     }
     result.best = std::move(best);
   } catch (const std::exception& e) {

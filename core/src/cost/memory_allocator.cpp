@@ -1,5 +1,6 @@
 #include "stream/cost/memory_allocator.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace stream::cost {
@@ -18,6 +19,30 @@ MemoryAllocator::MemoryAllocator(const Layer& layer, const CoreModel& core, cons
   offset_.assign(kNumMemOps, 0);
   idx_.assign(kNumMemOps, 0);
   best_idx_.assign(kNumMemOps, 0);
+}
+
+bool MemoryAllocator::can_fit_some_ordering(const std::vector<TemporalLoop>& loops) const {
+  const std::size_t n_ops = memop_of_op_.size();
+  std::vector<double> prod(static_cast<std::size_t>(layer_.n_loop));
+  for (const CoreMemory& mem : core_.mems) {
+    double need = 0;
+    for (int memop : mem.memops) {
+      const auto op = static_cast<std::size_t>(op_of_memop_[static_cast<std::size_t>(memop)]);
+      if (op >= n_ops) continue;
+      const auto lvl = static_cast<std::size_t>(mem.level_of[static_cast<std::size_t>(memop)]);
+      const bool top = lvl + 1 == core_.levels[static_cast<std::size_t>(memop)].size();
+      std::fill(prod.begin(), prod.end(), 1.0);
+      for (std::size_t a = 0; a <= lvl && a < spatial_[op].loops.size(); ++a)
+        for (const auto& l : spatial_[op].loops[a]) prod[static_cast<std::size_t>(l.dim)] *= l.size;
+      if (top)
+        for (const auto& l : loops) prod[static_cast<std::size_t>(l.dim)] *= static_cast<double>(l.size);
+      const LayerOperand& lo = layer_.operands[op];
+      const double prec = op == 0 ? std::min<double>(lo.precision, layer_.precision_out_final) : lo.precision;
+      need += layer_.tensor_size(static_cast<int>(op), prod.data()) * prec;
+    }
+    if (need > mem.size) return false;
+  }
+  return true;
 }
 
 bool MemoryAllocator::allocate(const std::vector<TemporalLoop>& ordering, Allocation& out) {

@@ -32,10 +32,15 @@ const std::vector<std::vector<int>> kHintOrders = {
 };
 
 std::vector<std::int64_t> divisors_desc(std::int64_t v) {
-  std::vector<std::int64_t> out;
-  for (std::int64_t i = v; i >= 1; --i)
-    if (v % i == 0) out.push_back(i);
-  return out;
+  std::vector<std::int64_t> small, large;
+  for (std::int64_t i = 1; i * i <= v; ++i)
+    if (v % i == 0) {
+      small.push_back(i);
+      if (i * i != v) large.push_back(v / i);
+    }
+  // large is descending already; small ascending: emit large then small reversed.
+  for (auto it = small.rbegin(); it != small.rend(); ++it) large.push_back(*it);
+  return large;
 }
 
 struct Candidate {
@@ -308,8 +313,8 @@ OperandSpatial convert_spatial_mapping(const Layer& layer, const CoreModel& core
   std::vector<double> prev_r(static_cast<std::size_t>(layer.n_pr), 1.0), prev_ir(static_cast<std::size_t>(layer.n_pr), 1.0);
   for (std::size_t a = 0; a <= n_lv; ++a) {
     for (const auto& l : out.loops[a]) {
-      const int k = lo.has_pr ? layer.pr_of_source[static_cast<std::size_t>(l.dim)] : -1;
-      if (k >= 0 && (lo.pr_dims & bit(layer.pr_id(k)))) {
+      const int k = lo.dim_class[static_cast<std::size_t>(l.dim)] - 3;
+      if (k >= 0) {
         run[static_cast<std::size_t>(l.dim)] *= l.size;
         const PrRelation& rel = layer.pr[static_cast<std::size_t>(k)];
         const double rc = layer.pr_size(k, run[static_cast<std::size_t>(rel.a)], run[static_cast<std::size_t>(rel.b)]);

@@ -28,6 +28,9 @@ class MemoryAllocator {
  public:
   MemoryAllocator(const Layer& layer, const CoreModel& core, const std::vector<int>& memop_of_op,
                   const std::vector<OperandSpatial>& spatial_frac);
+  /// False when no ordering can fit: a necessary condition, independent of the ordering (at an
+  /// operand's top memory its tile is everything; below, at least its spatial fan-in).
+  [[nodiscard]] bool can_fit_some_ordering(const std::vector<TemporalLoop>& loops) const;
   /// False when the ordering does not fit.
   bool allocate(const std::vector<TemporalLoop>& ordering, Allocation& out);
 
