@@ -57,7 +57,6 @@ Evaluator::Evaluator(const Layer& layer, const CoreModel& core, const std::vecto
   cabl_.resize(n_ops);
   top_r_.resize(n_ops);
   top_ir_.resize(n_ops);
-  ver_.resize(n_ops);
   us_.resize(n_ops);
   ues_.resize(n_ops);
   ue_.resize(n_ops);
@@ -99,7 +98,7 @@ Evaluator::Evaluator(const Layer& layer, const CoreModel& core, const std::vecto
 void Evaluator::sizes_for(int op_i, int v) {
   const auto op = static_cast<std::size_t>(op_i);
   const LayerOperand& lo = layer_.operands[op];
-  const std::vector<std::vector<SpatialLoop>>& sm = (*sm_[v])[op].loops;
+  const auto& sm = (*sm_[v])[op].loops;
   const int n = n_[op];
   const auto nn = static_cast<std::size_t>(n);
   Version& V = ver_[op][static_cast<std::size_t>(v)];

@@ -6,8 +6,8 @@
 namespace stream::cost {
 
 MemoryAllocator::MemoryAllocator(const Layer& layer, const CoreModel& core, const std::vector<int>& memop_of_op,
-                                 const std::vector<OperandSpatial>& spatial_frac)
-    : layer_(layer), core_(core), memop_of_op_(memop_of_op), op_of_memop_(kNumMemOps, -1), spatial_(spatial_frac) {
+                                 const std::vector<OperandSpatial>& spatial_frac, bool even)
+    : layer_(layer), core_(core), memop_of_op_(memop_of_op), op_of_memop_(kNumMemOps, -1), spatial_(spatial_frac), even_(even) {
   for (std::size_t i = 0; i < memop_of_op.size(); ++i) op_of_memop_[static_cast<std::size_t>(memop_of_op[i])] = static_cast<int>(i);
   const std::size_t n_ops = memop_of_op.size();
   alloc_prod_.assign(n_ops, std::vector<double>(static_cast<std::size_t>(layer.n_loop), 1.0));
@@ -126,6 +126,19 @@ bool MemoryAllocator::allocate(const std::vector<TemporalLoop>& ordering, Alloca
       if (ssum > cap) {
         if (c == 0) return false;  // MemoryTooSmallException
         continue;
+      }
+      if (even_ && k_ops > 1) {
+        bool valid = true;
+        for (std::size_t k = 0; k < k_ops && valid; ++k) {
+          const auto opk = static_cast<std::size_t>(op_of_memop_[static_cast<std::size_t>(mem.memops[k])]);
+          const int take_k = idx_[k] + offset_[k];
+          if (take_k == 0) continue;
+          for (std::size_t j = 0; j < k_ops && valid; ++j) {
+            const auto opj = static_cast<std::size_t>(op_of_memop_[static_cast<std::size_t>(mem.memops[j])]);
+            if (pos_[opk] + take_k > pos_[opj] + idx_[j] + offset_[j]) valid = false;
+          }
+        }
+        if (!valid) continue;
       }
       if (asum <= best) {
         best = asum;

@@ -85,7 +85,7 @@ class Evaluator {
   PerOp<SmallVec<std::array<const CorePort*, kNumDirs>, kLev>> ports_;
   PerOp<double> macst_;
   PerOp<ArchD> cabl_, top_r_, top_ir_;
-  PerOp<std::array<Version, 2>> ver_;
+  std::array<std::array<Version, 2>, kOps> ver_;  // sized per operand in the constructor
   SmallVec<double, kDims> run_;
   SmallVec<double, kDims> prev_r_, prev_ir_;
   ArchD r1_, ir1_, r2_;

@@ -26,8 +26,10 @@ struct Allocation {
 
 class MemoryAllocator {
  public:
+  /// `even`: EVEN mappings (a loop placed in a shared memory for one operand must be placed
+  /// there for every operand sharing it; ZigZag HEAD's position-aware check). Default UNEVEN.
   MemoryAllocator(const Layer& layer, const CoreModel& core, const std::vector<int>& memop_of_op,
-                  const std::vector<OperandSpatial>& spatial_frac);
+                  const std::vector<OperandSpatial>& spatial_frac, bool even = false);
   /// False when no ordering can fit: a necessary condition, independent of the ordering (at an
   /// operand's top memory its tile is everything; below, at least its spatial fan-in).
   [[nodiscard]] bool can_fit_some_ordering(const std::vector<TemporalLoop>& loops) const;
@@ -40,6 +42,7 @@ class MemoryAllocator {
   std::vector<int> memop_of_op_;
   std::vector<int> op_of_memop_;
   const std::vector<OperandSpatial>& spatial_;
+  bool even_ = false;
   // Workspace, reused between orderings.
   std::vector<std::vector<double>> alloc_prod_;
   std::vector<int> pos_, mem_level_;

@@ -16,13 +16,29 @@ template <class T, std::size_t N>
 class SmallVec {
  public:
   using value_type = T;
+  SmallVec() {}  // user-provided: no zero-fill of the storage
+  SmallVec(const SmallVec& o) : size_(o.size_) {
+    for (std::size_t i = 0; i < size_; ++i) data_[i] = o.data_[i];
+  }
+  SmallVec& operator=(const SmallVec& o) {
+    if (this != &o) {
+      for (std::size_t i = 0; i < o.size_; ++i) data_[i] = o.data_[i];
+      size_ = o.size_;
+    }
+    return *this;
+  }
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] bool empty() const { return size_ == 0; }
   static constexpr std::size_t capacity() { return N; }
   void clear() { size_ = 0; }
   void resize(std::size_t n) {
     check(n);
-    for (std::size_t i = size_; i < n; ++i) data_[i] = T{};
+    for (std::size_t i = size_; i < n; ++i) {
+      if constexpr (requires(T& t) { t.clear(); })
+        data_[i].clear();
+      else
+        data_[i] = T{};
+    }
     size_ = n;
   }
   void assign(std::size_t n, const T& v) {
