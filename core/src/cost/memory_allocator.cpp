@@ -7,15 +7,20 @@ namespace stream::cost {
 
 MemoryAllocator::MemoryAllocator(const Layer& layer, const CoreModel& core, const std::vector<int>& memop_of_op,
                                  const std::vector<OperandSpatial>& spatial_frac, bool even)
-    : layer_(layer), core_(core), memop_of_op_(memop_of_op), op_of_memop_(kNumMemOps, -1), spatial_(spatial_frac), even_(even) {
-  for (std::size_t i = 0; i < memop_of_op.size(); ++i) op_of_memop_[static_cast<std::size_t>(memop_of_op[i])] = static_cast<int>(i);
+    : layer_(layer), core_(core), spatial_(spatial_frac), even_(even) {
+  op_of_memop_.assign(kNumMemOps, -1);
+  for (std::size_t i = 0; i < memop_of_op.size(); ++i) {
+    memop_of_op_.push_back(memop_of_op[i]);
+    op_of_memop_[static_cast<std::size_t>(memop_of_op[i])] = static_cast<int>(i);
+  }
   const std::size_t n_ops = memop_of_op.size();
-  alloc_prod_.assign(n_ops, std::vector<double>(static_cast<std::size_t>(layer.n_loop), 1.0));
+  alloc_prod_.resize(n_ops);
+  for (auto& a : alloc_prod_) a.assign(static_cast<std::size_t>(layer.n_loop), 1.0);
   pos_.assign(n_ops, 0);
   mem_level_.assign(n_ops, 1);
   prod_.assign(static_cast<std::size_t>(layer.n_loop), 1.0);
-  sizes_.assign(kNumMemOps, {});
-  acc_.assign(kNumMemOps, {});
+  sizes_.resize(kNumMemOps);
+  acc_.resize(kNumMemOps);
   offset_.assign(kNumMemOps, 0);
   idx_.assign(kNumMemOps, 0);
   best_idx_.assign(kNumMemOps, 0);
@@ -23,7 +28,8 @@ MemoryAllocator::MemoryAllocator(const Layer& layer, const CoreModel& core, cons
 
 bool MemoryAllocator::can_fit_some_ordering(const std::vector<TemporalLoop>& loops) const {
   const std::size_t n_ops = memop_of_op_.size();
-  std::vector<double> prod(static_cast<std::size_t>(layer_.n_loop));
+  SmallVec<double, 64> prod;
+  prod.resize(static_cast<std::size_t>(layer_.n_loop));
   for (const CoreMemory& mem : core_.mems) {
     double need = 0;
     for (int memop : mem.memops) {
@@ -93,7 +99,7 @@ bool MemoryAllocator::allocate(const std::vector<TemporalLoop>& ordering, Alloca
       if (top) {
         offset_[k] = static_cast<int>(sz.size()) - 1;
         const double last = sz.back();
-        sz.assign(1, last);
+        sz.assign(1, last);  // NOLINT: copy taken before the assignment
         acc.assign(1, 0.0);
       } else {
         offset_[k] = 0;

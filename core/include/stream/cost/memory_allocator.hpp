@@ -14,6 +14,7 @@
 #include "stream/cost/core_model.hpp"
 #include "stream/cost/layer.hpp"
 #include "stream/cost/loop_factors.hpp"
+#include "stream/cost/small_vec.hpp"
 #include "stream/cost/spatial_mapping.hpp"
 
 namespace stream::cost {
@@ -21,7 +22,7 @@ namespace stream::cost {
 /// Per layer operand, the boundaries of its memory levels in the ordering: level m holds
 /// ordering[bounds[op][m] .. bounds[op][m+1]).
 struct Allocation {
-  std::vector<std::vector<int>> bounds;
+  SmallVec<SmallVec<int, 24>, 3> bounds;
 };
 
 class MemoryAllocator {
@@ -39,16 +40,16 @@ class MemoryAllocator {
  private:
   const Layer& layer_;
   const CoreModel& core_;
-  std::vector<int> memop_of_op_;
-  std::vector<int> op_of_memop_;
+  SmallVec<int, 3> memop_of_op_;
+  SmallVec<int, kNumMemOps> op_of_memop_;
   const std::vector<OperandSpatial>& spatial_;
   bool even_ = false;
   // Workspace, reused between orderings.
-  std::vector<std::vector<double>> alloc_prod_;
-  std::vector<int> pos_, mem_level_;
-  std::vector<double> prod_;
-  std::vector<std::vector<double>> sizes_, acc_;
-  std::vector<int> offset_, idx_, best_idx_;
+  SmallVec<SmallVec<double, 64>, 3> alloc_prod_;
+  SmallVec<int, 3> pos_, mem_level_;
+  SmallVec<double, 64> prod_;
+  SmallVec<SmallVec<double, 128>, kNumMemOps> sizes_, acc_;
+  SmallVec<int, kNumMemOps> offset_, idx_, best_idx_;
 };
 
 }  // namespace stream::cost
