@@ -218,7 +218,7 @@ TEST(Evaluation, GemmL1WorkedExample) {
   Allocation a;
   ASSERT_TRUE(alloc.allocate(ordering, a));
   // reg_O holds one 32-bit element: every temporal loop lands in l1.
-  EXPECT_EQ(a.bounds[0], (std::vector<int>{0, 0, 3}));
+  EXPECT_EQ(std::vector<int>(a.bounds[0].begin(), a.bounds[0].end()), (std::vector<int>{0, 0, 3}));
   Evaluator ev(layer, core, links, frac, integer, 1);
   MappingCost cost;
   ev.evaluate(ordering, a, cost, true);
