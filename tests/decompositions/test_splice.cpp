@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include <stream/ir/dimensions.hpp>
 #include <stream/ir/iteration_space.hpp>
@@ -30,6 +31,36 @@ Workload expand(const Workload& w) {
       if (s.has_iteration_space()) nodes.push_back(s);
   }
   return Workload(std::move(nodes));
+}
+
+/// The reference's collapse_fused_kernels (§5.2) for the groups of one tag: rebuilds the
+/// normalization from its sub-operators (x: first input not produced in the group; y: first output
+/// not consumed in it; axes: the positions the first reduce sub-op's output map drops).
+Node collapse(const Workload& w, const std::string& tag) {
+  std::vector<const Node*> group;
+  std::set<std::string> produced, consumed;
+  for (const auto& n : w.nodes())
+    if (n.fused_kernel == tag) {
+      group.push_back(&n);
+      for (const auto& t : n.outputs) produced.insert(t->name);
+      for (const auto& t : n.inputs) consumed.insert(t->name);
+    }
+  TensorPtr x, y;
+  std::vector<int> axes;
+  for (const Node* n : group) {
+    for (const auto& t : n->inputs)
+      if (!x && !produced.count(t->name)) x = t;
+    for (const auto& t : n->outputs)
+      if (!y && !consumed.count(t->name)) y = t;
+    const bool reduce = n->type == "ReduceMax" || n->type == "ReduceSum" || n->type == "ReduceSumSquare";
+    if (reduce && axes.empty()) {
+      const AffineMap& out = n->operand_mapping.back();
+      for (int d = 0; d < n->num_dims(); ++d)
+        if (!out.uses_dim(d)) axes.push_back(d);
+    }
+  }
+  const auto colon = tag.find(':');
+  return make_normalization(tag.substr(colon + 1), tag.substr(0, colon), x, y, axes);
 }
 
 Workload block(const BlockSpec& spec, const std::map<std::string, std::string>& params) {
@@ -61,6 +92,29 @@ TEST(Splice, AttentionSoftmaxExpandsInPlace) {
   EXPECT_EQ(x.edges().size(), attn.edges().size() + 5);  // scores->max/exp, max->exp, exp->sum/div, sum->div
   // The key axis is still one axis: the expansion does not split or add unified dims.
   EXPECT_EQ(x.unified_dimensions().num_unique(), attn.unified_dimensions().num_unique());
+}
+
+TEST(Splice, CollapseRoundTripIsExact) {
+  const std::vector<std::pair<BlockSpec, std::map<std::string, std::string>>> cases = {
+      {blocks::attention_spec(), {{"heads", "2"}, {"seq", "8"}, {"d_head", "8"}}},
+      {blocks::gqa_spec(), {{"groups", "2"}, {"reps", "2"}, {"seq", "8"}, {"d_head", "8"}}},
+      {blocks::rmsnorm_spec(), {}},
+      {blocks::decoder_layer_spec(), {{"seq", "8"}, {"heads", "2"}, {"d_head", "8"}, {"d_ff", "16"}}}};
+  for (const auto& [spec, params] : cases) {
+    SCOPED_TRACE(spec.key);
+    const Workload w = block(spec, params);
+    const Workload x = expand(w);
+    for (std::size_t idx : w.nodes_of_kind(NodeKind::Normalization)) {
+      const Node& orig = w.node(idx);
+      const Node back = collapse(x, orig.type + ":" + orig.name);
+      EXPECT_EQ(back.type, orig.type);
+      EXPECT_EQ(back.name, orig.name);
+      EXPECT_EQ(back.reduction_axes, orig.reduction_axes);
+      EXPECT_EQ(back.inputs[0]->name, orig.inputs[0]->name);
+      EXPECT_EQ(back.outputs[0]->name, orig.outputs[0]->name);
+      EXPECT_EQ(back.num_dims(), orig.num_dims());
+    }
+  }
 }
 
 TEST(Splice, EveryNormalizationOfADecoderStack) {
