@@ -18,8 +18,11 @@ struct DecoderConfig {
 
 DecoderConfig read_config(const BlockParams& params, const std::string& block) {
   DecoderConfig c{positive_int(params, block, "batch"),  positive_int(params, block, "seq"),
-                  positive_int(params, block, "heads"),  positive_int(params, block, "kv_heads"),
+                  positive_int(params, block, "heads"),  params.get_int("kv_heads"),
                   positive_int(params, block, "d_head"), positive_int(params, block, "d_ff")};
+  if (c.kv_heads == 0) c.kv_heads = c.heads;
+  if (c.kv_heads < 0)
+    throw Error("block '" + block + "': parameter 'kv_heads' must be >= 0, got " + std::to_string(c.kv_heads));
   if (c.heads % c.kv_heads != 0)
     throw Error("block '" + block + "': heads (" + std::to_string(c.heads) + ") must be a multiple of kv_heads (" +
                 std::to_string(c.kv_heads) + ")");
@@ -30,7 +33,7 @@ std::vector<BlockParam> decoder_params() {
   return {{"batch", ParamType::Int, "1", "batch size"},
           {"seq", ParamType::Int, "128", "sequence length"},
           {"heads", ParamType::Int, "8", "query heads"},
-          {"kv_heads", ParamType::Int, "8", "K/V heads (= heads: multi-head attention; fewer: GQA)"},
+          {"kv_heads", ParamType::Int, "0", "K/V heads (0 or = heads: multi-head attention; fewer: GQA)"},
           {"d_head", ParamType::Int, "64", "head dimension (d_model = heads * d_head)"},
           {"d_ff", ParamType::Int, "1536", "SwiGLU hidden dimension"},
           dtype_param()};

@@ -37,6 +37,11 @@ TensorPtr GraphBuilder::normalization(const std::string& name, const std::string
   return out;
 }
 
+Node& GraphBuilder::add(Node node) {
+  nodes_.push_back(std::move(node));
+  return nodes_.back();
+}
+
 void GraphBuilder::output(const std::string& name, const TensorPtr& tensor) {
   nodes_.push_back(make_out_edge(name, tensor));
 }

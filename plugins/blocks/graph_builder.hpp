@@ -42,6 +42,8 @@ class GraphBuilder {
   /// A normalization node (identity maps) over `input`, writing a new tensor `output_name`.
   TensorPtr normalization(const std::string& name, const std::string& type, const TensorPtr& input,
                           const std::string& output_name, std::vector<int> reduction_axes);
+  /// A node built elsewhere (its tensors must be of the block's dtype).
+  Node& add(Node node);
   /// A graph output: an OutEdge named `name` reading `tensor`.
   void output(const std::string& name, const TensorPtr& tensor);
 

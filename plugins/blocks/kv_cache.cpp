@@ -2,26 +2,10 @@
 #include <stream/error.hpp>
 
 #include "blocks.hpp"
+#include "library.hpp"
 
 namespace stream::blocks {
 
-namespace {
-
-/// The reference's slice_node with step 1: reads x[.., start + d_axis, ..] into `<name>_out`
-/// whose `axis` has `length` entries.
-TensorPtr slice(GraphBuilder& g, const TensorPtr& x, int axis, std::int64_t start, std::int64_t length,
-                const std::string& name) {
-  std::vector<std::int64_t> shape = x->shape;
-  shape.at(static_cast<std::size_t>(axis)) = length;
-  const int rank = static_cast<int>(x->rank());
-  std::vector<AffineExpr> in;
-  for (int d = 0; d < rank; ++d) in.push_back(d == axis ? AffineExpr::dim(d) + start : AffineExpr::dim(d));
-  TensorPtr out = g.tensor(name + "_out", shape);
-  g.compute(name, "Slice", {x}, {out}, {AffineMap(rank, std::move(in)), AffineMap::identity(rank)});
-  return out;
-}
-
-}  // namespace
 
 BlockSpec kv_cache_spec() {
   BlockSpec spec;
@@ -45,8 +29,8 @@ BlockSpec kv_cache_spec() {
     TensorPtr K_cache = g.input("K_cache", {cap, e});
     TensorPtr V_cache = g.input("V_cache", {cap, e});
     TensorPtr q = g.input("q_new", {1, e});
-    TensorPtr K = slice(g, K_cache, 0, 0, t, "K_valid");
-    TensorPtr V = slice(g, V_cache, 0, 0, t, "V_valid");
+    TensorPtr K = g.add(slice_node(K_cache, 0, 0, t, "K_valid")).outputs[0];
+    TensorPtr V = g.add(slice_node(V_cache, 0, 0, t, "V_valid")).outputs[0];
     TensorPtr scores = g.tensor("scores", {1, t});
     g.compute("scores", "MatMul", {q, K}, {scores},
               {dims_map(3, {0, 2}), dims_map(3, {1, 2}), dims_map(3, {0, 1})}, {"i", "j", "e"});

@@ -18,6 +18,7 @@ void matmul(GraphBuilder& g, const std::string& name, const TensorPtr& x, const 
   out_dims.push_back(n);
   std::vector<std::string> names;
   if (lead == 1) names = {"m", "n", "k"};
+  if (lead == 2) names = {"b", "s", "n", "k"};
   g.compute(name, "MatMul", {x, w}, {out}, {dims_map(num_dims, x_dims), dims_map(num_dims, {k, n}),
                                              dims_map(num_dims, out_dims)},
             std::move(names));

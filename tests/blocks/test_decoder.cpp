@@ -92,6 +92,16 @@ TEST(DecoderStack, LayersChainThroughTheResidualStream) {
   EXPECT_NE(w.node_by_name("layer0_attn_Wq").outputs[0], w.node_by_name("layer1_attn_Wq").outputs[0]);
 }
 
+TEST(DecoderStack, GroupedQueryStack) {
+  for (int layers : {1, 3}) {
+    SCOPED_TRACE(layers);
+    const Workload w = build(decoder_stack_spec(), {{"layers", std::to_string(layers)}, {"seq", "16"}, {"heads", "4"},
+                                                    {"kv_heads", "2"}, {"d_head", "8"}, {"d_ff", "32"}});
+    // As the multi-head stack, with groups and reps per layer instead of heads: 4 + 5 * layers.
+    EXPECT_EQ(unique_dims(w), static_cast<std::size_t>(4 + 5 * layers));
+  }
+}
+
 TEST(DecoderStack, ThirtyTwoLayersBuild) {
   const Workload w = build(decoder_stack_spec(), {{"layers", "32"}});
   EXPECT_EQ(w.size(), 2u + 27u * 32u);

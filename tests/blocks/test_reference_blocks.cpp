@@ -181,6 +181,12 @@ TEST(KvCacheBlock, DecodeStep) {
   EXPECT_EQ(sc.operand_mapping[1].ranges(loop_sizes(sc))[0], (Interval{0, 39}));
   EXPECT_EQ(w.node_by_name("softmax").reduction_axes, (std::vector<int>{1}));
   EXPECT_EQ(w.node_by_name("context").outputs[0]->shape, (Shape{1, 64}));
+  // The key-position axis is one unified dim of extent 40 (the reference reports 128 here).
+  const auto& u = w.unified_dimensions();
+  const int key_axis = u.dims_of(w.index_of("scores"), 3)[1];
+  EXPECT_EQ(u.dims_of(w.index_of("K_valid"), 2)[0], key_axis);
+  EXPECT_EQ(u.dims_of(w.index_of("context"), 3)[2], key_axis);
+  EXPECT_EQ(u.dim_size.at(static_cast<std::size_t>(key_axis)), 40);
   EXPECT_THROW((void)build(kv_cache_spec(), {{"valid_len", "200"}}), Error);
 }
 
