@@ -147,6 +147,27 @@ TEST(ReduceBalanced, TakesFromTheLargestFirst) {
   EXPECT_EQ(c, (std::vector<double>{4, 6}));
 }
 
+TEST(StallSlack, WindowUnionMatchesSlotMarking) {
+  // Against marking every slot: activities (period, allowed) whose periods divide pmax = 24.
+  const std::vector<std::vector<std::pair<double, double>>> sets = {
+      {{24, 5}, {8, 3}}, {{24, 0}, {6, 6}}, {{24, 10}, {12, 4}, {4, 1}}, {{24, 23}, {3, 1}, {2, 1}}, {{24, 7}}};
+  for (const auto& set : sets) {
+    std::vector<PortActivity> acts;
+    std::vector<char> mark(24, 0);
+    for (auto [p, a] : set) {
+      PortActivity x;
+      x.period = p;
+      x.allowed = a;
+      acts.push_back(x);
+      for (int t = 0; t < 24; ++t)
+        if (t % static_cast<int>(p) < a) mark[static_cast<std::size_t>(t)] = 1;
+    }
+    double marked = 0;
+    for (char c : mark) marked += c;
+    EXPECT_EQ(window_union_slots(acts.data(), acts.size(), 0, 24), marked);
+  }
+}
+
 TEST(SpatialMapping, HintOrderMatchesTheTabulatedCPythonSetOrder) {
   std::ifstream in(std::filesystem::path(STREAM_SHARED_DIR) / "reference/oracle/hint_set_order.json");
   ASSERT_TRUE(in);
@@ -234,6 +255,25 @@ TEST(Evaluation, GemmL1WorkedExample) {
   EXPECT_EQ(cost.onloading, 0);
   EXPECT_EQ(cost.offloading, 1);
   EXPECT_EQ(cost.latency_total2, 8191);
+}
+
+}  // namespace
+
+namespace {
+
+using namespace stream::cost;
+
+TEST(CoreModel, AccumulatorPrecisionFromTheCoreFile) {
+  const std::filesystem::path cores = std::filesystem::path(STREAM_SHARED_DIR) / "reference/stream-inputs/hardware/cores";
+  const CoreModel mxu = CoreModel::from_core(stream::hardware::load_core_file(cores / "tpu_v7_mxu.yaml"));
+  EXPECT_EQ(mxu.accumulator_bits, 32);  // operand_precision: {input: bf16, accumulator: fp32}
+  const CoreModel tpu = CoreModel::from_core(stream::hardware::load_core_file(cores / "tpu_like.yaml"));
+  EXPECT_EQ(tpu.accumulator_bits, 0);
+  // The memory levels per operand follow the file order; tpu_like: B in rf_128B then sram_2MB.
+  ASSERT_EQ(tpu.levels[kI2].size(), 2u);
+  EXPECT_EQ(tpu.mems[static_cast<std::size_t>(tpu.levels[kI2][0])].name, "rf_128B");
+  EXPECT_TRUE(tpu.mems[static_cast<std::size_t>(tpu.levels[kI2][0])].inner);
+  EXPECT_FALSE(tpu.mems[static_cast<std::size_t>(tpu.levels[kI1][0])].inner);  // sram_2MB sits above rf_2B (O)
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "stream/error.hpp"
 #include "stream/hardware/core.hpp"
+#include "stream/ir/dtype.hpp"
 
 namespace stream::cost {
 
@@ -34,6 +35,15 @@ int dir_index(hardware::DataDirection d) {
 }
 
 }  // namespace
+
+// Bits of a precision name as core files write them ("fp32", "bf16", "int8", ...).
+static int precision_bits(const std::string& text, const Location& where) {
+  if (text == "fp32") return 32;
+  if (text == "fp16") return 16;
+  if (text == "fp8" || text == "f8") return 8;
+  if (auto t = parse_dtype(text)) return bits(*t);
+  throw Error("unknown accumulator precision '" + text + "'", where);
+}
 
 int CoreModel::memop_count() const {
   int n = 0;
@@ -108,6 +118,8 @@ CoreModel CoreModel::from_core(const hardware::Core& core) {
         if (ref.mem < 0) ref = {static_cast<int>(mi), static_cast<int>(pi)};
       }
   }
+  if (core.operand_precision && !core.operand_precision->accumulator.empty())
+    cm.accumulator_bits = precision_bits(core.operand_precision->accumulator, core.where);
   cm.dataflows.resize(cm.oa_names.size());
   for (const auto& df : core.dataflows) {
     auto it = std::find(cm.oa_names.begin(), cm.oa_names.end(), df.array_dimension);

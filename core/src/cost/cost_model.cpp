@@ -94,6 +94,9 @@ CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& op
     result.reason = std::string("NotImplementedError: ") + e.what();
     return result;
   }
+  // The seed's rule: partial sums at the core's accumulator precision when its file declares one
+  // (the output itself keeps its own width: O_final).
+  if (core.accumulator_bits > 0) layer.operands[0].precision = core.accumulator_bits;
   if (options.detail)
     for (const auto& o : layer.operands) result.operand_names.push_back(o.name);
 

@@ -13,6 +13,23 @@ inline double py_floor_div(double a, double b) { return std::floor(a / b); }
 
 }  // namespace
 
+// Number of integer slots t in [x, y) with t mod p_i < a_i for some activity i; activities sorted
+// by period, largest first. Each level splits the interval into the largest period's windows
+// (counted in closed form) and the gaps between them (handed to the remaining activities).
+double window_union_slots(const PortActivity* acts, std::size_t n, double x, double y) {
+  if (n == 0 || x >= y) return 0;
+  const double p = acts[0].period;
+  const double a = std::max(0.0, std::min(acts[0].allowed, p));
+  auto G = [&](double t) { return std::floor(t / p) * a + std::min(t - std::floor(t / p) * p, a); };
+  double total = G(y) - G(x);
+  if (n == 1 || a >= p) return total;
+  for (double k = std::floor(x / p); k * p < y; k += 1) {
+    const double lo = std::max(x, k * p + a), hi = std::min(y, (k + 1) * p);
+    if (lo < hi) total += window_union_slots(acts + 1, n - 1, lo, hi);
+  }
+  return total;
+}
+
 void reduce_balanced(double* c, const double* m, std::size_t k, double s, int* order) {
   if (s <= 0 || k == 0) return;
   std::iota(order, order + k, 0);
@@ -460,16 +477,10 @@ void Evaluator::evaluate(const std::vector<TemporalLoop>& ordering, const Alloca
           for (const auto& a : acts_)
             if (a.period <= 0 || std::fmod(pmax, a.period) != 0)
               throw ModelError("memory-updating windows with non-divisible periods on port " + p.name);
-          const auto P = static_cast<std::size_t>(pmax);
-          mark_.assign(P, 0);
-          for (const auto& a : acts_) {
-            const auto per = static_cast<std::size_t>(a.period);
-            const auto al = static_cast<std::size_t>(std::max(0.0, std::min(a.allowed, a.period)));
-            for (std::size_t b = 0; b < P; b += per)
-              for (std::size_t t = 0; t < al; ++t) mark_[b + t] = 1;
-          }
-          double cnt = 0;
-          for (char c : mark_) cnt += c;
+          // Slots of [0, pmax) inside some activity's window, counted per interval rather than
+          // marked one by one (pmax can be millions of cycles).
+          std::stable_sort(acts_.begin(), acts_.end(), [](const Activity& x, const Activity& y) { return x.period > y.period; });
+          const double cnt = window_union_slots(acts_.data(), acts_.size(), 0.0, pmax);
           U = cnt * pmax_count;
         }
         ss_port = pos + std::max(0.0, neg + muw - U);

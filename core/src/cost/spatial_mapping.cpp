@@ -116,7 +116,6 @@ int parse_dim_name(const std::string& s, int n_loop) {
 }  // namespace
 
 const std::vector<int>& hint_set_order(int n_dims) {
-  static std::vector<std::vector<int>> extra;
   if (n_dims >= 0 && n_dims < static_cast<int>(kHintOrders.size())) return kHintOrders[static_cast<std::size_t>(n_dims)];
   // Beyond the tabulated range the order is not reproduced; natural order keeps it deterministic.
   static thread_local std::vector<int> natural;

@@ -68,6 +68,9 @@ struct CoreModel {
   std::array<std::vector<int>, kNumMemOps> levels;  ///< memory indices per memory operand
   /// port_of[memop][level][dir]
   std::array<std::vector<std::array<PortRef, kNumDirs>>, kNumMemOps> port_of;
+  /// Partial-sum precision in bits from the file's `operand_precision: {accumulator: ...}`; 0 when
+  /// the file declares none (partial sums then keep the output's precision, as the reference).
+  int accumulator_bits = 0;
   /// Fixed spatial mapping (`dataflows`): per array dim, (layer dim name, factor); empty if none.
   std::vector<std::vector<std::pair<std::string, std::int64_t>>> dataflows;
 

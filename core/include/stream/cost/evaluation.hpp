@@ -31,6 +31,15 @@ struct Movement {
   double amount = 0, period = 0, count = 0, bw_avg = 0, prec = 0, window = 0;
 };
 
+/// One (operand, level, direction) transfer on a physical port (stall/slack combination).
+struct PortActivity {
+  double period = 0, allowed = 0, count = 0, ss = 0, muw = 0;
+};
+
+/// Number of integer slots t in [x, y) with t mod period_i < allowed_i for some activity i;
+/// `acts` sorted by period, largest first (the union of memory-updating windows).
+double window_union_slots(const PortActivity* acts, std::size_t n, double x, double y);
+
 struct MappingCost {
   double energy_total = 0, mac_energy = 0, mem_energy = 0;
   double latency_total0 = 0, latency_total1 = 0, latency_total2 = 0;
@@ -98,14 +107,11 @@ class Evaluator {
     bool present = false;
   };
   PerOp<SmallVec<std::array<Record, kNumDirs>, kLev>> rec_;
-  struct Activity {
-    double period, allowed, count, ss, muw;
-  };
+  using Activity = PortActivity;
   SmallVec<Activity, kServes> acts_;
   SmallVec<double, kServes> l1_tot_, l1_min_;
   SmallVec<int, kServes> order_;
   SmallVec<PortServe, kServes> l1_serves_;
-  std::vector<char> mark_;
 };
 
 /// ZigZag's reduce_balanced: spreads `surplus` over the largest entries of `c` down to `m`.
