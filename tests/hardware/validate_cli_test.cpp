@@ -9,6 +9,8 @@
 #include <string>
 #include <sys/wait.h>
 
+#include <nlohmann/json.hpp>
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -81,4 +83,27 @@ TEST(ValidateCommand, ChecksMappingAgainstHardware) {
   EXPECT_EQ(bad.code, 2) << bad.out;
   EXPECT_NE(bad.out.find("core 37 does not exist (the accelerator has 7 cores)"), std::string::npos) << bad.out;
   EXPECT_NE(bad.out.find("core 6 is a offchip core and cannot run computations"), std::string::npos) << bad.out;
+}
+
+TEST(ValidateCommand, JsonOutput) {
+  if (!fs::exists(kExe)) GTEST_SKIP() << "stream executable not built";
+  const Result r = run("validate --format json --hardware '" + (kInputs / "hardware/simba.yaml").string() + "' 2>/dev/null");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["valid"].get<bool>());
+  EXPECT_EQ(j["accelerator"]["cores"].size(), 37u);
+  EXPECT_EQ(j["accelerator"]["offchip_core_id"].get<int>(), 36);
+  ASSERT_EQ(j["accelerator"]["connections"].size(), 66u);
+  for (const auto& c : j["accelerator"]["connections"]) EXPECT_EQ(c["directed_pairs_after_replacement"].get<int>(), 2);
+  EXPECT_EQ(j["accelerator"]["cores"][5]["capacity_bits"].get<std::int64_t>(), 2097152);
+  EXPECT_EQ(j["accelerator"]["cores"][5]["same_performance_as"].get<int>(), 0);
+
+  const Result bad = run("validate --format json --hardware '" + (kInputs / "hardware/simba.yaml").string() +
+                         "' --mapping '" + (kInputs / "mapping/simba.yaml").string() + "' 2>/dev/null");
+  EXPECT_EQ(bad.code, 2);
+  const auto jb = nlohmann::json::parse(bad.out);
+  EXPECT_FALSE(jb["valid"].get<bool>());
+  ASSERT_FALSE(jb["errors"].empty());
+  EXPECT_GT(jb["errors"][0]["line"].get<int>(), 0);
+  EXPECT_NE(jb["errors"][0]["file"].get<std::string>().find("simba.yaml"), std::string::npos);
 }
