@@ -52,7 +52,9 @@ TEST(ValidateCommand, SummarisesReferenceHardware) {
 
 TEST(ValidateCommand, ReportsEveryErrorAndExitsTwo) {
   if (!fs::exists(kExe)) GTEST_SKIP() << "stream executable not built";
-  const fs::path dir = fs::temp_directory_path() / "stream_validate_cli_test";
+  // Two levels deep, so the legacy core search (parent and grandparent folders) stays inside.
+  const fs::path root = fs::temp_directory_path() / "stream_validate_cli_test";
+  const fs::path dir = root / "a" / "b";
   fs::create_directories(dir);
   const fs::path file = dir / "broken.yaml";
   {
@@ -69,7 +71,9 @@ TEST(ValidateCommand, ReportsEveryErrorAndExitsTwo) {
   EXPECT_NE(r.out.find("broken.yaml:2:1: error: accelerator: unknown key 'colour'"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("broken.yaml:5:18: error: accelerator: offchip_core_id does not correspond"), std::string::npos)
       << r.out;
-  fs::remove_all(dir);
+  EXPECT_NE(r.out.find("broken.yaml:4:6: error: Core with filename `work/shared/"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3 errors"), std::string::npos) << r.out;
+  fs::remove_all(root);
 }
 
 TEST(ValidateCommand, ChecksMappingAgainstHardware) {
