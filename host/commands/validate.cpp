@@ -7,6 +7,8 @@
 #include <map>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/ir/workload.hpp>
 #include <stream/mapping/auto_mapping.hpp>
@@ -130,8 +132,85 @@ void print_mapping(std::ostream& out, const mapping::Mapping& m) {
   }
 }
 
+nlohmann::json diagnostic_json(const Diagnostic& d) {
+  return {{"file", d.where.file}, {"line", d.where.line}, {"column", d.where.column}, {"message", d.message}};
+}
+
+nlohmann::json accelerator_json(const Accelerator& acc) {
+  nlohmann::json cores = nlohmann::json::array();
+  const auto reps = acc.performance_representatives();
+  for (const Core& c : acc.cores) {
+    nlohmann::json j{{"id", c.id},
+                     {"name", c.name},
+                     {"type", c.type.str()},
+                     {"capacity_bits", c.memory_capacity()},
+                     {"unit_count", c.total_unit_count()},
+                     {"same_performance_as", reps[static_cast<std::size_t>(c.id)]},
+                     {"in_graph", acc.in_graph(c.id)}};
+    if (c.is_zigzag()) {
+      j["array"] = {{"dimensions", c.operational_array.dimensions}, {"sizes", c.operational_array.sizes}};
+      nlohmann::json mems = nlohmann::json::array();
+      for (std::size_t m = 0; m < c.memories.size(); ++m) {
+        std::vector<std::string> ops;
+        for (Operand o : c.memories[m].operands) ops.emplace_back(name(o));
+        mems.push_back({{"name", c.memories[m].name},
+                        {"size_bits", c.memories[m].size},
+                        {"instances", c.memory_instances(m)},
+                        {"operands", ops},
+                        {"served_dimensions", c.memories[m].served_dimensions}});
+      }
+      j["memories"] = mems;
+    } else {
+      j["memory"] = {{"capacity_bits", c.aie2_memory.capacity},
+                     {"bandwidth_min", c.aie2_memory.bandwidth_min},
+                     {"bandwidth_max", c.aie2_memory.bandwidth_max}};
+      j["max_object_fifo_depth"] = c.max_object_fifo_depth;
+    }
+    if (c.operator_types) j["operator_types"] = *c.operator_types;
+    if (acc.coordinates.count(c.id)) j["coordinates"] = acc.coordinates.at(c.id);
+    cores.push_back(j);
+  }
+  std::map<std::size_t, std::size_t> pairs;
+  for (const auto& e : acc.edges()) ++pairs[acc.links()[static_cast<std::size_t>(e[2])].connection];
+  nlohmann::json conns = nlohmann::json::array();
+  for (std::size_t i = 0; i < acc.connectivity.size(); ++i) {
+    const Connection& c = acc.connectivity[i];
+    conns.push_back({{"index", i},
+                     {"type", std::string(name(c.type))},
+                     {"cores", c.cores},
+                     {"bandwidth", c.bandwidth},
+                     {"unit_energy_cost", c.unit_energy_cost},
+                     {"directed_pairs_after_replacement", pairs.count(i) ? pairs[i] : 0}});
+  }
+  return {{"name", acc.name},
+          {"file", acc.source_file},
+          {"namespace", std::string(name(acc.core_namespace()))},
+          {"offchip_core_id", acc.offchip_core_id},
+          {"cores", cores},
+          {"connections", conns},
+          {"graph_cores", acc.graph_cores()},
+          {"nb_shared_mem_groups", acc.nb_shared_mem_groups()}};
+}
+
+nlohmann::json mapping_json(const mapping::Mapping& m) {
+  nlohmann::json layers = nlohmann::json::array();
+  for (const auto& l : m.layers) {
+    nlohmann::json splits = nlohmann::json::array();
+    for (const auto& s : l.splits()) splits.push_back({{"dim", "D" + std::to_string(s.dim)}, {"split", s.split}});
+    layers.push_back({{"name", l.name}, {"cores", l.cores()}, {"inter_core_tiling", splits}});
+  }
+  nlohmann::json groups = nlohmann::json::array();
+  for (const auto& g : m.fused_groups) {
+    nlohmann::json tiles = nlohmann::json::array();
+    for (const auto& t : g.intra_core_tiling) tiles.push_back({{"dim", t.dim_text()}, {"tile", t.tile}});
+    groups.push_back({{"name", g.name}, {"layers", g.layers}, {"intra_core_tiling", tiles}});
+  }
+  return {{"layers", layers}, {"fused_groups", groups}};
+}
+
 struct Options {
   std::string hardware, workload, mapping, tiling, write_mapping;
+  std::string format = "text";
   bool quiet = false;
 };
 
@@ -161,6 +240,24 @@ void run(const Options& opt, HostContext& ctx) {
     generated = mapping::generate_mapping(*wl, *acc, aopt, &diag);
   }
 
+  if (opt.format == "json") {
+    nlohmann::json j{{"valid", !diag.has_errors()}};
+    j["errors"] = nlohmann::json::array();
+    j["warnings"] = nlohmann::json::array();
+    for (const auto& d : diag.errors()) j["errors"].push_back(diagnostic_json(d));
+    for (const auto& d : diag.warnings()) j["warnings"].push_back(diagnostic_json(d));
+    if (!diag.has_errors()) {
+      j["accelerator"] = accelerator_json(*acc);
+      if (wl) j["workload"] = {{"file", opt.workload}, {"nodes", wl->size()}, {"computation_nodes", wl->computation_nodes().size()}};
+      if (map) j["mapping"] = mapping_json(*map);
+      if (generated) j["automatic_mapping"] = mapping_json(*generated);
+      if (!opt.write_mapping.empty() && (generated || map))
+        mapping::write_mapping_file(generated ? *generated : *map, opt.write_mapping);
+    }
+    std::cout << j.dump(2) << "\n";
+    if (diag.has_errors()) ctx.exit_code = 2;
+    return;
+  }
   if (diag.has_errors()) {
     for (const auto& d : diag.errors()) std::cerr << d.str() << "\n";
     std::cerr << diag.error_count() << (diag.error_count() == 1 ? " error" : " errors") << "\n";
@@ -202,6 +299,8 @@ void setup(CLI::App& app, HostContext& ctx) {
                   "Intra-core tiling for the automatic mapping, e.g. Gemm_Left.D1=128,Gemm_Down.D2=128");
   cmd->add_option("--write-mapping", opt->write_mapping, "Write the (given or generated) mapping to this YAML file");
   cmd->add_flag("-q,--quiet", opt->quiet, "Print only 'valid' or the errors");
+  cmd->add_option("--format", opt->format, "Output format: text (summary, errors on stderr) or json (everything on stdout)")
+      ->check(CLI::IsMember({"text", "json"}));
   cmd->callback([opt, &ctx] { run(*opt, ctx); });
 }
 

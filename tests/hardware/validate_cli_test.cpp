@@ -9,6 +9,8 @@
 #include <string>
 #include <sys/wait.h>
 
+#include <nlohmann/json.hpp>
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -50,7 +52,9 @@ TEST(ValidateCommand, SummarisesReferenceHardware) {
 
 TEST(ValidateCommand, ReportsEveryErrorAndExitsTwo) {
   if (!fs::exists(kExe)) GTEST_SKIP() << "stream executable not built";
-  const fs::path dir = fs::temp_directory_path() / "stream_validate_cli_test";
+  // Two levels deep, so the legacy core search (parent and grandparent folders) stays inside.
+  const fs::path root = fs::temp_directory_path() / "stream_validate_cli_test";
+  const fs::path dir = root / "a" / "b";
   fs::create_directories(dir);
   const fs::path file = dir / "broken.yaml";
   {
@@ -67,7 +71,9 @@ TEST(ValidateCommand, ReportsEveryErrorAndExitsTwo) {
   EXPECT_NE(r.out.find("broken.yaml:2:1: error: accelerator: unknown key 'colour'"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("broken.yaml:5:18: error: accelerator: offchip_core_id does not correspond"), std::string::npos)
       << r.out;
-  fs::remove_all(dir);
+  EXPECT_NE(r.out.find("broken.yaml:4:6: error: Core with filename `work/shared/"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3 errors"), std::string::npos) << r.out;
+  fs::remove_all(root);
 }
 
 TEST(ValidateCommand, ChecksMappingAgainstHardware) {
@@ -81,4 +87,27 @@ TEST(ValidateCommand, ChecksMappingAgainstHardware) {
   EXPECT_EQ(bad.code, 2) << bad.out;
   EXPECT_NE(bad.out.find("core 37 does not exist (the accelerator has 7 cores)"), std::string::npos) << bad.out;
   EXPECT_NE(bad.out.find("core 6 is a offchip core and cannot run computations"), std::string::npos) << bad.out;
+}
+
+TEST(ValidateCommand, JsonOutput) {
+  if (!fs::exists(kExe)) GTEST_SKIP() << "stream executable not built";
+  const Result r = run("validate --format json --hardware '" + (kInputs / "hardware/simba.yaml").string() + "' 2>/dev/null");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["valid"].get<bool>());
+  EXPECT_EQ(j["accelerator"]["cores"].size(), 37u);
+  EXPECT_EQ(j["accelerator"]["offchip_core_id"].get<int>(), 36);
+  ASSERT_EQ(j["accelerator"]["connections"].size(), 66u);
+  for (const auto& c : j["accelerator"]["connections"]) EXPECT_EQ(c["directed_pairs_after_replacement"].get<int>(), 2);
+  EXPECT_EQ(j["accelerator"]["cores"][5]["capacity_bits"].get<std::int64_t>(), 2097152);
+  EXPECT_EQ(j["accelerator"]["cores"][5]["same_performance_as"].get<int>(), 0);
+
+  const Result bad = run("validate --format json --hardware '" + (kInputs / "hardware/simba.yaml").string() +
+                         "' --mapping '" + (kInputs / "mapping/simba.yaml").string() + "' 2>/dev/null");
+  EXPECT_EQ(bad.code, 2);
+  const auto jb = nlohmann::json::parse(bad.out);
+  EXPECT_FALSE(jb["valid"].get<bool>());
+  ASSERT_FALSE(jb["errors"].empty());
+  EXPECT_GT(jb["errors"][0]["line"].get<int>(), 0);
+  EXPECT_NE(jb["errors"][0]["file"].get<std::string>().find("simba.yaml"), std::string::npos);
 }
