@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -23,7 +24,7 @@ struct UnifiedDimensions;
 
 class Workload {
  public:
-  Workload() = default;
+  Workload();
   /// Validates every node, checks names are unique and every input has a producer, and that the
   /// graph is acyclic. Throws stream::Error naming the offending node and tensor.
   explicit Workload(std::vector<Node> nodes);
@@ -49,6 +50,9 @@ class Workload {
   [[nodiscard]] std::vector<std::size_t> computation_nodes() const;  ///< Computation and Normalization
   [[nodiscard]] std::vector<std::size_t> nodes_of_kind(NodeKind kind) const;
 
+  /// Loop sizes of node `index` (empty for edges), derived once at construction.
+  [[nodiscard]] const std::vector<std::int64_t>& loop_sizes(std::size_t index) const { return sizes_.at(index); }
+
   /// Unified dimensions (computed once, then cached; thread-safe).
   [[nodiscard]] const UnifiedDimensions& unified_dimensions() const;
 
@@ -61,8 +65,9 @@ class Workload {
   std::vector<std::pair<std::size_t, std::size_t>> edges_;
   std::vector<std::vector<std::size_t>> preds_, succs_;
   std::vector<std::size_t> order_;
+  std::vector<std::vector<std::int64_t>> sizes_;
   struct Cache;
-  std::shared_ptr<Cache> cache_ = std::make_shared<Cache>();
+  std::shared_ptr<Cache> cache_;  // shared by copies: a Workload is immutable
 };
 
 }  // namespace stream

@@ -1,0 +1,82 @@
+// `stream plugins`: what plugins were found, what they provide, and whether they load.
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "../command.hpp"
+#include "../plugin_host.hpp"
+
+namespace stream::host {
+namespace {
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
+  return s;
+}
+
+std::string provides_summary(const PluginManifest& m) {
+  std::vector<std::string> parts;
+  std::vector<std::string> fe;
+  for (const auto& f : m.frontends) fe.push_back(f.name);
+  if (!fe.empty()) parts.push_back("frontends: " + join(fe));
+  if (!m.onnx_ops.empty()) parts.push_back("onnx_ops: " + std::to_string(m.onnx_ops.size()));
+  if (!m.blocks.empty()) parts.push_back("blocks: " + join(m.blocks));
+  if (!m.decompositions.empty()) parts.push_back("decompositions: " + join(m.decompositions));
+  std::string s;
+  for (const auto& p : parts) s += (s.empty() ? "" : "; ") + p;
+  return s.empty() ? "-" : s;
+}
+
+nlohmann::json to_json(const PluginRecord& r) {
+  nlohmann::json fe = nlohmann::json::array();
+  for (const auto& f : r.manifest.frontends) fe.push_back({{"name", f.name}, {"extensions", f.extensions}});
+  nlohmann::json j{{"id", r.manifest.id},
+                   {"version", r.manifest.version},
+                   {"path", r.manifest_path.parent_path().string()},
+                   {"manifest", r.manifest_path.filename().string()},
+                   {"library", r.manifest.library},
+                   {"bundled", r.bundled},
+                   {"priority", r.manifest.priority},
+                   {"description", r.manifest.description},
+                   {"provides",
+                    {{"frontends", fe},
+                     {"onnx_ops", r.manifest.onnx_ops},
+                     {"blocks", r.manifest.blocks},
+                     {"decompositions", r.manifest.decompositions}}},
+                   {"status", std::string(name(r.status))}};
+  if (!r.reason.empty()) j["reason"] = r.reason;
+  return j;
+}
+
+void setup(CLI::App& app, HostContext& ctx) {
+  auto* cmd = app.add_subcommand("plugins", "List the plugins found, what they provide, and their status");
+  auto format = std::make_shared<std::string>("text");
+  auto load = std::make_shared<bool>(false);
+  cmd->add_option("--format", *format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_flag("--load", *load, "Load every plugin (otherwise libraries are opened only when needed)");
+  cmd->callback([&ctx, format, load] {
+    auto& host = ctx.plugins();
+    if (*load) host.load_all();
+    if (*format == "json") {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& r : host.plugins()) out.push_back(to_json(r));
+      std::cout << out.dump(2) << "\n";
+      return;
+    }
+    std::printf("%-18s %-9s %-10s %8s  %s\n", "ID", "VERSION", "STATUS", "PRIORITY", "PROVIDES");
+    for (const auto& r : host.plugins()) {
+      std::printf("%-18s %-9s %-10s %8lld  %s\n", r.manifest.id.c_str(), r.manifest.version.c_str(),
+                  std::string(name(r.status)).c_str(), static_cast<long long>(r.manifest.priority),
+                  provides_summary(r.manifest).c_str());
+      std::printf("%-18s path: %s\n", "", r.manifest_path.parent_path().string().c_str());
+      if (!r.reason.empty()) std::printf("%-18s why:  %s\n", "", r.reason.c_str());
+    }
+  });
+}
+
+}  // namespace
+
+STREAM_HOST_COMMAND(plugins, setup);
+
+}  // namespace stream::host

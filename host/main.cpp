@@ -1,0 +1,40 @@
+// `stream`: the command-line host. Parses the command line, hands the work to a subcommand, and
+// is the only place where errors become exit codes (2: bad input, 1: internal failure).
+#include <iostream>
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <stream/error.hpp>
+#include <stream/version.hpp>
+
+#include "command.hpp"
+
+int main(int argc, char** argv) {
+  // Progress and warnings go to stderr; stdout carries results only.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("stream"));
+  spdlog::set_pattern("%^%l%$: %v");
+
+  stream::host::HostContext ctx;
+  CLI::App app{"Stream: maps neural-network workloads onto multi-core dataflow accelerators and predicts their "
+               "latency, energy and memory use."};
+  app.set_version_flag("--version", std::string("stream ") + stream::version_string);
+  app.require_subcommand(1);
+  app.add_option("--plugin-dir", ctx.plugin_dirs, "Extra directory to search for plugins (repeatable)");
+  bool verbose = false;
+  app.add_flag("-v,--verbose", verbose, "Show debug messages on stderr");
+  app.parse_complete_callback([&] { spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::info); });
+  for (auto& [name, setup] : stream::host::registered_commands()) setup(app, ctx);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const stream::Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return e.kind() == stream::ErrorKind::BadInput ? 2 : 1;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return ctx.exit_code;
+}

@@ -1,0 +1,303 @@
+#include "plugin_host.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <boost/dll/shared_library.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+#include <stream/error.hpp>
+#include <stream/plugin/plugin.hpp>
+
+namespace stream::host {
+
+namespace fs = std::filesystem;
+
+std::string_view name(PluginStatus s) {
+  switch (s) {
+    case PluginStatus::Discovered:
+      return "discovered";
+    case PluginStatus::Loaded:
+      return "loaded";
+    case PluginStatus::Rejected:
+      return "rejected";
+    case PluginStatus::Disabled:
+      return "disabled";
+  }
+  return "";
+}
+
+namespace {
+
+constexpr std::string_view kManifestSuffix = ".stream-plugin.json";
+
+std::vector<std::string> string_list(const nlohmann::json& j, const char* key, const fs::path& file) {
+  std::vector<std::string> out;
+  if (!j.contains(key)) return out;
+  if (!j[key].is_array()) throw Error(std::string("\"provides.") + key + "\" must be a list of strings", {.file = file.string()});
+  for (const auto& v : j[key]) {
+    if (!v.is_string()) throw Error(std::string("\"provides.") + key + "\" must be a list of strings", {.file = file.string()});
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
+PluginManifest read_manifest(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw Error("cannot read the manifest", {.file = file.string()});
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error(std::string("malformed JSON: ") + e.what(), {.file = file.string()});
+  }
+  if (!j.is_object()) throw Error("a manifest is a JSON object", {.file = file.string()});
+  auto need_string = [&](const char* key) {
+    if (!j.contains(key) || !j[key].is_string() || j[key].get<std::string>().empty())
+      throw Error(std::string("missing or empty string field \"") + key + "\"", {.file = file.string()});
+    return j[key].get<std::string>();
+  };
+  PluginManifest m;
+  m.id = need_string("id");
+  m.version = need_string("version");
+  m.library = need_string("library");
+  if (!j.contains("abi_version") || !j["abi_version"].is_number_unsigned())
+    throw Error("missing or invalid \"abi_version\" (a non-negative integer)", {.file = file.string()});
+  m.abi_version = j["abi_version"].get<std::uint32_t>();
+  if (j.contains("priority")) {
+    if (!j["priority"].is_number_integer()) throw Error("\"priority\" must be an integer", {.file = file.string()});
+    m.priority = j["priority"].get<std::int64_t>();
+  }
+  if (j.contains("description") && j["description"].is_string()) m.description = j["description"].get<std::string>();
+  if (j.contains("provides")) {
+    const auto& p = j["provides"];
+    if (!p.is_object()) throw Error("\"provides\" must be an object", {.file = file.string()});
+    if (p.contains("frontends")) {
+      if (!p["frontends"].is_array()) throw Error("\"provides.frontends\" must be a list", {.file = file.string()});
+      for (const auto& f : p["frontends"]) {
+        FrontendDecl d;
+        if (f.is_string()) {
+          d.name = f.get<std::string>();
+        } else if (f.is_object() && f.contains("name") && f["name"].is_string()) {
+          d.name = f["name"].get<std::string>();
+          d.extensions = string_list(f, "extensions", file);
+        } else {
+          throw Error("each of \"provides.frontends\" is a name or {\"name\", \"extensions\"}", {.file = file.string()});
+        }
+        m.frontends.push_back(std::move(d));
+      }
+    }
+    m.onnx_ops = string_list(p, "onnx_ops", file);
+    m.blocks = string_list(p, "blocks", file);
+    m.decompositions = string_list(p, "decompositions", file);
+  }
+  return m;
+}
+
+bool PluginRecord::declares(Category c, const std::string& key) const {
+  auto in = [&](const std::vector<std::string>& v) {
+    return key.empty() ? !v.empty() : std::find(v.begin(), v.end(), key) != v.end();
+  };
+  switch (c) {
+    case Category::Frontend:
+      for (const auto& f : manifest.frontends) {
+        if (key.empty() || f.extensions.empty()) return true;
+        for (const auto& ext : f.extensions)
+          if (key.size() >= ext.size() && key.compare(key.size() - ext.size(), ext.size(), ext) == 0) return true;
+      }
+      return false;
+    case Category::OnnxParser:
+      return in(manifest.onnx_ops);
+    case Category::Block:
+      return in(manifest.blocks);
+    case Category::Decomposition:
+      return in(manifest.decompositions);
+  }
+  return false;
+}
+
+PluginHostOptions PluginHostOptions::from_environment(const std::vector<fs::path>& plugin_dirs) {
+  PluginHostOptions o;
+  const auto exe_dir = fs::path(boost::dll::program_location().parent_path().string());
+  o.bundled_dirs.push_back(exe_dir.parent_path() / "lib" / "stream" / "plugins");
+  if (const char* path = std::getenv("STREAM_PLUGIN_PATH")) {
+    std::stringstream ss(path);
+    std::string dir;
+    while (std::getline(ss, dir, ':'))
+      if (!dir.empty()) o.extra_dirs.emplace_back(dir);
+  }
+  o.extra_dirs.insert(o.extra_dirs.end(), plugin_dirs.begin(), plugin_dirs.end());
+  if (const char* allow = std::getenv("STREAM_PLUGINS")) {
+    std::set<std::string> ids;
+    std::stringstream ss(allow);
+    std::string id;
+    while (std::getline(ss, id, ',')) {
+      id.erase(0, id.find_first_not_of(" \t"));
+      id.erase(id.find_last_not_of(" \t") + 1);
+      if (!id.empty()) ids.insert(id);
+    }
+    o.allow = std::move(ids);
+  }
+  return o;
+}
+
+PluginHost::PluginHost(PluginHostOptions options)
+    : options_(std::move(options)), registries_(std::make_unique<Registries>()) {
+  std::set<fs::path> seen;
+  auto visit = [&](const fs::path& dir, bool bundled) {
+    std::error_code ec;
+    auto canonical = fs::weakly_canonical(dir, ec);
+    if (!seen.insert(ec ? dir : canonical).second) return;  // the same directory named twice
+    discover(dir, bundled);
+  };
+  for (const auto& d : options_.bundled_dirs) visit(d, true);
+  for (const auto& d : options_.extra_dirs) visit(d, false);
+  registries_->set_resolver([this](Category c, const std::string& key) { resolve(c, key); });
+}
+
+PluginHost::~PluginHost() = default;
+
+void PluginHost::discover(const fs::path& dir, bool bundled) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    if (!bundled) spdlog::warn("plugin directory {} does not exist", dir.string());
+    return;
+  }
+  std::vector<fs::path> manifests;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const auto file = entry.path().filename().string();
+    if (file.size() > kManifestSuffix.size() && file.ends_with(kManifestSuffix)) manifests.push_back(entry.path());
+  }
+  std::sort(manifests.begin(), manifests.end());
+  for (const auto& path : manifests) {
+    PluginRecord r;
+    r.manifest_path = path;
+    r.bundled = bundled;
+    r.discovery = static_cast<std::int64_t>(records_.size());
+    try {
+      r.manifest = read_manifest(path);
+      if (r.manifest.abi_version != STREAM_PLUGIN_ABI_VERSION) {
+        r.status = PluginStatus::Rejected;
+        r.reason = "manifest declares ABI version " + std::to_string(r.manifest.abi_version) + ", this host speaks " +
+                   std::to_string(STREAM_PLUGIN_ABI_VERSION);
+      } else if (!bundled && options_.allow && options_.allow->count(r.manifest.id) == 0) {
+        r.status = PluginStatus::Disabled;
+        r.reason = "not in STREAM_PLUGINS";
+      }
+    } catch (const Error& e) {
+      r.manifest.id = path.filename().string().substr(0, path.filename().string().size() - kManifestSuffix.size());
+      r.status = PluginStatus::Rejected;
+      r.reason = e.what();
+    }
+    if (r.status == PluginStatus::Rejected) spdlog::warn("plugin {} rejected: {}", path.string(), r.reason);
+    records_.push_back(std::move(r));
+  }
+}
+
+void PluginHost::load_all() {
+  for (auto& r : records_)
+    if (r.status == PluginStatus::Discovered) load(r);
+  warn_conflicts();
+}
+
+void PluginHost::resolve(Category category, const std::string& key) {
+  bool loaded = false;
+  for (auto& r : records_) {
+    if (r.status == PluginStatus::Discovered && r.declares(category, key)) {
+      load(r);
+      loaded = true;
+    }
+  }
+  if (loaded) warn_conflicts();
+}
+
+void PluginHost::load(PluginRecord& r) {
+  auto reject = [&](std::string why) {
+    r.status = PluginStatus::Rejected;
+    r.reason = std::move(why);
+    r.library.reset();
+    spdlog::warn("plugin '{}' ({}) rejected: {}", r.manifest.id, r.manifest_path.string(), r.reason);
+  };
+  const auto lib_path = r.manifest_path.parent_path() / r.manifest.library;
+  std::error_code ec;
+  if (!fs::exists(lib_path, ec)) return reject("library file not found: " + lib_path.string());
+  try {
+    r.library = std::make_shared<boost::dll::shared_library>(
+        boost::dll::fs::path(lib_path.string()), boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
+  } catch (const std::exception& e) {
+    return reject("cannot open library " + lib_path.string() + ": " + e.what());
+  }
+  if (!r.library->has(STREAM_PLUGIN_ENTRY_SYMBOL))
+    return reject(std::string("library has no entry symbol '") + STREAM_PLUGIN_ENTRY_SYMBOL +
+                  "' (was it built with STREAM_PLUGIN(...)?)");
+  const auto entry = r.library->get<const StreamPluginDescriptor*()>(STREAM_PLUGIN_ENTRY_SYMBOL);
+  const StreamPluginDescriptor* d = entry();
+  if (d == nullptr) return reject("the entry symbol returned no descriptor");
+  if (d->abi_version != STREAM_PLUGIN_ABI_VERSION)
+    return reject("built for plugin ABI version " + std::to_string(d->abi_version) + ", this host speaks " +
+                  std::to_string(STREAM_PLUGIN_ABI_VERSION));
+  if (d->struct_size != sizeof(StreamPluginDescriptor))
+    return reject("descriptor size " + std::to_string(d->struct_size) + " bytes, expected " +
+                  std::to_string(sizeof(StreamPluginDescriptor)) + " for ABI version " +
+                  std::to_string(STREAM_PLUGIN_ABI_VERSION));
+  if (d->id == nullptr || r.manifest.id != d->id)
+    return reject("library id '" + std::string(d->id ? d->id : "(null)") + "' differs from the manifest id '" +
+                  r.manifest.id + "'");
+  if (d->register_plugin == nullptr) return reject("the descriptor has no registration function");
+
+  // Register into a staging area first, so a registration that throws half-way leaves nothing behind.
+  const Provenance provenance{r.manifest.id, r.manifest.priority, r.discovery};
+  Registries staging;
+  PluginRegistrar registrar(staging, provenance);
+  try {
+    d->register_plugin(registrar);
+  } catch (const std::exception& e) {
+    return reject(std::string("registration failed: ") + e.what());
+  } catch (...) {
+    return reject("registration failed with a non-standard exception");
+  }
+  PluginRegistrar real(*registries_, provenance);
+  std::set<std::pair<Category, std::string>> replayed;
+  for (const auto& [category, key] : registrar.registered()) {
+    if (!replayed.emplace(category, key).second) continue;  // registered twice: the staging winner counts once
+    if (!r.declares(category, key))
+      spdlog::warn("plugin '{}' registers {} '{}' that its manifest does not declare; it is found only once the "
+                   "plugin is loaded for something else",
+                   r.manifest.id, name(category), key);
+    switch (category) {
+      case Category::Frontend:
+        real.add_frontend(staging.frontends().find(key)->value);
+        break;
+      case Category::OnnxParser:
+        real.add_onnx_parser(key, staging.onnx_parsers().find(key)->value);
+        break;
+      case Category::Block:
+        real.add_block(staging.blocks().find(key)->value);
+        break;
+      case Category::Decomposition:
+        real.add_decomposition(key, staging.decompositions().find(key)->value);
+        break;
+    }
+  }
+  r.status = PluginStatus::Loaded;
+  spdlog::debug("plugin '{}' loaded from {}", r.manifest.id, lib_path.string());
+}
+
+void PluginHost::warn_conflicts() {
+  for (const auto& [category, c] : registries_->conflicts()) {
+    std::string tag = std::string(name(category)) + "/" + c.key + "/" + std::to_string(c.losers.size());
+    if (!warned_.insert(tag).second) continue;
+    std::string losers;
+    for (const auto& l : c.losers)
+      losers += (losers.empty() ? "" : ", ") + l.plugin_id + " (priority " + std::to_string(l.priority) + ")";
+    spdlog::warn("{}: '{}' is registered by several plugins; {} (priority {}) wins over {}", name(category), c.key,
+                 c.winner.plugin_id, c.winner.priority, losers);
+  }
+}
+
+}  // namespace stream::host

@@ -1,0 +1,10 @@
+// Entry point of the blocks plugin. What it registers must match the "provides" of its manifest.
+#include <stream/plugin/plugin.hpp>
+#include <stream/registry/registries.hpp>
+#include <stream/version.hpp>
+
+namespace {
+void register_plugin(stream::PluginRegistrar& /*registrar*/) {}
+}  // namespace
+
+STREAM_PLUGIN("blocks", STREAM_VERSION_STRING, register_plugin)
