@@ -220,7 +220,8 @@ void PluginHost::load(PluginRecord& r) {
   auto reject = [&](std::string why) {
     r.status = PluginStatus::Rejected;
     r.reason = std::move(why);
-    r.library.reset();
+    // The library, once opened, stays mapped: objects it made (a half-done registration) may
+    // still be destroyed after this point, and their code lives in it.
     spdlog::warn("plugin '{}' ({}) rejected: {}", r.manifest.id, r.manifest_path.string(), r.reason);
   };
   const auto lib_path = r.manifest_path.parent_path() / r.manifest.library;

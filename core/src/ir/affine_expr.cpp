@@ -11,8 +11,8 @@ namespace stream {
 struct AffineExpr::Node {
   Kind kind;
   std::int64_t value = 0;  // dim position, constant, or the constant operand of Mul/FloorDiv/Mod
-  AffineExpr lhs_;
-  AffineExpr rhs_;
+  AffineExpr lhs_{Empty{}};
+  AffineExpr rhs_{Empty{}};
 };
 
 namespace {
@@ -29,15 +29,15 @@ constexpr std::int64_t kEnumerationLimit = std::int64_t{1} << 22;
 
 }  // namespace
 
-AffineExpr::AffineExpr() : node_(std::make_shared<const Node>(Node{Kind::Const, 0, {}, {}})) {}
+AffineExpr::AffineExpr() : node_(std::make_shared<const Node>(Node{Kind::Const, 0})) {}
 
 AffineExpr AffineExpr::dim(int position) {
   if (position < 0) throw Error("affine dim position must be >= 0, got " + std::to_string(position));
-  return AffineExpr(std::make_shared<const Node>(Node{Kind::Dim, position, {}, {}}));
+  return AffineExpr(std::make_shared<const Node>(Node{Kind::Dim, position}));
 }
 
 AffineExpr AffineExpr::constant(std::int64_t value) {
-  return AffineExpr(std::make_shared<const Node>(Node{Kind::Const, value, {}, {}}));
+  return AffineExpr(std::make_shared<const Node>(Node{Kind::Const, value}));
 }
 
 AffineExpr AffineExpr::from_linear(const LinearForm& form) {
@@ -90,7 +90,7 @@ AffineExpr operator*(const AffineExpr& a, std::int64_t c) {
   }
   if (c == 1) return a;
   if (c == 0) return AffineExpr::constant(0);
-  return AffineExpr(std::make_shared<const AffineExpr::Node>(AffineExpr::Node{AffineExpr::Kind::Mul, c, a, {}}));
+  return AffineExpr(std::make_shared<const AffineExpr::Node>(AffineExpr::Node{AffineExpr::Kind::Mul, c, a}));
 }
 AffineExpr operator*(std::int64_t c, const AffineExpr& a) { return a * c; }
 AffineExpr operator*(const AffineExpr& a, const AffineExpr& b) {
@@ -103,14 +103,14 @@ AffineExpr AffineExpr::floordiv(std::int64_t c) const {
   if (c <= 0) throw Error("affine floordiv needs a positive constant, got " + std::to_string(c));
   if (is_constant()) return constant(floor_div(value(), c));
   if (c == 1) return *this;
-  return AffineExpr(std::make_shared<const Node>(Node{Kind::FloorDiv, c, *this, {}}));
+  return AffineExpr(std::make_shared<const Node>(Node{Kind::FloorDiv, c, *this}));
 }
 
 AffineExpr AffineExpr::mod(std::int64_t c) const {
   if (c <= 0) throw Error("affine mod needs a positive constant, got " + std::to_string(c));
   if (is_constant()) return constant(floor_mod(value(), c));
   if (c == 1) return constant(0);
-  return AffineExpr(std::make_shared<const Node>(Node{Kind::Mod, c, *this, {}}));
+  return AffineExpr(std::make_shared<const Node>(Node{Kind::Mod, c, *this}));
 }
 
 int AffineExpr::min_num_dims() const {

@@ -89,6 +89,8 @@ class AffineExpr {
 
  private:
   explicit AffineExpr(std::shared_ptr<const Node> n) : node_(std::move(n)) {}
+  struct Empty {};
+  explicit AffineExpr(Empty) {}  // the absent child of a leaf node
   std::shared_ptr<const Node> node_;
 };
 

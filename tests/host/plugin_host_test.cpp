@@ -1,0 +1,142 @@
+// The plugin host against the zoo of broken plugins built beside this test (tests/host/CMakeLists.txt).
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include <plugin_host.hpp>
+#include <stream/error.hpp>
+
+using namespace stream;
+using namespace stream::host;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path zoo(const std::string& id) { return fs::path(STREAM_ZOO_DIR) / id; }
+
+PluginHostOptions options(std::vector<std::string> ids, std::vector<std::string> bundled = {}) {
+  PluginHostOptions o;
+  for (const auto& id : bundled) o.bundled_dirs.push_back(zoo(id));
+  for (const auto& id : ids) o.extra_dirs.push_back(zoo(id));
+  return o;
+}
+
+const PluginRecord& record(const PluginHost& host, const std::string& id) {
+  for (const auto& r : host.plugins())
+    if (r.manifest.id == id) return r;
+  throw std::runtime_error("no plugin " + id);
+}
+
+}  // namespace
+
+TEST(PluginHost, EveryBrokenPluginIsRejectedWithItsReasonWhileAGoodOneLoads) {
+  const std::vector<std::pair<std::string, std::string>> broken{
+      {"bad-manifest", "malformed JSON"},
+      {"missing-library", "library file not found"},
+      {"future-abi", "manifest declares ABI version 7"},
+      {"wrong-abi", "built for plugin ABI version 2"},
+      {"wrong-size", "descriptor size"},
+      {"no-symbol", "no entry symbol 'stream_plugin_descriptor'"},
+      {"id-mismatch", "differs from the manifest id"},
+      {"throws", "registration failed: zoo plugin refuses to register"},
+  };
+  std::vector<std::string> ids{"good"};
+  for (const auto& [id, why] : broken) ids.push_back(id);
+  PluginHost host(options(ids));
+  host.load_all();
+  EXPECT_EQ(record(host, "good").status, PluginStatus::Loaded);
+  for (const auto& [id, why] : broken) {
+    const auto& r = record(host, id);
+    EXPECT_EQ(r.status, PluginStatus::Rejected) << id;
+    EXPECT_NE(r.reason.find(why), std::string::npos) << id << ": " << r.reason;
+  }
+  // The good plugin's registrations are there; the one that threw left nothing behind.
+  EXPECT_NE(host.registries().onnx_parser("GoodOp"), nullptr);
+  EXPECT_EQ(host.registries().blocks().find("zoo_partial"), nullptr);
+  EXPECT_EQ(host.registries().block("GoodOp").description, "built by good");
+}
+
+TEST(PluginHost, LibrariesOpenOnlyWhenSomethingTheyProvideIsNeeded) {
+  PluginHost host(options({"good", "lazy"}));
+  EXPECT_EQ(record(host, "good").status, PluginStatus::Discovered);
+  EXPECT_EQ(record(host, "lazy").status, PluginStatus::Discovered);
+  EXPECT_NE(host.registries().onnx_parser("GoodOp"), nullptr);
+  EXPECT_EQ(record(host, "good").status, PluginStatus::Loaded);
+  EXPECT_EQ(record(host, "lazy").status, PluginStatus::Discovered);  // never needed, never opened
+  EXPECT_EQ(record(host, "lazy").library, nullptr);
+  EXPECT_EQ(host.registries().onnx_parser("NobodyProvidesThis"), nullptr);
+  EXPECT_EQ(record(host, "lazy").status, PluginStatus::Discovered);
+}
+
+TEST(PluginHost, HigherPriorityWinsWhateverTheDiscoveryOrder) {
+  for (const auto& order : {std::vector<std::string>{"conflict-high", "conflict-low"},
+                            std::vector<std::string>{"conflict-low", "conflict-high"}}) {
+    PluginHost host(options(order));
+    ASSERT_NE(host.registries().onnx_parser("Conflict"), nullptr);  // loads both plugins
+    const auto* e = host.registries().onnx_parsers().find("Conflict");
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->provenance.plugin_id, "conflict-high");
+    EXPECT_EQ(host.registries().block("Conflict").description, "built by conflict-high");
+  }
+}
+
+TEST(PluginHost, TiesGoToTheLaterDiscoveredPlugin) {
+  {
+    PluginHost host(options({"conflict-tie-a", "conflict-tie-b"}));
+    EXPECT_EQ(host.registries().block("Tie").description, "built by conflict-tie-b");
+  }
+  {
+    PluginHost host(options({"conflict-tie-b", "conflict-tie-a"}));
+    EXPECT_EQ(host.registries().block("Tie").description, "built by conflict-tie-a");
+    const auto conflicts = host.registries().conflicts();
+    ASSERT_FALSE(conflicts.empty());
+    EXPECT_EQ(conflicts.front().second.winner.plugin_id, "conflict-tie-a");
+    EXPECT_EQ(conflicts.front().second.losers.front().plugin_id, "conflict-tie-b");
+  }
+}
+
+TEST(PluginHost, AllowListLimitsNonBundledPluginsOnly) {
+  auto o = options({"good", "lazy"}, {"conflict-low"});
+  o.allow = std::set<std::string>{"lazy"};
+  PluginHost host(std::move(o));
+  EXPECT_EQ(record(host, "good").status, PluginStatus::Disabled);
+  EXPECT_EQ(record(host, "good").reason, "not in STREAM_PLUGINS");
+  EXPECT_EQ(record(host, "lazy").status, PluginStatus::Discovered);
+  EXPECT_TRUE(record(host, "conflict-low").bundled);
+  host.load_all();
+  EXPECT_EQ(record(host, "conflict-low").status, PluginStatus::Loaded);
+  EXPECT_EQ(host.registries().onnx_parser("GoodOp"), nullptr);
+
+  auto empty = options({"good"}, {"conflict-low"});
+  empty.allow = std::set<std::string>{};  // STREAM_PLUGINS="": bundled only
+  PluginHost only_bundled(std::move(empty));
+  only_bundled.load_all();
+  EXPECT_EQ(record(only_bundled, "good").status, PluginStatus::Disabled);
+  EXPECT_EQ(record(only_bundled, "conflict-low").status, PluginStatus::Loaded);
+}
+
+TEST(PluginHost, ManifestFieldsAreChecked) {
+  const auto dir = fs::temp_directory_path() / "stream-manifest-test";
+  fs::create_directories(dir);
+  auto write = [&](const std::string& text) {
+    auto p = dir / "m.stream-plugin.json";
+    std::ofstream(p) << text;
+    return p;
+  };
+  EXPECT_THROW((void)read_manifest(write("[1, 2]")), Error);
+  EXPECT_THROW((void)read_manifest(write(R"({"id": "x", "version": "1", "abi_version": 1})")), Error);  // no library
+  EXPECT_THROW((void)read_manifest(write(R"({"id": "x", "version": "1", "abi_version": -1, "library": "l"})")), Error);
+  auto m = read_manifest(write(
+      R"({"id": "x", "version": "1", "abi_version": 1, "library": "l.so", "priority": 3,
+          "provides": {"frontends": [{"name": "f", "extensions": [".f"]}], "onnx_ops": ["A", "B"]}})"));
+  EXPECT_EQ(m.priority, 3);
+  EXPECT_EQ(m.frontends.at(0).extensions, (std::vector<std::string>{".f"}));
+  EXPECT_EQ(m.onnx_ops.size(), 2u);
+  try {
+    (void)read_manifest(write(R"({"id": "x")"));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(e.where().file.find("m.stream-plugin.json"), std::string::npos);
+  }
+  fs::remove_all(dir);
+}
