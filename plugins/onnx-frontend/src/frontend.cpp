@@ -319,6 +319,30 @@ class Loader {
       return &(known[name] = dims);
     };
     bool changed = false;
+    // Element-wise activations newer than ONNX 1.12's schemas (Gelu is opset 20) or outside the
+    // default domain keep their input's type and shape.
+    static const std::set<std::string> shape_preserving{"Gelu", "Silu", "Swish", "Mish", "QuickGelu", "FastGelu",
+                                                        "HardSwish", "Relu", "Sigmoid", "Tanh", "Erf"};
+    for (const auto& n : g->node()) {
+      if (shape_preserving.count(n.op_type()) == 0 || n.input_size() < 1 || n.output_size() < 1) continue;
+      if (shape_of(n.output(0)) || !shape_of(n.input(0))) continue;
+      int elem = 0;
+      if (auto in = infos.find(n.input(0)); in != infos.end()) elem = in->second->type().tensor_type().elem_type();
+      for (const auto& init : g->initializer()) if (init.name() == n.input(0)) elem = init.data_type();
+      onnx::ValueInfoProto* vi = nullptr;
+      if (auto it = infos.find(n.output(0)); it != infos.end()) vi = it->second;
+      else {
+        vi = g->add_value_info();
+        vi->set_name(n.output(0));
+        infos[n.output(0)] = vi;
+      }
+      vi->mutable_type()->mutable_tensor_type()->set_elem_type(elem);
+      auto* shape = vi->mutable_type()->mutable_tensor_type()->mutable_shape();
+      shape->clear_dim();
+      for (auto d : *shape_of(n.input(0))) shape->add_dim()->set_dim_value(d);
+      known.erase(n.output(0));
+      changed = true;
+    }
     for (const auto& n : g->node()) {
       if (n.op_type() != "Einsum" || n.output_size() < 1) continue;
       if (shape_of(n.output(0))) continue;
