@@ -531,6 +531,8 @@ class Loader {
     }
   }
 
+  // An unused output other than the first (a Dropout mask, MaxPool indices, LayerNorm statistics)
+  // is blanked so that parsers need not support it; the first output always stays.
   OnnxValue view_value(const std::string& name, bool output) const {
     OnnxValue v;
     v.name = name;
@@ -561,7 +563,7 @@ class Loader {
       view.opset = op == opsets_.end() ? 0 : op->second;
       for (const auto& a : w.proto->attribute()) view.attributes[a.name()] = convert(a);
       for (const auto& i : w.inputs) view.inputs.push_back(view_value(i, false));
-      for (const auto& o : w.outputs) view.outputs.push_back(view_value(o, true));
+      for (std::size_t i = 0; i < w.outputs.size(); ++i) view.outputs.push_back(view_value(w.outputs[i], i > 0));
       const OnnxParser* parser = registries_.onnx_parser(w.op_type);
       if (!parser)
         fail("unsupported ONNX operator '" + w.op_type + "' (domain '" + (w.domain.empty() ? "ai.onnx" : w.domain) +
