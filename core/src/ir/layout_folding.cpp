@@ -4,6 +4,7 @@
 #include <deque>
 #include <numeric>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 
 #include "stream/error.hpp"
@@ -131,10 +132,30 @@ struct Refinement {
   std::set<std::size_t> done;  // node indices already updated for this refinement
 };
 
+// Shared across the layout ops of one pass: the nodes (removed ones stay in place, marked), and
+// for each tensor name the nodes that may access it (a superset: always check the operand).
+struct FoldState {
+  std::vector<Node> nodes;
+  std::vector<bool> removed;
+  std::unordered_map<std::string, std::vector<std::size_t>> accessors;
+  std::map<std::string, std::vector<std::int64_t>> perms;
+};
+
+// Folds one layout op. Every node it changes is saved first, so a failed fold restores exactly
+// those (the pass stays linear in the graph size instead of copying it per layout op).
 class Folder {
  public:
-  Folder(std::vector<Node>& nodes, std::map<std::string, std::vector<std::int64_t>>& perms, const LayoutFoldingOptions& opt)
-      : nodes_(nodes), perms_(perms), opt_(opt) {}
+  Folder(FoldState& state, const LayoutFoldingOptions& opt)
+      : state_(state), nodes_(state.nodes), perms_(state.perms), opt_(opt), saved_perms_(state.perms) {}
+
+  void rollback() {
+    for (auto& [i, n] : saved_) nodes_[i] = std::move(n);
+    perms_ = std::move(saved_perms_);
+  }
+  void validate_touched() const {
+    for (const auto& [i, n] : saved_)
+      if (!state_.removed[i]) validate(nodes_[i]);
+  }
 
   bool is_transpose(const Node& n) const {
     return n.kind == NodeKind::FusionEdge && opt_.transpose_types.count(n.type) != 0 && perms_.count(n.name) != 0;
@@ -151,13 +172,16 @@ class Folder {
     const bool transpose = is_transpose(L);
     std::vector<std::int64_t> perm;
     if (transpose) perm = perms_.at(L.name);
-    for (std::size_t ri = 0; ri < nodes_.size(); ++ri) {
+    const auto readers = unique_accessors(Y->name);
+    for (std::size_t ri : readers) {
       if (ri == li) continue;
-      Node& R = nodes_[ri];
       std::vector<std::size_t> occ;
-      for (std::size_t i = 0; i < R.inputs.size(); ++i)
-        if (R.inputs[i]->name == Y->name) occ.push_back(i);
+      for (std::size_t i = 0; i < nodes_[ri].inputs.size(); ++i)
+        if (nodes_[ri].inputs[i]->name == Y->name) occ.push_back(i);
       if (occ.empty()) continue;
+      touch(ri);
+      Node& R = nodes_[ri];
+      state_.accessors[X->name].push_back(ri);
       if (R.kind == NodeKind::OutEdge) {
         R.inputs[0] = X;
         continue;
@@ -171,14 +195,7 @@ class Folder {
       compose(ri, occ[0], *X, *Y, transpose ? &perm : nullptr);
       nodes_[ri].inputs[occ[0]] = X;
     }
-    nodes_.erase(nodes_.begin() + static_cast<std::ptrdiff_t>(li));
-    // Node indices in pending refinements shift past the erased node.
-    for (auto& r : work_) {
-      std::set<std::size_t> shifted;
-      for (auto n : r.done)
-        if (n != li) shifted.insert(n > li ? n - 1 : n);
-      r.done = shifted;
-    }
+    state_.removed[li] = true;
     run_refinements();
   }
 
@@ -269,18 +286,34 @@ class Folder {
     return true;
   }
 
+  void touch(std::size_t i) {
+    if (saved_.count(i) == 0) saved_.emplace(i, nodes_[i]);
+  }
+
+  std::vector<std::size_t> unique_accessors(const std::string& name) const {
+    auto it = state_.accessors.find(name);
+    if (it == state_.accessors.end()) return {};
+    std::vector<std::size_t> out;
+    for (auto i : it->second)
+      if (!state_.removed[i]) out.push_back(i);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
   TensorPtr find_tensor(const std::string& name) const {
-    for (const auto& n : nodes_) {
-      for (const auto& t : n.inputs) if (t->name == name) return t;
-      for (const auto& t : n.outputs) if (t->name == name) return t;
+    for (auto i : unique_accessors(name)) {
+      for (const auto& t : nodes_[i].inputs) if (t->name == name) return t;
+      for (const auto& t : nodes_[i].outputs) if (t->name == name) return t;
     }
     return nullptr;
   }
 
   void replace_tensor(const std::string& name, const TensorPtr& t) {
-    for (auto& n : nodes_) {
-      for (auto& x : n.inputs) if (x->name == name) x = t;
-      for (auto& x : n.outputs) if (x->name == name) x = t;
+    for (auto i : unique_accessors(name)) {
+      touch(i);
+      for (auto& x : nodes_[i].inputs) if (x->name == name) x = t;
+      for (auto& x : nodes_[i].outputs) if (x->name == name) x = t;
     }
   }
 
@@ -314,8 +347,9 @@ class Folder {
       if (w.tensor == T->name && w.axis > item.axis) w.axis += m - 1;
 
     const auto stride = row_major_strides(e);
-    for (std::size_t ni = 0; ni < nodes_.size(); ++ni) {
+    for (std::size_t ni : unique_accessors(T->name)) {
       if (item.done.count(ni) != 0) continue;
+      touch(ni);
       Node& N = nodes_[ni];
       if (N.kind == NodeKind::FusionEdge) {
         if (!is_transpose(N)) continue;
@@ -383,9 +417,12 @@ class Folder {
     }
   }
 
+  FoldState& state_;
   std::vector<Node>& nodes_;
   std::map<std::string, std::vector<std::int64_t>>& perms_;
   const LayoutFoldingOptions& opt_;
+  std::map<std::string, std::vector<std::int64_t>> saved_perms_;
+  std::map<std::size_t, Node> saved_;
   std::deque<Refinement> work_;
   std::vector<int> dropped_;
 };
@@ -393,36 +430,43 @@ class Folder {
 }  // namespace
 
 std::vector<Node> fold_layout_ops(std::vector<Node> nodes, const LayoutFoldingOptions& options, LayoutFoldingReport* report) {
-  auto perms = options.perms;
+  FoldState state;
+  state.perms = options.perms;
   // Transposes without an explicit permutation reverse their axes (the ONNX default).
   for (const auto& n : nodes)
-    if (n.kind == NodeKind::FusionEdge && options.transpose_types.count(n.type) != 0 && perms.count(n.name) == 0) {
+    if (n.kind == NodeKind::FusionEdge && options.transpose_types.count(n.type) != 0 && state.perms.count(n.name) == 0) {
       std::vector<std::int64_t> p(n.inputs[0]->rank());
       std::iota(p.rbegin(), p.rend(), 0);
-      perms[n.name] = p;
+      state.perms[n.name] = p;
     }
+  state.nodes = std::move(nodes);
+  state.removed.assign(state.nodes.size(), false);
+  for (std::size_t i = 0; i < state.nodes.size(); ++i) {
+    for (const auto& t : state.nodes[i].inputs) state.accessors[t->name].push_back(i);
+    for (const auto& t : state.nodes[i].outputs) state.accessors[t->name].push_back(i);
+  }
   std::vector<std::string> kept;
   std::vector<std::string> folded;
   // Last to first, so a chain's downstream ops are folded into computation nodes before the
   // upstream ones compose with them.
-  for (std::size_t idx = nodes.size(); idx-- > 0;) {
-    const Node& L = nodes[idx];
+  for (std::size_t idx = state.nodes.size(); idx-- > 0;) {
+    const Node& L = state.nodes[idx];
     const bool layout = L.kind == NodeKind::FusionEdge &&
                         (options.reshape_types.count(L.type) != 0 || options.transpose_types.count(L.type) != 0);
     if (!layout) continue;
     const auto name = L.name;
-    auto trial = nodes;
-    auto trial_perms = perms;
+    Folder folder(state, options);
     try {
-      Folder folder(trial, trial_perms, options);
       folder.fold(idx);
-      for (auto& n : trial) validate(n);
-      nodes = std::move(trial);
-      perms = std::move(trial_perms);
+      folder.validate_touched();
       folded.push_back(name);
     } catch (const Failed&) {
+      folder.rollback();
+      state.removed[idx] = false;
       kept.push_back(name);
     } catch (const Error&) {
+      folder.rollback();
+      state.removed[idx] = false;
       kept.push_back(name);
     }
   }
@@ -430,7 +474,11 @@ std::vector<Node> fold_layout_ops(std::vector<Node> nodes, const LayoutFoldingOp
     report->folded.assign(folded.rbegin(), folded.rend());
     report->kept.assign(kept.rbegin(), kept.rend());
   }
-  return nodes;
+  std::vector<Node> out;
+  out.reserve(state.nodes.size());
+  for (std::size_t i = 0; i < state.nodes.size(); ++i)
+    if (!state.removed[i]) out.push_back(std::move(state.nodes[i]));
+  return out;
 }
 
 std::vector<Node> fold_reductions_into_contractions(std::vector<Node> nodes) {
