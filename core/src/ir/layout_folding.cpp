@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "stream/error.hpp"
+#include "stream/ir/iteration_space.hpp"
 
 namespace stream {
 namespace {
@@ -61,10 +62,16 @@ std::vector<std::pair<std::size_t, std::size_t>> split_loop(Node& n, int d, cons
     }
     n.operand_mapping[i] = AffineMap(nd + m - 1, std::move(results));
   }
-  for (auto& [w, extent] : n.window_extents) {
-    if (w == d) throw Failed{};
-    if (w > d) w += m - 1;
+  std::vector<std::pair<int, std::int64_t>> windows;
+  for (auto [w, extent] : n.window_extents) {
+    if (w == d) {
+      if (extent != product(e)) throw Failed{};
+      for (int t = 0; t < m; ++t) windows.emplace_back(d + t, e[static_cast<std::size_t>(t)]);
+    } else {
+      windows.emplace_back(w > d ? w + m - 1 : w, extent);
+    }
   }
+  n.window_extents = windows;
   std::vector<int> axes;
   for (int a : n.reduction_axes) {
     if (a < d) axes.push_back(a);
@@ -82,6 +89,31 @@ std::vector<std::pair<std::size_t, std::size_t>> split_loop(Node& n, int d, cons
   for (std::size_t i = 0; i < n.access_overrides.size(); ++i)
     if (n.access_overrides[i]) n.access_overrides[i]->pieces = {n.operand_mapping[i]};
   return expanded;
+}
+
+// When r is exactly sum_t d_t * stride_t over distinct loops with extents e (row-major), the
+// component loops d_1..d_m; otherwise nothing.
+// `n` must be consistent (its tensors match its maps) for its loop sizes to be read.
+std::optional<std::vector<AffineExpr>> row_major_components(const Node& n, const AffineExpr& r, const Shape& e) {
+  auto f = r.linear();
+  if (!f || f->constant != 0 || f->num_terms() != static_cast<int>(e.size())) return std::nullopt;
+  std::vector<std::pair<std::int64_t, int>> terms;  // (coefficient, dim)
+  for (std::size_t d = 0; d < f->coeffs.size(); ++d)
+    if (f->coeffs[d] != 0) terms.emplace_back(f->coeffs[d], static_cast<int>(d));
+  std::sort(terms.rbegin(), terms.rend());
+  const auto stride = row_major_strides(e);
+  std::vector<std::int64_t> extents;
+  try {
+    extents = loop_sizes(n);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  std::vector<AffineExpr> out;
+  for (std::size_t t = 0; t < e.size(); ++t) {
+    if (terms[t].first != stride[t] || extents[static_cast<std::size_t>(terms[t].second)] != e[t]) return std::nullopt;
+    out.push_back(AffineExpr::dim(terms[t].second));
+  }
+  return out;
 }
 
 struct Group {
@@ -286,6 +318,14 @@ class Folder {
     return true;
   }
 
+  // N with operand j set back to the tensor before refinement (so its maps and tensors agree).
+  static Node unrefined(const Node& N, std::size_t j, const TensorPtr& before) {
+    Node probe = N;
+    if (j < probe.inputs.size()) probe.inputs[j] = before;
+    else probe.outputs[j - probe.inputs.size()] = before;
+    return probe;
+  }
+
   void touch(std::size_t i) {
     if (saved_.count(i) == 0) saved_.emplace(i, nodes_[i]);
   }
@@ -398,6 +438,15 @@ class Folder {
             }
             work_.push_back({N.operand(u)->name, b, e, {ni}});
           }
+        } else if (auto comps = row_major_components(unrefined(N, j, T), r, e)) {
+          // The node already walks the axis with one loop per factor (a grouped conv's g*K/G + k).
+          std::vector<AffineExpr> res;
+          const auto& old = N.operand_mapping[j].results();
+          res.insert(res.end(), old.begin(), old.begin() + static_cast<std::ptrdiff_t>(item.axis));
+          res.insert(res.end(), comps->begin(), comps->end());
+          res.insert(res.end(), old.begin() + static_cast<std::ptrdiff_t>(item.axis) + 1, old.end());
+          N.operand_mapping[j] = AffineMap(N.num_dims(), std::move(res));
+          if (j < N.access_overrides.size() && N.access_overrides[j]) N.access_overrides[j]->pieces = {N.operand_mapping[j]};
         } else if (r.is_constant() && r.value() >= 0 && r.value() < product(e)) {
           std::vector<AffineExpr> res;
           const auto& old = N.operand_mapping[j].results();
