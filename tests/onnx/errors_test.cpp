@@ -95,6 +95,20 @@ TEST(Errors, ParserErrorsCarryTheFileAndNode) {
   expect_error([&] { (void)parse(m); }, {".onnx", "pool_without_kernel"});
 }
 
+TEST(Errors, AnInputNobodyProducesIsNamed) {
+  ModelBuilder m("g");
+  m.input("x", F32, {2, 3}).output("y", F32, {2, 3});
+  m.node("Add", {"x", "ghost"}, {"y"}, "add_ghost");
+  expect_error([&] { (void)parse(m); }, {".onnx", "add_ghost", "ghost"});
+}
+
+TEST(Errors, BadTransposePermutationIsAnErrorNotACrash) {
+  ModelBuilder m("g");
+  m.input("x", F32, {2, 3}).output("y", F32, {3, 2});
+  m.node("Transpose", {"x"}, {"y"}, "t").attr("perm", Shape{1, 1});
+  EXPECT_THROW((void)parse(m), Error);
+}
+
 TEST(ExternalData, WeightsInMissingExternalFilesAreNotNeeded) {
   ModelBuilder m("g");
   m.input("x", F32, {1, 8}).output("y", F32);
