@@ -164,6 +164,18 @@ TEST(ParseCommand, JsonFollowsTheDocumentedSchema) {
   EXPECT_EQ(j["totals"]["by_type"]["Conv"], 2);
 }
 
+TEST(ParseCommand, PluginDirAddsTheFusedAttentionParser) {
+  const auto model = fused_attention_model().save_temp(test_file());
+  auto [without, msg] = run("parse " + model.string());
+  EXPECT_EQ(without, 2);
+  EXPECT_NE(msg.find("FusedAttention"), std::string::npos) << msg;
+  auto [code, out] = run("parse " + model.string() + " --plugin-dir " + STREAM_ONNX_TEST_PLUGIN_DIR + " --format json");
+  ASSERT_EQ(code, 0) << out;
+  const auto j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["totals"]["computation_nodes"], 7);
+  EXPECT_EQ(j["totals"]["by_type"]["MatMul"], 6);
+}
+
 TEST(ParseCommand, TextAndErrors) {
   auto [code, out] = run("parse " + std::string(STREAM_INPUTS_DIR) + "/workload/swiglu_1_16_32.onnx");
   ASSERT_EQ(code, 0) << out;
