@@ -9,7 +9,7 @@ using namespace onnx_test;
 namespace {
 
 std::filesystem::path write_bytes(const std::string& name, const std::string& bytes) {
-  auto path = std::filesystem::temp_directory_path() / ("stream-onnx-errors-" + std::to_string(::getpid()) + "-" + name);
+  auto path = std::filesystem::temp_directory_path() / ("stream-onnx-errors-" + std::to_string(::getuid()) + "-" + name);
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
 }
