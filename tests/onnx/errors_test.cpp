@@ -109,6 +109,16 @@ TEST(Errors, BadTransposePermutationIsAnErrorNotACrash) {
   EXPECT_THROW((void)parse(m), Error);
 }
 
+TEST(Robustness, DuplicateNodeNamesAreMadeUnique) {
+  ModelBuilder m("g");
+  m.input("x", F32, {2, 3}).output("y", F32);
+  m.node("Relu", {"x"}, {"a"}, "n");
+  m.node("Sigmoid", {"a"}, {"y"}, "n");
+  auto w = parse(m);
+  EXPECT_EQ(node(w, "n").type, "Relu");
+  EXPECT_EQ(node(w, "n_1").type, "Sigmoid");
+}
+
 TEST(ExternalData, WeightsInMissingExternalFilesAreNotNeeded) {
   ModelBuilder m("g");
   m.input("x", F32, {1, 8}).output("y", F32);

@@ -20,6 +20,7 @@
 #include <set>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <stream/error.hpp>
 #include <stream/ir/layout_folding.hpp>
@@ -247,6 +248,17 @@ class Loader {
     int unnamed = 0;
     std::set<std::string> names;
     for (const auto& n : model_.graph().node()) names.insert(n.name());
+    // Node names must be unique in a workload: a repeated name gets a suffix.
+    std::set<std::string> seen;
+    for (auto& n : *model_.mutable_graph()->mutable_node()) {
+      if (n.name().empty() || seen.insert(n.name()).second) continue;
+      std::string name;
+      for (int k = 1; names.count(name = n.name() + "_" + std::to_string(k)) != 0; ++k) {
+      }
+      names.insert(name);
+      seen.insert(name);
+      n.set_name(name);
+    }
     for (auto& n : *model_.mutable_graph()->mutable_node()) {
       if (!n.name().empty()) continue;
       std::string name;
@@ -621,7 +633,7 @@ class Loader {
       v.is_constant = val->is_constant;
       v.int_values = val->int_values;
     }
-    if (output && !name.empty() && readers(name).empty() && !is_graph_output(name)) v.name.clear();  // unused output
+    if (output && !name.empty() && read_values_.count(name) == 0 && !is_graph_output(name)) v.name.clear();  // unused
     return v;
   }
 
@@ -629,6 +641,9 @@ class Loader {
     std::vector<Node> out;
     ctx_ = std::make_unique<Context>(*this);
     Context& ctx = *ctx_;
+    for (const auto& w : work_)
+      if (!w.removed)
+        for (const auto& i : w.inputs) read_values_.insert(i);
     for (const auto& w : work_) {
       if (w.removed) continue;
       OnnxNodeView view;
@@ -741,6 +756,7 @@ class Loader {
   std::unordered_map<std::string, std::string> alias_;
   std::vector<WorkNode> work_;
   std::set<std::string> qdq_params_, dq_outputs_kept_;
+  std::unordered_set<std::string> read_values_;  // values some remaining node reads
   std::map<std::string, std::vector<std::int64_t>> perms_;
   std::unique_ptr<Context> ctx_;
 };
