@@ -192,10 +192,6 @@ class Folder {
   bool is_transpose(const Node& n) const {
     return n.kind == NodeKind::FusionEdge && opt_.transpose_types.count(n.type) != 0 && perms_.count(n.name) != 0;
   }
-  bool is_layout(const Node& n) const {
-    return n.kind == NodeKind::FusionEdge &&
-           (opt_.reshape_types.count(n.type) != 0 || opt_.transpose_types.count(n.type) != 0);
-  }
 
   // Folds the layout FusionEdge at index li; throws Failed when it cannot.
   void fold(std::size_t li) {

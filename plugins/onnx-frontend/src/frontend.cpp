@@ -604,8 +604,8 @@ class Loader {
         const auto rs = readers(y);
         for (auto [r, slot] : rs) work_[r].inputs[slot] = x;
         for (auto& [from, to] : alias_) if (to == y) to = x;
+        // A dequantized graph output keeps its DequantizeLinear, parsed as a Cast.
         if (!rs.empty() && !is_graph_output(y)) w.removed = true;
-        else if (!rs.empty()) dq_outputs_kept_.insert(y);
       } else if (w.op_type == "QuantizeLinear") {
         for (std::size_t j = 1; j < w.inputs.size(); ++j) qdq_params_.insert(w.inputs[j]);
         const auto x = w.inputs[0], y = w.outputs[0];
@@ -755,7 +755,7 @@ class Loader {
   std::vector<std::string> initializers_, graph_inputs_, graph_outputs_;
   std::unordered_map<std::string, std::string> alias_;
   std::vector<WorkNode> work_;
-  std::set<std::string> qdq_params_, dq_outputs_kept_;
+  std::set<std::string> qdq_params_;
   std::unordered_set<std::string> read_values_;  // values some remaining node reads
   std::map<std::string, std::vector<std::int64_t>> perms_;
   std::unique_ptr<Context> ctx_;

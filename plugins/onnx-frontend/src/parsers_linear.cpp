@@ -99,9 +99,8 @@ std::vector<Node> parse_conv(const OnnxNodeView& v, OnnxParseContext& ctx) {
   auto node = make_computation(v.name, "Conv", {X, W}, {Y},
                                {AffineMap(dims, xr), AffineMap(dims, wr), AffineMap(dims, yr)});
   node.dim_names = names;
+  // With groups, k and g index the channels only inside g*K/G + k: their extents are given.
   if (G > 1) node.window_extents = {{k, K / G}, {g, G}};
-  for (std::size_t s = 0; s < n; ++s)
-    if (dil[s] != 1) node.window_extents.emplace_back(f_dim(s), kernel[s]);
   validate(node);
   return {std::move(node)};
 }
