@@ -141,7 +141,9 @@ std::vector<Node> parse_matmul(const OnnxNodeView& v, OnnxParseContext& ctx) {
     if (own_batch > p) v.fail("operand has more batch axes than the output", t.name);
     for (std::size_t j = 0; j < own_batch; ++j) {
       const auto o = p - own_batch + j;
-      if (t.shape[j] == ybatch[o] && t.shape[j] != 1) r.push_back(E::dim(static_cast<int>(o)));
+      // Equal extents (1 included, unlike the reference) index with the batch loop, so that a
+      // unit batch axis stays one axis across nodes; a broadcast size-1 axis reads at 0.
+      if (t.shape[j] == ybatch[o]) r.push_back(E::dim(static_cast<int>(o)));
       else if (t.shape[j] == 1) r.push_back(E::constant(0));
       else v.fail("batch axis " + std::to_string(j) + " of size " + std::to_string(t.shape[j]) + " does not broadcast to " +
                       std::to_string(ybatch[o]), t.name);
