@@ -26,6 +26,7 @@
 #include <stream/ir/layout_folding.hpp>
 #include <stream/registry/registries.hpp>
 
+#include "parser_util.hpp"
 #include "stream_onnx/onnx_frontend.hpp"
 
 namespace stream::onnx_frontend {
@@ -133,31 +134,21 @@ OnnxAttribute convert(const onnx::AttributeProto& a) {
 // Einsum output extents from the equation (ONNX 1.12 infers only the rank).
 std::optional<std::vector<std::int64_t>> einsum_shape(const std::string& equation,
                                                        const std::vector<const std::vector<std::int64_t>*>& shapes) {
-  std::string eq;
-  for (char c : equation) if (c != ' ') eq += c;
-  if (eq.find("...") != std::string::npos) return std::nullopt;
-  const auto arrow = eq.find("->");
-  std::vector<std::string> terms(1);
-  for (char c : eq.substr(0, arrow)) {
-    if (c == ',') terms.emplace_back();
-    else terms.back() += c;
+  std::vector<std::size_t> ranks;
+  for (const auto* s : shapes) {
+    if (!s) return std::nullopt;
+    ranks.push_back(s->size());
   }
-  if (terms.size() != shapes.size()) return std::nullopt;
+  const auto terms = expand_einsum(equation, ranks);
+  if (!terms) return std::nullopt;
   std::map<char, std::int64_t> extent;
-  std::map<char, int> count;
-  for (std::size_t i = 0; i < terms.size(); ++i) {
-    if (!shapes[i] || shapes[i]->size() != terms[i].size()) return std::nullopt;
-    for (std::size_t a = 0; a < terms[i].size(); ++a) {
-      auto& e = extent[terms[i][a]];
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    for (std::size_t a = 0; a < terms->inputs[i].size(); ++a) {
+      auto& e = extent[terms->inputs[i][a]];
       e = std::max(e, (*shapes[i])[a]);
-      ++count[terms[i][a]];
     }
-  }
-  std::string rhs;
-  if (arrow != std::string::npos) rhs = eq.substr(arrow + 2);
-  else for (auto& [c, n] : count) if (n == 1) rhs += c;
   std::vector<std::int64_t> out;
-  for (char c : rhs) {
+  for (char c : terms->output) {
     if (extent.count(c) == 0) return std::nullopt;
     out.push_back(extent[c]);
   }

@@ -2,6 +2,7 @@
 // with the reference's defects corrected: Conv honours strides per axis, dilations, groups and
 // auto_pad; Gemm honours transA/transB; MatMul accepts 1-D operands.
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -171,26 +172,14 @@ std::vector<Node> parse_matmul(const OnnxNodeView& v, OnnxParseContext& ctx) {
 }
 
 std::vector<Node> parse_einsum(const OnnxNodeView& v, OnnxParseContext& ctx) {
-  std::string eq;
-  for (char ch : v.attr_string("equation", "")) if (ch != ' ') eq += ch;
-  if (eq.empty()) v.fail("missing equation");
-  if (eq.find("...") != std::string::npos) v.fail("equation '" + eq + "' uses an ellipsis, which is not supported");
-  const auto arrow = eq.find("->");
-  const std::string lhs = eq.substr(0, arrow);
-  std::vector<std::string> terms;
-  std::string cur;
-  for (char ch : lhs) {
-    if (ch == ',') { terms.push_back(cur); cur.clear(); } else cur += ch;
-  }
-  terms.push_back(cur);
-  std::string rhs;
-  if (arrow != std::string::npos) {
-    rhs = eq.substr(arrow + 2);
-  } else {  // implicit output: letters used once, alphabetically
-    std::map<char, int> count;
-    for (auto& t : terms) for (char ch : t) ++count[ch];
-    for (auto& [ch, n] : count) if (n == 1) rhs += ch;
-  }
+  const auto equation = v.attr_string("equation", "");
+  if (equation.empty()) v.fail("missing equation");
+  std::vector<std::size_t> ranks;
+  for (const auto& in : v.inputs) ranks.push_back(in.shape.size());
+  const auto expanded = expand_einsum(equation, ranks);
+  if (!expanded) v.fail("cannot read equation '" + equation + "' for inputs of ranks given");
+  const auto& terms = expanded->inputs;
+  const auto& rhs = expanded->output;
   std::vector<TensorPtr> ins;
   for (std::size_t i = 0; i < terms.size(); ++i) ins.push_back(input_tensor(v, ctx, i));
   auto Y = output_tensor(v, ctx, 0);
@@ -234,7 +223,7 @@ std::vector<Node> parse_einsum(const OnnxNodeView& v, OnnxParseContext& ctx) {
   if (terms.size() == 2) type = contracts ? "MatMul" : "Mul";
   else if (terms.size() == 1 && contracts) type = "ReduceSum";
   auto node = make_computation(v.name, type, ins, {Y}, maps);
-  for (char ch : letters) node.dim_names.emplace_back(1, ch);
+  for (char ch : letters) node.dim_names.push_back(std::isdigit(static_cast<unsigned char>(ch)) ? std::string("ell") + ch : std::string(1, ch));
   validate(node);
   return {std::move(node)};
 }
