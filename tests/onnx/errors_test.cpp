@@ -43,6 +43,33 @@ TEST(Errors, ArbitraryBytesNeverCrash) {
   }
 }
 
+TEST(Errors, MutatedModelsNeverCrash) {
+  // Valid fixtures with bytes overwritten: each either parses or gives a stream::Error.
+  std::uint32_t seed = 777;
+  int parsed = 0, rejected = 0;
+  for (const char* f : {"2conv_1_8_32_32_16_32_3.onnx", "attention_pytorch.onnx", "qdq_conv_int8.onnx", "cnn_concat_pool.onnx"}) {
+    std::ifstream in(std::string(STREAM_INPUTS_DIR) + "/workload/" + f, std::ios::binary);
+    const std::string original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (int round = 0; round < 60; ++round) {
+      auto bytes = original;
+      for (int k = 0; k < 1 + round % 3; ++k) {
+        seed = seed * 1664525u + 1013904223u;
+        const auto pos = (seed >> 8) % bytes.size();
+        seed = seed * 1664525u + 1013904223u;
+        bytes[pos] = static_cast<char>(seed >> 24);
+      }
+      const auto path = write_bytes("mutated.onnx", bytes);
+      try {
+        (void)parse_file(path.string());
+        ++parsed;
+      } catch (const Error&) {
+        ++rejected;
+      }
+    }
+  }
+  EXPECT_EQ(parsed + rejected, 240);
+}
+
 TEST(Errors, UnknownShapeNamesNodeAndTensor) {
   ModelBuilder m("g");
   auto* in = m.model().mutable_graph()->add_input();
