@@ -35,6 +35,12 @@ TEST(Frontend, CanLoadOnlyOnnxPaths) {
   EXPECT_THROW((void)registries().frontend_for("model.unknownformat"), Error);
 }
 
+TEST(Registry, BuiltinParsersAreFoundAndUnknownOpsAreNot) {
+  EXPECT_NE(registries().onnx_parser("MatMul"), nullptr);
+  EXPECT_NE(registries().onnx_parser("Reshape"), nullptr);  // layout ops go through the registry too
+  EXPECT_EQ(registries().onnx_parser("NoSuchOp"), nullptr);
+}
+
 Registries with_override(const std::string& op, OnnxParser parser) {
   Registries reg;
   PluginRegistrar builtin(reg, Provenance{"onnx-frontend", 0, 0});
