@@ -50,6 +50,8 @@ void hardware_dirs(const fs::path& root, int depth, std::vector<fs::path>& out) 
   std::vector<fs::path> children;
   for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code ec2;
+    const std::string leaf = it->path().filename().string();
+    if (leaf.empty() || leaf[0] == '.' || leaf == "build") continue;
     if (it->is_directory(ec2) && !it->is_symlink(ec2)) children.push_back(it->path());
   }
   std::sort(children.begin(), children.end());
@@ -92,11 +94,11 @@ std::optional<fs::path> resolve_core_reference(const std::string& reference, con
     if (is_file(c)) return c.lexically_normal();
   }
   // Legacy walk (with a warning by the caller): *hardware* folders under the accelerator's
-  // ancestors, nearest ancestor first.
+  // parent and grandparent (the reference walks its inputs root), nearest ancestor first.
   std::error_code ec;
   fs::path dir = fs::absolute(accelerator_dir, ec);
   if (ec) return std::nullopt;
-  for (int up = 0; up < 3 && dir.has_parent_path() && dir.parent_path() != dir; ++up) {
+  for (int up = 0; up < 2 && dir.has_parent_path() && dir.parent_path() != dir; ++up) {
     dir = dir.parent_path();
     std::vector<fs::path> dirs;
     hardware_dirs(dir, 3, dirs);
@@ -160,8 +162,9 @@ struct Reader {
   bool cores_ok = false;  ///< every core entry loaded
   std::set<std::string> warned_search;
 
+  bool ids_known = true;  ///< false when a `cores` key was not an id: then do not cascade
   /// Declared in `cores` (whether or not its description loaded).
-  bool known(int id) const { return core_where.count(id) > 0; }
+  bool known(int id) const { return !ids_known || core_where.count(id) > 0; }
 
   std::optional<Core> load_core_reference(const std::string& ref, const Location& where, int id) {
     std::vector<fs::path> searched;
@@ -199,6 +202,7 @@ struct Reader {
       const Location where = yamlx::loc(ctx, e.key_node);
       if (!id || *id < 0 || *id > 1'000'000) {
         ctx.diag.error(where, "Invalid core id in `cores`: id is not a positive integer (got '" + e.key + "').");
+        ids_known = false;
         continue;
       }
       if (by_id.count(static_cast<int>(*id))) {
@@ -485,33 +489,35 @@ struct Reader {
       for (const auto& item : group) {
         auto text = yamlx::to_text(item);
         const std::size_t dot = text ? text->find('.') : std::string::npos;
-        std::optional<std::int64_t> id = dot != std::string::npos ? yamlx::parse_int(text->substr(0, dot)) : std::nullopt;
+        const std::int64_t id_value =
+            dot != std::string::npos ? yamlx::parse_int(text->substr(0, dot)).value_or(-1) : std::int64_t{-1};
+        const int id = id_value > 1'000'000 ? -1 : static_cast<int>(id_value);
         const std::string mem = dot != std::string::npos ? text->substr(dot + 1) : "";
         const bool mem_ok = !mem.empty() && std::all_of(mem.begin(), mem.end(), [](char c) {
           return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
         });
-        if (!id || *id < 0 || !mem_ok) {
+        if (id < 0 || !mem_ok) {
           ctx.diag.error(yamlx::loc(ctx, item), what + ": entry " + yamlx::describe(item) +
                                                     " does not match \"<core id>.<memory name>\"");
           good = false;
           continue;
         }
-        if (!known(static_cast<int>(*id))) {
-          ctx.diag.error(yamlx::loc(ctx, item), what + ": unknown core id " + std::to_string(*id) + ".");
+        if (!known(id)) {
+          ctx.diag.error(yamlx::loc(ctx, item), what + ": unknown core id " + std::to_string(id) + ".");
           good = false;
           continue;
         }
         if (cores_ok) {
-          const Core& c = acc.cores[static_cast<std::size_t>(*id)];
+          const Core& c = acc.cores[static_cast<std::size_t>(id)];
           const bool has = std::any_of(c.memories.begin(), c.memories.end(), [&](const Memory& m) { return m.name == mem; });
           if (!has && c.is_zigzag()) {
-            ctx.diag.error(yamlx::loc(ctx, item), what + ": core " + std::to_string(*id) + " has no memory named '" +
+            ctx.diag.error(yamlx::loc(ctx, item), what + ": core " + std::to_string(id) + " has no memory named '" +
                                                       mem + "'.");
             good = false;
             continue;
           }
         }
-        alias.members.emplace_back(static_cast<int>(*id), mem);
+        alias.members.emplace_back(id, mem);
       }
       if (good) acc.memory_aliases.push_back(std::move(alias));
     }
@@ -553,7 +559,7 @@ std::optional<Accelerator> read_impl(const std::string& text, const std::string&
   std::optional<Accelerator> result;
   try {
     if (auto root = yamlx::parse(text, ctx)) {
-      Reader reader{ctx, base_dir, {}, {}, {}, false, {}};
+      Reader reader{ctx, base_dir, {}, {}, {}, false, {}, true};
       reader.acc.source_file = label;
       reader.read(*root);
       if (!local.has_errors()) {
