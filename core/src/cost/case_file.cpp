@@ -1,11 +1,31 @@
 #include "stream/cost/case_file.hpp"
 
+#include <cmath>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "stream/error.hpp"
 
 namespace stream::cost {
+
+std::string disagreement(const CoreCost& got, const ExpectedCost& expected, double energy_rel_tol) {
+  std::ostringstream os;
+  os.precision(17);
+  if (expected.status != status_name(got.status)) {
+    os << "status " << status_name(got.status) << " (" << got.reason << "), expected " << expected.status;
+    return os.str();
+  }
+  if (got.status == CostStatus::StreamError) return {};
+  if (got.latency_total != expected.latency_total)
+    os << "latency_total " << got.latency_total << " != " << expected.latency_total << "; ";
+  if (got.ideal_cycle != expected.ideal_cycle) os << "ideal_cycle " << got.ideal_cycle << " != " << expected.ideal_cycle << "; ";
+  if (got.ideal_temporal_cycle != expected.ideal_temporal_cycle)
+    os << "ideal_temporal_cycle " << got.ideal_temporal_cycle << " != " << expected.ideal_temporal_cycle << "; ";
+  if (std::fabs(got.energy_total - expected.energy_total) > energy_rel_tol * std::fabs(expected.energy_total))
+    os << "energy_total " << got.energy_total << " != " << expected.energy_total << "; ";
+  return os.str();
+}
 
 std::vector<CostCase> read_cost_cases(const std::filesystem::path& path) {
   std::ifstream in(path);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/cost/cost_model.hpp"
 #include "stream/cost/tile.hpp"
 
 namespace stream::cost {
@@ -30,6 +31,10 @@ struct CostCase {
   ExpectedCost expected;
   double reference_seconds = 0;  ///< timing.wall_s_zigzag
 };
+
+/// Empty when `got` agrees with `expected` (same status; for ok: latency, ideal and ideal-temporal
+/// cycles equal, energy within a relative `energy_rel_tol`); otherwise what differs.
+std::string disagreement(const CoreCost& got, const ExpectedCost& expected, double energy_rel_tol = 1e-9);
 
 /// Throws stream::Error naming the file and case on malformed input.
 std::vector<CostCase> read_cost_cases(const std::filesystem::path& path);
