@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "stream/error.hpp"
+#include "stream/ir/dimensions.hpp"
 #include "stream/ir/iteration_space.hpp"
 
 namespace stream::pipeline {
@@ -19,6 +20,96 @@ int parse_dim(const std::string& text, const Location& where) {
       !std::all_of(text.begin() + 1, text.end(), [](char c) { return c >= '0' && c <= '9'; }))
     throw Error("dimension '" + text + "' is not of the form D<n>", where);
   return std::stoi(text.substr(1));
+}
+
+// The capacity tiler (spec §3.2 step 4, CapacityTiler(fill_fraction=0.5, max 1024 tiles)): while
+// some core's resident bits (every distinct tensor of the nodes it may run, at the resident dim
+// sizes) exceed half its capacity, shrink the dim that lowers the worst overflow most to its next
+// smaller divisor. Only dims that are parallel in every node using them are shrunk, so that every
+// steady-state iteration produces finished outputs. Returns the tiles of shrunk dims (ascending
+// unified dim), or nothing when everything fits.
+std::vector<tiling::IntraCoreTile> capacity_refine(const Workload& w, const hardware::Accelerator& acc,
+                                                   const std::vector<tiling::NodeMapping>& nodes) {
+  const auto& ud = w.unified_dimensions();
+  const std::size_t nz = ud.num_unique();
+  std::vector<std::int64_t> unroll(nz, 1);
+  std::vector<bool> parallel(nz, true), used(nz, false);
+  std::vector<std::pair<std::size_t, int>> first_use(nz, {Workload::npos, 0});
+  for (std::size_t i : w.dataflow_order()) {
+    const Node& n = w.node(i);
+    if (!n.has_iteration_space()) continue;
+    const auto dims = ud.dims_of(i, n.num_dims());
+    const auto kinds = iterator_kinds(n);
+    for (int d = 0; d < n.num_dims(); ++d) {
+      const auto z = static_cast<std::size_t>(dims[static_cast<std::size_t>(d)]);
+      used[z] = true;
+      if (kinds[static_cast<std::size_t>(d)] != IteratorKind::Parallel) parallel[z] = false;
+      if (first_use[z].first == Workload::npos) first_use[z] = {i, d};
+    }
+    for (const auto& [d, f] : nodes[i].inter_core_tiling) {
+      const auto z = static_cast<std::size_t>(dims.at(static_cast<std::size_t>(d)));
+      unroll[z] = std::max(unroll[z], f);
+    }
+  }
+  std::vector<std::int64_t> per_core(nz), resident(nz);
+  for (std::size_t z = 0; z < nz; ++z) {
+    per_core[z] = std::max<std::int64_t>(ud.dim_size[z] / unroll[z], 1);
+    resident[z] = per_core[z];
+  }
+  std::set<int> cores;
+  for (const auto& m : nodes) cores.insert(m.cores.begin(), m.cores.end());
+  const auto tensors = w.tensors();
+  auto worst_overflow = [&](const std::vector<std::int64_t>& r) {
+    double worst = -1e300;
+    for (int c : cores) {
+      std::set<std::string> seen;
+      double load = 0;
+      for (std::size_t i : w.computation_nodes()) {
+        if (std::find(nodes[i].cores.begin(), nodes[i].cores.end(), c) == nodes[i].cores.end()) continue;
+        const Node& n = w.node(i);
+        for (std::size_t op = 0; op < n.num_operands(); ++op) {
+          const auto& t = n.operand(op);
+          if (!seen.insert(t->name).second) continue;
+          std::int64_t elems = 1;
+          for (auto e : tiling::tensor_shape_with_sizes(w, *t, r)) elems *= e;
+          load += static_cast<double>(elems) * bits(t->dtype);
+        }
+      }
+      worst = std::max(worst, load - 0.5 * static_cast<double>(acc.core(c).memory_capacity()));
+    }
+    return worst;
+  };
+  double worst = worst_overflow(resident);
+  if (worst <= 0) return {};
+  while (worst > 0) {
+    int best = -1;
+    double best_worst = worst;
+    std::vector<std::int64_t> best_r;
+    for (std::size_t z = 0; z < nz; ++z) {
+      if (!used[z] || !parallel[z] || resident[z] <= 1) continue;
+      std::int64_t next = resident[z] - 1;
+      while (next > 1 && per_core[z] % next != 0) --next;
+      std::vector<std::int64_t> r = resident;
+      r[z] = next;
+      std::int64_t tiles = 1;
+      for (std::size_t k = 0; k < nz; ++k) tiles *= per_core[k] / r[k];
+      if (tiles > 1024) continue;
+      const double ow = worst_overflow(r);
+      if (ow < best_worst) {
+        best_worst = ow;
+        best = static_cast<int>(z);
+        best_r = r;
+      }
+    }
+    if (best < 0) break;
+    resident = best_r;
+    worst = best_worst;
+  }
+  std::vector<tiling::IntraCoreTile> out;
+  for (std::size_t z = 0; z < nz; ++z)
+    if (resident[z] < per_core[z])
+      out.push_back({w.node(first_use[z].first).name, first_use[z].second, resident[z]});
+  return out;
 }
 
 }  // namespace
@@ -131,6 +222,7 @@ tiling::GroupMapping automatic_mapping(const Workload& group, const hardware::Ac
     for (const auto& [d, f] : m.nodes[first].inter_core_tiling)
       if (d == 0) unroll = f;
     m.intra_core_tiling.push_back({group.node(first).name, 0, group.loop_sizes(first).at(0) / unroll});
+    if (auto refined = capacity_refine(group, acc, m.nodes); !refined.empty()) m.intra_core_tiling = std::move(refined);
   }
   return m;
 }
