@@ -3,6 +3,7 @@
 #include <coin/Cbc_C_Interface.h>
 
 #include <chrono>
+#include <fstream>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -113,10 +114,59 @@ SolveResult CbcSolver::solve(const LinearModel& model, const LinExpr& objective,
 }
 
 void CbcSolver::write_mps(const LinearModel& model, const LinExpr& objective, const std::string& path) const {
-  CbcPtr m = load(model, objective);
-  std::string base = path;
-  if (base.size() > 4 && base.substr(base.size() - 4) == ".mps") base.resize(base.size() - 4);
-  Cbc_writeMps(m.get(), base.c_str());  // CBC appends ".mps"
+  // CBC's own writer gzips its output; a plain free-format MPS file opens everywhere.
+  std::ofstream f(path);
+  if (!f) throw Error("cannot write " + path, Location{path, 0, 0, "", ""});
+  f.precision(17);
+  const auto& rows = model.rows();
+  const auto& vars = model.vars();
+  f << "NAME tetra\nROWS\n N obj\n";
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const auto& row = rows[r];
+    const char* type = row.lo == row.hi ? "E" : std::isinf(row.lo) ? "L" : std::isinf(row.hi) ? "G" : "L";
+    f << " " << type << " r" << r << "\n";
+  }
+  std::vector<std::vector<std::pair<std::size_t, double>>> cols(vars.size());
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    for (const auto& [v, c] : rows[r].terms) cols[static_cast<std::size_t>(v)].emplace_back(r, c);
+  std::vector<double> obj(vars.size(), 0.0);
+  for (const auto& [v, c] : objective.terms) obj[static_cast<std::size_t>(v)] += c;
+  f << "COLUMNS\n";
+  bool in_int = false;
+  for (std::size_t j = 0; j < vars.size(); ++j) {
+    const bool is_int = vars[j].kind != VarKind::Continuous;
+    if (is_int != in_int) {
+      f << " M" << j << " 'MARKER' " << (is_int ? "'INTORG'" : "'INTEND'") << "\n";
+      in_int = is_int;
+    }
+    f << " c" << j << " obj " << obj[j] << "\n";
+    for (const auto& [r, c] : cols[j]) f << " c" << j << " r" << r << " " << c << "\n";
+  }
+  if (in_int) f << " Mend 'MARKER' 'INTEND'\n";
+  f << "RHS\n";
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const auto& row = rows[r];
+    const double rhs = std::isinf(row.hi) ? row.lo : row.hi;
+    if (rhs != 0) f << " rhs r" << r << " " << rhs << "\n";
+  }
+  f << "RANGES\n";
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const auto& row = rows[r];
+    if (!std::isinf(row.lo) && !std::isinf(row.hi) && row.lo != row.hi) f << " rng r" << r << " " << row.hi - row.lo << "\n";
+  }
+  f << "BOUNDS\n";
+  for (std::size_t j = 0; j < vars.size(); ++j) {
+    const auto& v = vars[j];
+    if (v.lo != 0) f << (std::isinf(v.lo) ? " MI bnd c" : " LO bnd c") << j << (std::isinf(v.lo) ? "" : " " + std::to_string(v.lo)) << "\n";
+    if (!std::isinf(v.hi)) f << " UP bnd c" << j << " " << v.hi << "\n";
+  }
+  f << "ENDATA\n";
+  // Names of rows and columns, for reading the file against the model.
+  f << "* rows:";
+  for (std::size_t r = 0; r < rows.size(); ++r) f << "\n*  r" << r << " " << rows[r].family << " " << rows[r].name;
+  f << "\n* columns:";
+  for (std::size_t j = 0; j < vars.size(); ++j) f << "\n*  c" << j << " " << vars[j].name;
+  f << "\n";
 }
 
 }  // namespace stream::allocate

@@ -67,17 +67,40 @@ std::vector<tiling::IntraCoreTile> capacity_refine(const Workload& w, const hard
       for (std::size_t i : w.computation_nodes()) {
         if (std::find(nodes[i].cores.begin(), nodes[i].cores.end(), c) == nodes[i].cores.end()) continue;
         const Node& n = w.node(i);
+        // One steady-state iteration spans resident x unroll; this node's core holds its own
+        // share of that (divided by its own split only).
+        std::vector<std::int64_t> sz(nz);
+        for (std::size_t z = 0; z < nz; ++z) sz[z] = r[z] * unroll[z];
+        const auto dims = ud.dims_of(i, n.num_dims());
+        for (const auto& [d, f] : nodes[i].inter_core_tiling) {
+          auto& v = sz[static_cast<std::size_t>(dims.at(static_cast<std::size_t>(d)))];
+          v = std::max<std::int64_t>(v / f, 1);
+        }
         for (std::size_t op = 0; op < n.num_operands(); ++op) {
           const auto& t = n.operand(op);
           if (!seen.insert(t->name).second) continue;
           std::int64_t elems = 1;
-          for (auto e : tiling::tensor_shape_with_sizes(w, *t, r)) elems *= e;
+          for (auto e : tiling::tiled_tensor_shape(w, *t, sz)) elems *= e;
           load += static_cast<double>(elems) * bits(t->dtype);
         }
       }
       worst = std::max(worst, load - 0.5 * static_cast<double>(acc.core(c).memory_capacity()));
     }
     return worst;
+  };
+  // A candidate must give a well-formed tiled workload (windowed reads may need more rows than a
+  // producer tile has; such tilings are skipped).
+  auto consistent = [&](const std::vector<std::int64_t>& r) {
+    tiling::GroupMapping gm;
+    gm.nodes = nodes;
+    for (std::size_t z = 0; z < nz; ++z)
+      if (r[z] < per_core[z]) gm.intra_core_tiling.push_back({w.node(first_use[z].first).name, first_use[z].second, r[z]});
+    try {
+      (void)tiling::tile(w, gm);
+      return true;
+    } catch (const Error&) {
+      return false;
+    }
   };
   double worst = worst_overflow(resident);
   if (worst <= 0) return {};
@@ -94,6 +117,7 @@ std::vector<tiling::IntraCoreTile> capacity_refine(const Workload& w, const hard
       std::int64_t tiles = 1;
       for (std::size_t k = 0; k < nz; ++k) tiles *= per_core[k] / r[k];
       if (tiles > 1024) continue;
+      if (!consistent(r)) continue;
       const double ow = worst_overflow(r);
       if (ow < best_worst) {
         best_worst = ow;

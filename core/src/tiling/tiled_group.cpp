@@ -67,6 +67,22 @@ std::vector<std::int64_t> tensor_shape_with_sizes(const Workload& workload, cons
   return any ? best : tensor.shape;
 }
 
+std::vector<std::int64_t> tiled_tensor_shape(const Workload& group, const Tensor& t,
+                                             const std::vector<std::int64_t>& sizes) {
+  // A computed tensor takes its producer's extent: a consumer's windowed read may reach past it
+  // (a halo), which the consumer's clipping handles; the reference's max over accessors would
+  // give the producer a loop larger than its dim. Graph inputs take the max over their readers.
+  const auto& ud = group.unified_dimensions();
+  const std::size_t p = group.producer_of(t.name);
+  if (p != Workload::npos && group.node(p).has_iteration_space()) {
+    const Node& pn = group.node(p);
+    std::vector<std::int64_t> local;
+    for (int z : ud.dims_of(p, pn.num_dims())) local.push_back(sizes[static_cast<std::size_t>(z)]);
+    return tensor_shape_for_node(group, p, t, local);
+  }
+  return tensor_shape_with_sizes(group, t, sizes);
+}
+
 TiledGroup tile(const Workload& group, const GroupMapping& mapping) {
   const auto& ud = group.unified_dimensions();
   if (mapping.nodes.size() != group.size())
@@ -139,8 +155,10 @@ TiledGroup tile(const Workload& group, const GroupMapping& mapping) {
   }
   // Rebuild every tensor with its one-iteration shape, then every node on the new tensors.
   std::map<std::string, TensorPtr> reshaped;
-  for (const auto& t : group.tensors())
-    reshaped[t->name] = make_tensor(t->name, t->dtype, tensor_shape_with_sizes(group, *t, sizes));
+  for (const auto& t : group.tensors()) {
+    auto shape = tiled_tensor_shape(group, *t, sizes);
+    reshaped[t->name] = make_tensor(t->name, t->dtype, std::move(shape));
+  }
   std::vector<Node> nodes;
   for (std::size_t i = 0; i < group.size(); ++i) {
     Node n = group.node(i);

@@ -57,6 +57,11 @@ struct TiledGroup {
 [[nodiscard]] std::vector<std::int64_t> tensor_shape_with_sizes(const Workload& workload, const Tensor& tensor,
                                                                 const std::vector<std::int64_t>& dim_sizes);
 
+/// Shape of `tensor` in the tiled workload when the unified dims take `dim_sizes`: the
+/// producer's extent for a computed tensor, the readers' maximum for a graph input.
+[[nodiscard]] std::vector<std::int64_t> tiled_tensor_shape(const Workload& workload, const Tensor& tensor,
+                                                           const std::vector<std::int64_t>& dim_sizes);
+
 /// Shape of `tensor` as node `node_index` accesses it when its local dims take `local_sizes`
 /// (clipped to the tensor's shape): a per-core tile.
 [[nodiscard]] std::vector<std::int64_t> tensor_shape_for_node(const Workload& workload, std::size_t node_index,
