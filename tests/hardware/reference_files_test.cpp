@@ -26,10 +26,18 @@ std::vector<fs::path> yaml_files(const fs::path& dir) {
 
 Accelerator load(const std::string& relative) { return load_accelerator(kInputs / relative); }
 
+/// How many connectivity entries lost at least one pair to a later entry.
 std::size_t replacement_warnings(const Accelerator& a) {
-  return static_cast<std::size_t>(std::count_if(a.warnings.begin(), a.warnings.end(), [](const stream::Diagnostic& d) {
-    return d.message.find("replaces core_connectivity") != std::string::npos;
-  }));
+  std::set<std::size_t> replaced;
+  for (const auto& [old, by] : a.replacements) replaced.insert(old);
+  // Every replacement is also announced in a warning naming the replaced entry.
+  for (std::size_t old : replaced) {
+    const std::string needle = "core_connectivity[" + std::to_string(old) + "] (";
+    EXPECT_TRUE(std::any_of(a.warnings.begin(), a.warnings.end(), [&](const stream::Diagnostic& d) {
+      return d.message.find("replaces") != std::string::npos && d.message.find(needle) != std::string::npos;
+    })) << needle;
+  }
+  return replaced.size();
 }
 
 }  // namespace

@@ -276,7 +276,9 @@ TEST(AcceleratorValidation, LaterConnectionReplacesEarlierWithWarning) {
   EXPECT_TRUE(a.links()[static_cast<std::size_t>(a.edge(0, 1))].is_bus());
   ASSERT_EQ(a.warnings.size(), 1u);
   EXPECT_EQ(a.warnings[0].where.line, 10);
-  EXPECT_NE(a.warnings[0].message.find("replaces core_connectivity[0] (link [0, 1] bw 32)"), std::string::npos)
+  EXPECT_EQ(a.replacements, (std::vector<std::pair<std::size_t, std::size_t>>{{0, 1}}));
+  EXPECT_NE(a.warnings[0].message.find("replaces core_connectivity[0] (link [0, 1] bw 32) on 2 directed core pair(s)"),
+            std::string::npos)
       << a.warnings[0].message;
   EXPECT_EQ(diag.warnings().size(), 1u);
 }
@@ -472,4 +474,56 @@ TEST(CoreValidation, MissingFileIsAnError) {
     ASSERT_EQ(e.diagnostics().size(), 1u);
     EXPECT_NE(e.diagnostics()[0].message.find("cannot read file"), std::string::npos);
   }
+}
+
+// ---------------- interconnect semantics ----------------
+
+namespace {
+Accelerator square(const std::string& connectivity) {
+  const std::string text =
+      "name: sq\n"
+      "cores: {0: ./cores/tpu_like.yaml, 1: ./cores/tpu_like.yaml, 2: ./cores/tpu_like.yaml, 3: ./cores/tpu_like.yaml}\n"
+      "offchip_core_id: 3\n"
+      "core_connectivity:\n" +
+      connectivity;
+  return parse_accelerator_text(text, "sq.yaml", kHardwareDir);
+}
+}  // namespace
+
+TEST(Interconnect, ShortestPathTieBreakFollowsInsertionOrder) {
+  // networkx's bidirectional BFS takes the first successor/predecessor in edge insertion order.
+  const Accelerator a = square(
+      "  - {cores: [0, 1], bandwidth: 8}\n  - {cores: [0, 2], bandwidth: 8}\n"
+      "  - {cores: [1, 3], bandwidth: 8}\n  - {cores: [2, 3], bandwidth: 8}\n");
+  EXPECT_EQ(a.shortest_path(0, 3), (std::vector<int>{0, 1, 3}));
+  EXPECT_EQ(a.all_shortest_paths(0, 3), (std::vector<std::vector<int>>{{0, 1, 3}, {0, 2, 3}}));
+  const Accelerator b = square(
+      "  - {cores: [0, 2], bandwidth: 8}\n  - {cores: [0, 1], bandwidth: 8}\n"
+      "  - {cores: [2, 3], bandwidth: 8}\n  - {cores: [1, 3], bandwidth: 8}\n");
+  EXPECT_EQ(b.shortest_path(0, 3), (std::vector<int>{0, 2, 3}));
+  EXPECT_EQ(b.all_shortest_paths(0, 3), (std::vector<std::vector<int>>{{0, 2, 3}, {0, 1, 3}}));
+  // Each direction of a link is its own resource.
+  EXPECT_NE(a.edge(0, 1), a.edge(1, 0));
+  EXPECT_EQ(a.links().size(), 8u);
+  EXPECT_EQ(a.path_links({0, 1, 3}), (std::vector<int>{a.edge(0, 1), a.edge(1, 3)}));
+  EXPECT_TRUE(a.shortest_path(0, 0) == std::vector<int>{0});
+}
+
+TEST(Interconnect, BusIsOneSharedResourceInListOrder) {
+  const Accelerator a = square("  - {type: bus, cores: [2, 0, 1], bandwidth: 64}\n  - {cores: [1, 3], bandwidth: 8}\n");
+  EXPECT_EQ(a.graph_cores(), (std::vector<int>{2, 0, 1, 3}));
+  const int bus = a.edge(2, 0);
+  for (auto [x, y] : std::vector<std::pair<int, int>>{{0, 2}, {2, 1}, {1, 2}, {0, 1}, {1, 0}}) EXPECT_EQ(a.edge(x, y), bus);
+  EXPECT_TRUE(a.links()[static_cast<std::size_t>(bus)].is_bus());
+  EXPECT_EQ(a.links()[static_cast<std::size_t>(bus)].sender, -1);
+  EXPECT_EQ(a.edges().front(), (std::array<int, 3>{2, 0, bus}));
+  EXPECT_EQ(a.shortest_path(2, 3), (std::vector<int>{2, 1, 3}));
+  EXPECT_EQ(a.edge(0, 3), -1);
+  EXPECT_TRUE(a.warnings.empty());
+  // A link listed after the bus replaces the bus on its two pairs only.
+  const Accelerator b = square("  - {type: bus, cores: [0, 1, 2, 3], bandwidth: 64}\n  - {cores: [0, 1], bandwidth: 8}\n");
+  EXPECT_FALSE(b.links()[static_cast<std::size_t>(b.edge(0, 1))].is_bus());
+  EXPECT_TRUE(b.links()[static_cast<std::size_t>(b.edge(0, 2))].is_bus());
+  EXPECT_EQ(b.active_links().size(), 3u);
+  ASSERT_EQ(b.warnings.size(), 1u);
 }

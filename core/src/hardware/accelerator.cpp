@@ -43,6 +43,7 @@ Namespace Accelerator::core_namespace() const { return cores.empty() ? Namespace
 
 void Accelerator::build_interconnect() {
   links_.clear();
+  replacements.clear();
   edge_link_.clear();
   edge_list_.clear();
   graph_order_.clear();
@@ -93,17 +94,22 @@ void Accelerator::build_interconnect() {
           add_edge(c.cores[j], c.cores[i], bus.id);
         }
     }
-    for (const auto& [old, pairs] : replaced) {
+    if (!replaced.empty()) {
+      // One warning per replacing connection, naming every entry it replaces.
       std::string list;
-      for (std::size_t k = 0; k < pairs.size() && k < 6; ++k)
-        list += (k ? ", " : "") + std::to_string(pairs[k].first) + "->" + std::to_string(pairs[k].second);
-      if (pairs.size() > 6) list += ", ...";
+      std::size_t pairs = 0;
+      for (const auto& [old, p] : replaced) {
+        list += (list.empty() ? "" : "; ") + std::string("core_connectivity[") + std::to_string(old) + "] (" +
+                connectivity[old].str() + ")";
+        pairs += p.size();
+        replacements.emplace_back(old, ci);
+      }
       Diagnostic d{Diagnostic::Severity::Warning, c.where,
-                   "core_connectivity[" + std::to_string(ci) + "] (" + c.str() + ") replaces core_connectivity[" +
-                       std::to_string(old) + "] (" + connectivity[old].str() + ") on " +
-                       std::to_string(pairs.size()) + " directed pair(s): " + list +
-                       " (the reference keeps one connection per ordered core pair; the later one wins)"};
-      spdlog::warn("{}", d.str());
+                   "core_connectivity[" + std::to_string(ci) + "] (" + c.str() + ") replaces " + list + " on " +
+                       std::to_string(pairs) +
+                       " directed core pair(s): the reference keeps one connection per ordered core pair and the "
+                       "later entry wins"};
+      spdlog::warn("{}: {}", d.where.str(), d.message);
       warnings.push_back(std::move(d));
     }
   }

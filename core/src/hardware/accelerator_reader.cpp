@@ -89,9 +89,13 @@ std::optional<fs::path> resolve_core_reference(const std::string& reference, con
     candidates.push_back(accelerator_dir / base);
     candidates.push_back(accelerator_dir / "cores" / base);
   }
-  for (const auto& c : candidates) {
+  std::vector<fs::path> tried;
+  for (const auto& raw : candidates) {
+    const fs::path c = raw.lexically_normal();
+    if (std::find(tried.begin(), tried.end(), c) != tried.end()) continue;
+    tried.push_back(c);
     if (searched) searched->push_back(c);
-    if (is_file(c)) return c.lexically_normal();
+    if (is_file(c)) return c;
   }
   // Legacy walk (with a warning by the caller): *hardware* folders under the accelerator's
   // parent and grandparent (the reference walks its inputs root), nearest ancestor first.
@@ -100,6 +104,7 @@ std::optional<fs::path> resolve_core_reference(const std::string& reference, con
   if (ec) return std::nullopt;
   for (int up = 0; up < 2 && dir.has_parent_path() && dir.parent_path() != dir; ++up) {
     dir = dir.parent_path();
+    if (dir == dir.root_path()) break;  // never scan a whole file system
     std::vector<fs::path> dirs;
     hardware_dirs(dir, 3, dirs);
     for (const auto& d : dirs)

@@ -19,7 +19,8 @@ void Diagnostics::error(Location where, std::string message) {
 
 void Diagnostics::warning(Location where, std::string message) {
   Diagnostic d{Diagnostic::Severity::Warning, std::move(where), std::move(message)};
-  spdlog::warn("{}", d.str());
+  const std::string place = d.where.str();
+  spdlog::warn("{}{}", place.empty() ? "" : place + ": ", d.message);
   items_.push_back(std::move(d));
 }
 

@@ -228,7 +228,6 @@ Location MapReader::where(std::string_view key) const {
 
 void MapReader::error(std::string_view key, const std::string& message) {
   ctx_.diag.error(where(key), what_ + ": " + message);
-  (void)key;
 }
 
 void MapReader::error(const std::string& message) { ctx_.diag.error(where(), what_ + ": " + message); }

@@ -77,6 +77,9 @@ class Accelerator {
   std::vector<MemoryAlias> memory_aliases;
   std::string source_file;
   std::vector<Diagnostic> warnings;  ///< warnings found while reading (repeated keys, replacements)
+  /// (replaced entry, replacing entry) indices into `connectivity`, one per replaced entry and
+  /// replacing entry that took over at least one of its pairs; filled by build_interconnect().
+  std::vector<std::pair<std::size_t, std::size_t>> replacements;
 
   /// Builds the directed graph from `connectivity` (done by the reader; call again after editing
   /// connectivity). Replacements are appended to `warnings`.

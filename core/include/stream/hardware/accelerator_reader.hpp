@@ -6,8 +6,8 @@
 // in its `cores/` subfolder (bare names try `cores/` first, as the reference), relative to the
 // working directory (the reference's behaviour for `a/b.yaml`), then by base name in the
 // accelerator's folder and its `cores/`, then (with a warning) in any folder named like
-// `*hardware*` (or its `cores/`) under the accelerator's ancestors — the reference's legacy walk of
-// its inputs tree, needed by `testing/hardware/simple_example_hw.yaml`. Each file is read once.
+// `*hardware*` (or its `cores/`) under the accelerator's parent and grandparent folders — the
+// reference's legacy walk of its inputs tree, needed by `testing/hardware/simple_example_hw.yaml`. Each file is read once.
 //
 // Validation collects every problem, with file:line:column and the rule broken, before failing:
 // unknown keys, ids 0..N-1, the offchip id exists, one namespace for all cores (aie2 needs
