@@ -24,16 +24,40 @@ namespace {
 
 bool is_slow_op(const std::string& t) { return t == "silu" || t == "sigmoid" || t == "exp"; }
 
-void set_fallback(CoreCost& c, const Layer& layer, const CoreModel& core, const std::string& op_type, std::string reason) {
+void set_fallback(CoreCost& c, std::int64_t macs, const CoreModel& core, const std::string& op_type, std::string reason) {
   const int cc = fallback_cycles_per_op(op_type);
   const auto units = static_cast<double>(std::max<std::int64_t>(core.total_units, 1));
-  const double cycles = std::ceil(static_cast<double>(layer.macs) / units) * cc;
+  const double cycles = std::ceil(static_cast<double>(macs) / units) * cc;
   c.status = CostStatus::Fallback;
   c.reason = std::move(reason);
   c.latency_total = c.ideal_cycle = c.ideal_temporal_cycle = cycles;
   c.energy_total = 0;
   c.mac_spatial_utilization = 1;
   c.cycles_per_op = cc;
+}
+
+void set_fallback(CoreCost& c, const Layer& layer, const CoreModel& core, const std::string& op_type, std::string reason) {
+  set_fallback(c, layer.macs, core, op_type, std::move(reason));
+}
+
+// Every axis has a form Stream can describe (see Layer::from_tile).
+bool axes_supported(const Tile& t) {
+  for (const auto& o : t.operands)
+    for (const auto& a : o.axes) {
+      const bool plain = a.terms.size() == 1 && a.terms[0].coef == 1;
+      const bool window = a.terms.size() == 2 && a.constant <= 0;
+      if (!plain && !window) return false;
+    }
+  return true;
+}
+
+// Which memory operand is left without a layer operand, or -1. Inputs link to I1, I2 in order.
+int unlinked_memop(int n_tensors, const CoreModel& core) {
+  for (int m = 0; m < kNumMemOps; ++m) {
+    const bool linked = m == kO || (m == kI1 && n_tensors >= 2) || (m == kI2 && n_tensors >= 3);
+    if (core.has_memop(m) && !linked) return m;
+  }
+  return -1;
 }
 
 }  // namespace
@@ -46,6 +70,22 @@ int fallback_cycles_per_op(const std::string& op_type) {
 
 CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& options) {
   CoreCost result;
+  // Nodes that fail Stream's memory-operand checks need no layer at all (a cheap early exit; the
+  // stream_error check on the axes comes first, as in Stream).
+  const int n_tiles_tensors = static_cast<int>(tile.operands.size());
+  if (axes_supported(tile)) {
+    std::int64_t macs = 1;
+    for (const auto& d : tile.dims) macs *= d.size;
+    if (n_tiles_tensors > core.memop_count() || !core.has_memop(kI1) || !core.has_memop(kI2) || !core.has_memop(kO)) {
+      set_fallback(result, macs, core, tile.op_type, "AssertionError");
+      return result;
+    }
+    const int m = unlinked_memop(n_tiles_tensors, core);
+    if (m >= 0) {
+      set_fallback(result, macs, core, tile.op_type, m == kI1 ? "KeyError: I1" : m == kI2 ? "KeyError: I2" : "KeyError: O");
+      return result;
+    }
+  }
   Layer layer;
   try {
     layer = Layer::from_tile(tile);
@@ -54,7 +94,8 @@ CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& op
     result.reason = std::string("NotImplementedError: ") + e.what();
     return result;
   }
-  for (const auto& o : layer.operands) result.operand_names.push_back(o.name);
+  if (options.detail)
+    for (const auto& o : layer.operands) result.operand_names.push_back(o.name);
 
   // Stream's checks before ZigZag, then the memory-operand links ZigZag needs for every memory
   // operand of the core (an unlinked one raises KeyError inside ZigZag).
@@ -75,6 +116,8 @@ CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& op
   try {
     const SpatialMapping sm = generate_spatial_mapping(layer, core, memop_of_op);
     std::vector<OperandSpatial> frac, integer;
+    frac.reserve(static_cast<std::size_t>(n_tensors));
+    integer.reserve(static_cast<std::size_t>(n_tensors));
     for (int op = 0; op < n_tensors; ++op) {
       frac.push_back(convert_spatial_mapping(layer, core, sm, op, memop_of_op[static_cast<std::size_t>(op)], false));
       integer.push_back(convert_spatial_mapping(layer, core, sm, op, memop_of_op[static_cast<std::size_t>(op)], true));
@@ -83,8 +126,13 @@ CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& op
     const auto lpfs = loop_prime_factors(loops, options.lpf_limit);
     result.orderings_total = ordering_count(lpfs);
 
-    MemoryAllocator allocator(layer, core, memop_of_op, frac);
+    MemoryAllocator allocator(layer, core, memop_of_op, frac, options.even_mapping);
     Evaluator evaluator(layer, core, memop_of_op, frac, integer, 1);
+    if (!allocator.can_fit_some_ordering(loops)) {
+      set_fallback(result, layer, core, tile.op_type,
+                   "NoValidLoopOrderingFoundException: the operands cannot fit the memories in any loop ordering");
+      return result;
+    }
     MultisetPermutations perms(lpfs);
     Allocation alloc, best_alloc;
     std::vector<TemporalLoop> best_ordering;
@@ -120,8 +168,14 @@ CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& op
     }
     // Re-evaluation with the operator's cycles per op (exact, case-sensitive match as Stream does).
     const int cpo = is_slow_op(tile.op_type) ? 4 : 1;
-    Evaluator final_eval(layer, core, memop_of_op, frac, integer, cpo);
-    final_eval.evaluate(best_ordering, best_alloc, best, options.detail);
+    if (cpo != 1) {
+      Evaluator final_eval(layer, core, memop_of_op, frac, integer, cpo);
+      final_eval.evaluate(best_ordering, best_alloc, best, options.detail);
+      if (options.detail) result.temporal_mapping = final_eval.stationary();
+    } else if (options.detail) {
+      evaluator.evaluate(best_ordering, best_alloc, best, true);
+      result.temporal_mapping = evaluator.stationary();
+    }
     result.status = CostStatus::Ok;
     result.cycles_per_op = cpo;
     result.latency_total = best.latency_total2;
@@ -132,7 +186,6 @@ CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& op
     if (options.detail) {
       result.spatial_mapping = sm;
       result.spatial_mapping_text = sm.str(core);
-      result.temporal_mapping = final_eval.stationary();
     }
     result.best = std::move(best);
   } catch (const std::exception& e) {

@@ -13,21 +13,36 @@ inline double py_floor_div(double a, double b) { return std::floor(a / b); }
 
 }  // namespace
 
-void reduce_balanced(std::vector<double>& c, const std::vector<double>& m, double s, std::vector<int>& order) {
-  const std::size_t k = c.size();
+// Number of integer slots t in [x, y) with t mod p_i < a_i for some activity i; activities sorted
+// by period, largest first. Each level splits the interval into the largest period's windows
+// (counted in closed form) and the gaps between them (handed to the remaining activities).
+double window_union_slots(const PortActivity* acts, std::size_t n, double x, double y) {
+  if (n == 0 || x >= y) return 0;
+  const double p = acts[0].period;
+  const double a = std::max(0.0, std::min(acts[0].allowed, p));
+  auto G = [&](double t) { return std::floor(t / p) * a + std::min(t - std::floor(t / p) * p, a); };
+  double total = G(y) - G(x);
+  if (n == 1 || a >= p) return total;
+  for (double k = std::floor(x / p); k * p < y; k += 1) {
+    const double lo = std::max(x, k * p + a), hi = std::min(y, (k + 1) * p);
+    if (lo < hi) total += window_union_slots(acts + 1, n - 1, lo, hi);
+  }
+  return total;
+}
+
+void reduce_balanced(double* c, const double* m, std::size_t k, double s, int* order) {
   if (s <= 0 || k == 0) return;
-  order.resize(k);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return c[static_cast<std::size_t>(a)] > c[static_cast<std::size_t>(b)]; });
+  std::iota(order, order + k, 0);
+  std::stable_sort(order, order + k, [&](int a, int b) { return c[a] > c[b]; });
   for (std::size_t i = 0; i < k; ++i) {
     const auto oi = static_cast<std::size_t>(order[i]);
     const double g = c[oi] - m[oi];
     const double n = static_cast<double>(i + 1);
     if (s >= g * n) {
-      for (std::size_t j = 0; j <= i; ++j) c[static_cast<std::size_t>(order[j])] -= g;
+      for (std::size_t j = 0; j <= i; ++j) c[order[j]] -= g;
       s -= g * n;
     } else {
-      for (std::size_t j = 0; j <= i; ++j) c[static_cast<std::size_t>(order[j])] -= s / n;
+      for (std::size_t j = 0; j <= i; ++j) c[order[j]] -= s / n;
       break;
     }
   }
@@ -35,26 +50,30 @@ void reduce_balanced(std::vector<double>& c, const std::vector<double>& m, doubl
 
 Evaluator::Evaluator(const Layer& layer, const CoreModel& core, const std::vector<int>& memop_of_op,
                      const std::vector<OperandSpatial>& frac, const std::vector<OperandSpatial>& integer, int cycles_per_op)
-    : layer_(layer), core_(core), memop_of_op_(memop_of_op), op_of_memop_(kNumMemOps, -1), cpo_(cycles_per_op) {
+    : layer_(layer), core_(core), cpo_(cycles_per_op) {
   sm_[0] = &frac;
   sm_[1] = &integer;
-  for (std::size_t i = 0; i < memop_of_op.size(); ++i) op_of_memop_[static_cast<std::size_t>(memop_of_op[i])] = static_cast<int>(i);
-  same_versions_ = true;
-  for (std::size_t op = 0; op < frac.size() && same_versions_; ++op)
-    for (std::size_t a = 0; a < frac[op].loops.size() && same_versions_; ++a) {
-      if (frac[op].loops[a].size() != integer[op].loops[a].size()) same_versions_ = false;
-      for (std::size_t i = 0; i < frac[op].loops[a].size() && same_versions_; ++i)
-        if (frac[op].loops[a][i].size != integer[op].loops[a][i].size) same_versions_ = false;
-    }
+  op_of_memop_.assign(kNumMemOps, -1);
+  for (std::size_t i = 0; i < memop_of_op.size(); ++i) {
+    memop_of_op_.push_back(memop_of_op[i]);
+    op_of_memop_[static_cast<std::size_t>(memop_of_op[i])] = static_cast<int>(i);
+  }
   o_size_elem_ = layer.full_tensor_size(0);
   const std::size_t n_ops = memop_of_op.size();
   n_.resize(n_ops);
-  tms_.resize(n_ops);
+  bnd_.resize(n_ops);
+  same_.assign(n_ops, 1);
+  ports_.resize(n_ops);
+  for (std::size_t op = 0; op < n_ops; ++op)
+    for (std::size_t a = 0; a < frac[op].loops.size(); ++a) {
+      if (frac[op].loops[a].size() != integer[op].loops[a].size()) same_[op] = 0;
+      for (std::size_t i = 0; i < frac[op].loops[a].size() && same_[op]; ++i)
+        if (frac[op].loops[a][i].size != integer[op].loops[a][i].size) same_[op] = 0;
+    }
   macst_.resize(n_ops);
   cabl_.resize(n_ops);
   top_r_.resize(n_ops);
   top_ir_.resize(n_ops);
-  ver_.resize(n_ops);
   us_.resize(n_ops);
   ues_.resize(n_ops);
   ue_.resize(n_ops);
@@ -64,7 +83,10 @@ Evaluator::Evaluator(const Layer& layer, const CoreModel& core, const std::vecto
     const int n = static_cast<int>(core.levels[static_cast<std::size_t>(memop_of_op[op])].size());
     n_[op] = n;
     const auto nn = static_cast<std::size_t>(n);
-    tms_[op].resize(nn);
+    bnd_[op].resize(nn + 1);
+    ports_[op].resize(nn);
+    for (std::size_t m = 0; m < nn; ++m)
+      for (int d = 0; d < kNumDirs; ++d) ports_[op][m][static_cast<std::size_t>(d)] = core.port(memop_of_op[op], static_cast<int>(m), d);
     cabl_[op].resize(nn);
     top_r_[op].resize(nn + 1);
     top_ir_[op].resize(nn + 1);
@@ -93,7 +115,7 @@ Evaluator::Evaluator(const Layer& layer, const CoreModel& core, const std::vecto
 void Evaluator::sizes_for(int op_i, int v) {
   const auto op = static_cast<std::size_t>(op_i);
   const LayerOperand& lo = layer_.operands[op];
-  const std::vector<std::vector<SpatialLoop>>& sm = (*sm_[v])[op].loops;
+  const auto& sm = (*sm_[v])[op].loops;
   const int n = n_[op];
   const auto nn = static_cast<std::size_t>(n);
   Version& V = ver_[op][static_cast<std::size_t>(v)];
@@ -102,9 +124,11 @@ void Evaluator::sizes_for(int op_i, int v) {
   r2_.assign(nn + 1, 1.0);
   irflag_.assign(nn + 1, 0);
 
+  const int* cls = lo.dim_class.data();
   auto process = [&](int dim, double size, double& R, double& IR, char* flag) {
-    const int k = lo.has_pr ? layer_.pr_of_source[static_cast<std::size_t>(dim)] : -1;
-    if (k >= 0 && (lo.pr_dims & bit(layer_.pr_id(k)))) {
+    const int c = cls[dim];
+    if (c >= 3) {
+      const int k = c - 3;
       const PrRelation& rel = layer_.pr[static_cast<std::size_t>(k)];
       run_[static_cast<std::size_t>(dim)] *= size;
       const double ra = run_[static_cast<std::size_t>(rel.a)], rb = run_[static_cast<std::size_t>(rel.b)];
@@ -117,9 +141,9 @@ void Evaluator::sizes_for(int op_i, int v) {
       R *= rf;
       IR *= irf;
       if (flag && irf > 1) *flag = 1;
-    } else if (lo.r_dec & bit(dim)) {
+    } else if (c == 1) {
       R *= size;
-    } else if (lo.ir_dec & bit(dim)) {
+    } else if (c == 2) {
       IR *= size;
       if (flag && size > 1) *flag = 1;
     }
@@ -133,7 +157,7 @@ void Evaluator::sizes_for(int op_i, int v) {
     double R = 1, IR = 1;
     char flag = 0;
     if (a > 0)
-      for (const auto& l : tms_[op][a - 1]) process(l.dim, static_cast<double>(l.size), R, IR, &flag);
+      for (int i = bnd_[op][a - 1]; i < bnd_[op][a]; ++i) process(ord_[i].dim, static_cast<double>(ord_[i].size), R, IR, &flag);
     for (const auto& l : sm[a]) process(l.dim, l.size, R, IR, &flag);
     r1_[a] = R;
     ir1_[a] = IR;
@@ -145,7 +169,7 @@ void Evaluator::sizes_for(int op_i, int v) {
   std::fill(prev_ir_.begin(), prev_ir_.end(), 1.0);
   for (std::size_t a = 1; a <= nn; ++a) {
     double R = 1, IR = 1;
-    for (const auto& l : tms_[op][a - 1]) process(l.dim, static_cast<double>(l.size), R, IR, nullptr);
+    for (int i = bnd_[op][a - 1]; i < bnd_[op][a]; ++i) process(ord_[i].dim, static_cast<double>(ord_[i].size), R, IR, nullptr);
     for (const auto& l : sm[a - 1]) process(l.dim, l.size, R, IR, nullptr);
     r2_[a] = R;
   }
@@ -245,51 +269,44 @@ void Evaluator::movement_for(int op_i, int v) {
 
 void Evaluator::evaluate(const std::vector<TemporalLoop>& ordering, const Allocation& alloc, MappingCost& out, bool detail) {
   const std::size_t n_ops = memop_of_op_.size();
+  ord_ = ordering.data();
   // 3.1 Temporal mapping: per-level loops, stationarity merge, cumulative cycles, top loops.
   for (std::size_t op = 0; op < n_ops; ++op) {
     const auto nn = static_cast<std::size_t>(n_[op]);
     const LayerOperand& lo = layer_.operands[op];
-    for (std::size_t m = 0; m < nn; ++m) {
-      auto& lvl = tms_[op][m];
-      lvl.clear();
-      for (int i = alloc.bounds[op][m]; i < alloc.bounds[op][m + 1]; ++i) lvl.push_back(ordering[static_cast<std::size_t>(i)]);
-    }
+    auto& bd = bnd_[op];
+    for (std::size_t m = 0; m <= nn; ++m) bd[m] = alloc.bounds[op][m];
+    // Stationary (irrelevant) loops at the bottom of a level move to the top of the level below.
     bool changed = true;
     while (changed) {
       changed = false;
-      for (std::size_t m = 1; m < nn; ++m) {
-        auto& lvl = tms_[op][m];
-        std::size_t k = 0;
-        while (k < lvl.size() && (lo.ir & bit(lvl[k].dim))) ++k;
-        if (k > 0) {
-          tms_[op][m - 1].insert(tms_[op][m - 1].end(), lvl.begin(), lvl.begin() + static_cast<std::ptrdiff_t>(k));
-          lvl.erase(lvl.begin(), lvl.begin() + static_cast<std::ptrdiff_t>(k));
+      for (std::size_t m = 1; m < nn; ++m)
+        while (bd[m] < bd[m + 1] && (lo.ir & bit(ord_[bd[m]].dim))) {
+          ++bd[m];
           changed = true;
         }
-      }
     }
     double mst = 1;
-    for (const auto& l : tms_[op][0]) {
-      if (!(lo.ir & bit(l.dim))) break;
-      mst *= static_cast<double>(l.size);
+    for (int i = bd[0]; i < bd[1]; ++i) {
+      if (!(lo.ir & bit(ord_[i].dim))) break;
+      mst *= static_cast<double>(ord_[i].size);
     }
     macst_[op] = mst;
     double c = 1;
     for (std::size_t m = 0; m < nn; ++m) {
-      for (const auto& l : tms_[op][m]) c *= static_cast<double>(l.size);
+      for (int i = bd[m]; i < bd[m + 1]; ++i) c *= static_cast<double>(ord_[i].size);
       cabl_[op][m] = c;
     }
     top_r_[op][0] = top_ir_[op][0] = 1;
     for (std::size_t a = 1; a <= nn; ++a) {
-      const auto& lvl = tms_[op][a - 1];
       double pr = 1, pir = 1;
-      for (std::size_t k = lvl.size(); k-- > 0;) {
-        if (!(lo.r & bit(lvl[k].dim))) break;
-        pr *= static_cast<double>(lvl[k].size);
+      for (int i = bd[a] - 1; i >= bd[a - 1]; --i) {
+        if (!(lo.r & bit(ord_[i].dim))) break;
+        pr *= static_cast<double>(ord_[i].size);
       }
-      for (std::size_t k = lvl.size(); k-- > 0;) {
-        if (!(lo.ir & bit(lvl[k].dim))) break;
-        pir *= static_cast<double>(lvl[k].size);
+      for (int i = bd[a] - 1; i >= bd[a - 1]; --i) {
+        if (!(lo.ir & bit(ord_[i].dim))) break;
+        pir *= static_cast<double>(ord_[i].size);
       }
       top_r_[op][a] = pr;
       top_ir_[op][a] = pir;
@@ -297,13 +314,16 @@ void Evaluator::evaluate(const std::vector<TemporalLoop>& ordering, const Alloca
   }
   const double total_cycle = cabl_[0].back();
   // 3.2-3.4 per version.
-  const int n_versions = same_versions_ ? 1 : 2;
-  for (int v = 0; v < n_versions; ++v)
-    for (std::size_t op = 0; op < n_ops; ++op) {
-      sizes_for(static_cast<int>(op), v);
-      movement_for(static_cast<int>(op), v);
+  for (std::size_t op = 0; op < n_ops; ++op) {
+    sizes_for(static_cast<int>(op), 0);
+    movement_for(static_cast<int>(op), 0);
+    if (!same_[op]) {
+      sizes_for(static_cast<int>(op), 1);
+      movement_for(static_cast<int>(op), 1);
     }
-  const int vi = same_versions_ ? 0 : 1;  // the version latency uses
+  }
+  // The version latency uses, per operand.
+  auto vi_of = [&](std::size_t op) { return same_[op] ? std::size_t{0} : std::size_t{1}; };
 
   // 3.5-3.6 Word accesses and energy (fractional mapping).
   out.mac_energy = core_.unit_energy * static_cast<double>(layer_.macs);
@@ -320,7 +340,7 @@ void Evaluator::evaluate(const std::vector<TemporalLoop>& ordering, const Alloca
       std::array<double, kNumDirs> acc{};
       for (int d = 0; d < kNumDirs; ++d) {
         const Movement& mv = ver_[op][0].mv[m][static_cast<std::size_t>(d)];
-        const CorePort* p = core_.port(memop, static_cast<int>(m), d);
+        const CorePort* p = ports_[op][m][static_cast<std::size_t>(d)];
         if (p == nullptr) {
           if (mv.amount != 0)
             throw ModelError("no port for " + std::string(dir_name(d)) + " of operand " + layer_.operands[op].name +
@@ -417,12 +437,12 @@ void Evaluator::evaluate(const std::vector<TemporalLoop>& ordering, const Alloca
         const int opi = op_of_memop_[static_cast<std::size_t>(s.memop)];
         if (opi < 0) continue;
         const auto op = static_cast<std::size_t>(opi);
-        const Movement& mv = ver_[op][static_cast<std::size_t>(vi)].mv[static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)];
+        const Movement& mv = ver_[op][vi_of(op)].mv[static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)];
         if (mv.count <= 0) continue;
         Activity a{};
         a.period = std::ceil(mv.period * cpo);
         a.allowed = allowed_of(op, static_cast<std::size_t>(s.level), s.dir, mv);
-        const double real = real_of(mv, core_.port(s.memop, s.level, s.dir));
+        const double real = real_of(mv, ports_[op][static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)]);
         a.count = mv.count;
         a.ss = (real - a.allowed) * (mv.count - 1);
         a.muw = a.allowed * (mv.count - 1);
@@ -457,16 +477,10 @@ void Evaluator::evaluate(const std::vector<TemporalLoop>& ordering, const Alloca
           for (const auto& a : acts_)
             if (a.period <= 0 || std::fmod(pmax, a.period) != 0)
               throw ModelError("memory-updating windows with non-divisible periods on port " + p.name);
-          const auto P = static_cast<std::size_t>(pmax);
-          mark_.assign(P, 0);
-          for (const auto& a : acts_) {
-            const auto per = static_cast<std::size_t>(a.period);
-            const auto al = static_cast<std::size_t>(std::max(0.0, std::min(a.allowed, a.period)));
-            for (std::size_t b = 0; b < P; b += per)
-              for (std::size_t t = 0; t < al; ++t) mark_[b + t] = 1;
-          }
-          double cnt = 0;
-          for (char c : mark_) cnt += c;
+          // Slots of [0, pmax) inside some activity's window, counted per interval rather than
+          // marked one by one (pmax can be millions of cycles).
+          std::stable_sort(acts_.begin(), acts_.end(), [](const Activity& x, const Activity& y) { return x.period > y.period; });
+          const double cnt = window_union_slots(acts_.data(), acts_.size(), 0.0, pmax);
           U = cnt * pmax_count;
         }
         ss_port = pos + std::max(0.0, neg + muw - U);
@@ -491,13 +505,13 @@ void Evaluator::evaluate(const std::vector<TemporalLoop>& ordering, const Alloca
         const int opi = op_of_memop_[static_cast<std::size_t>(s.memop)];
         if (opi < 0) throw ModelError("KeyError: unlinked memory operand");
         const auto op = static_cast<std::size_t>(opi);
-        const Movement& mv = ver_[op][static_cast<std::size_t>(vi)].mv[static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)];
+        const Movement& mv = ver_[op][vi_of(op)].mv[static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)];
         if (mv.count == 0) continue;
-        const double real = real_of(mv, core_.port(s.memop, s.level, s.dir));
+        const double real = real_of(mv, ports_[op][static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)]);
         if (mv.count == 1) {
           l1_serves_.push_back(s);
           l1_tot_.push_back(real);
-          l1_min_.push_back(std::ceil(ver_[op][static_cast<std::size_t>(vi)].dbu[1] / static_cast<double>(p.bw_max)));
+          l1_min_.push_back(std::ceil(ver_[op][vi_of(op)].dbu[1] / static_cast<double>(p.bw_max)));
         } else {
           B += std::ceil(mv.bw_avg / cpo);
           Record& r = rec_[op][static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)];
@@ -508,7 +522,7 @@ void Evaluator::evaluate(const std::vector<TemporalLoop>& ordering, const Alloca
         const double T = std::ceil(total_cycle * cpo) + ssc;
         const double bw = static_cast<double>(p.bw_max);
         const double surplus = std::max(0.0, (bw - B) / bw * T);
-        reduce_balanced(l1_tot_, l1_min_, surplus, order_);
+        reduce_balanced(l1_tot_.data(), l1_min_.data(), l1_tot_.size(), surplus, order_.data());
         for (std::size_t i = 0; i < l1_serves_.size(); ++i) {
           const PortServe& s = l1_serves_[i];
           const auto op = static_cast<std::size_t>(op_of_memop_[static_cast<std::size_t>(s.memop)]);
@@ -562,6 +576,14 @@ void Evaluator::evaluate(const std::vector<TemporalLoop>& ordering, const Alloca
   out.latency_total0 = out.ideal_temporal_cycle + ssc;
   out.latency_total1 = out.latency_total0 + onload;
   out.latency_total2 = out.latency_total1 + offload;
+}
+
+std::vector<std::vector<std::vector<TemporalLoop>>> Evaluator::stationary() const {
+  std::vector<std::vector<std::vector<TemporalLoop>>> out(bnd_.size());
+  for (std::size_t op = 0; op < bnd_.size(); ++op)
+    for (std::size_t m = 0; m + 1 < bnd_[op].size(); ++m)
+      out[op].emplace_back(ord_ + bnd_[op][m], ord_ + bnd_[op][m + 1]);
+  return out;
 }
 
 }  // namespace stream::cost

@@ -52,6 +52,9 @@ Layer Layer::from_tile(const Tile& tile) {
         rel.padding = -e.constant;
         const std::int64_t extent = ax < op.tensor_shape.size() ? op.tensor_shape[ax] : INT64_MAX / 4;
         rel.full_size = window_extent(e, l.sizes, extent);
+        const std::int64_t g = std::gcd(rel.ca, rel.cb);
+        rel.sa = rel.ca / g;
+        rel.sb = rel.cb / g;
         lo.index.push_back(-1 - static_cast<int>(l.pr.size()));  // patched below
         l.pr.push_back(rel);
       } else {
@@ -91,6 +94,19 @@ Layer Layer::from_tile(const Tile& tile) {
         if (!(index_mask & bit(d)) && !size_one) op.ir |= bit(d);
       }
     }
+    for (int d = 0; d < l.n_loop; ++d)
+      if (op.r & bit(d)) op.r_loop_dims.push_back(d);
+    op.dim_class.assign(static_cast<std::size_t>(l.n_loop), 0);
+    for (int d = 0; d < l.n_loop; ++d) {
+      if (op.r & bit(d)) op.dim_class[static_cast<std::size_t>(d)] = 1;
+      else if (op.ir & bit(d)) op.dim_class[static_cast<std::size_t>(d)] = 2;
+    }
+    for (int k = 0; k < l.n_pr; ++k)
+      if (op.pr_dims & bit(l.pr_id(k))) {
+        op.pr_list.push_back(k);
+        op.dim_class[static_cast<std::size_t>(l.pr[static_cast<std::size_t>(k)].a)] = 3 + k;
+        op.dim_class[static_cast<std::size_t>(l.pr[static_cast<std::size_t>(k)].b)] = 3 + k;
+      }
     op.r_dec = op.r;
     op.ir_dec = op.ir;
     for (int k = 0; k < l.n_pr; ++k) {
@@ -99,31 +115,6 @@ Layer Layer::from_tile(const Tile& tile) {
     }
   }
   return l;
-}
-
-double Layer::pr_size(int k, double a, double b) const {
-  const PrRelation& rel = pr[static_cast<std::size_t>(k)];
-  const auto A = static_cast<std::int64_t>(a);
-  const auto B = static_cast<std::int64_t>(b);
-  const std::int64_t g = std::gcd(rel.ca, rel.cb);
-  const std::int64_t sa = rel.ca / g, sb = rel.cb / g;
-  const std::int64_t v = A * B - std::max<std::int64_t>(0, B - sa) * (A - sb);
-  return static_cast<double>(std::min(v, rel.full_size));
-}
-
-double Layer::tensor_size(int op, const double* prod) const {
-  const LayerOperand& o = operands[static_cast<std::size_t>(op)];
-  double s = 1.0;
-  for (int d = 0; d < n_loop; ++d)
-    if (o.r & bit(d)) s *= prod[d];
-  if (o.has_pr) {
-    for (int k = 0; k < n_pr; ++k)
-      if (o.pr_dims & bit(pr_id(k))) {
-        const PrRelation& rel = pr[static_cast<std::size_t>(k)];
-        s *= pr_size(k, prod[rel.a], prod[rel.b]);
-      }
-  }
-  return s;
 }
 
 double Layer::full_tensor_size(int op) const {

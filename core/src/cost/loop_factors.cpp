@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace stream::cost {
 
@@ -25,19 +24,31 @@ std::vector<TemporalLoop> temporal_loops(const Layer& layer, const OperandSpatia
 std::vector<TemporalLoop> loop_prime_factors(const std::vector<TemporalLoop>& loops, int lpf_limit) {
   if (loops.empty()) return {TemporalLoop{0, 1}};
   lpf_limit = std::max(lpf_limit, static_cast<int>(loops.size()));
-  std::vector<std::map<std::int64_t, int>> factors(loops.size());
+  // Per dim, its distinct factors ascending with their multiplicity.
+  struct Factor {
+    std::int64_t p;
+    int count;
+  };
+  std::vector<std::vector<Factor>> factors(loops.size());
   std::vector<int> count(loops.size(), 0);
+  auto add = [](std::vector<Factor>& f, std::int64_t p, int c) {
+    auto it = std::lower_bound(f.begin(), f.end(), p, [](const Factor& x, std::int64_t v) { return x.p < v; });
+    if (it != f.end() && it->p == p)
+      it->count += c;
+    else
+      f.insert(it, Factor{p, c});
+  };
   int total = 0;
   for (std::size_t i = 0; i < loops.size(); ++i) {
     std::int64_t v = loops[i].size;
     for (std::int64_t p = 2; p * p <= v; ++p)
       while (v % p == 0) {
-        ++factors[i][p];
+        add(factors[i], p, 1);
         ++count[i];
         v /= p;
       }
     if (v > 1) {
-      ++factors[i][v];
+      add(factors[i], v, 1);
       ++count[i];
     }
     total += count[i];
@@ -47,37 +58,36 @@ std::vector<TemporalLoop> loop_prime_factors(const std::vector<TemporalLoop>& lo
     for (std::size_t i = 1; i < loops.size(); ++i)
       if (count[i] > count[best]) best = i;
     auto& f = factors[best];
-    auto it = f.begin();
     std::int64_t merged;
-    if (it->second >= 2) {
-      merged = it->first * it->first;
-      it->second -= 2;
+    if (f[0].count >= 2) {
+      merged = f[0].p * f[0].p;
+      f[0].count -= 2;
     } else {
-      auto it2 = std::next(it);
-      merged = it->first * it2->first;
-      it->second -= 1;
-      it2->second -= 1;
+      merged = f[0].p * f[1].p;
+      f[0].count -= 1;
+      f[1].count -= 1;
     }
-    ++f[merged];
-    for (auto j = f.begin(); j != f.end();) j = j->second == 0 ? f.erase(j) : std::next(j);
+    add(f, merged, 1);
+    f.erase(std::remove_if(f.begin(), f.end(), [](const Factor& x) { return x.count == 0; }), f.end());
     --count[best];
     --total;
   }
   std::vector<TemporalLoop> out;
   for (std::size_t i = 0; i < loops.size(); ++i)
-    for (auto [p, c] : factors[i])
-      for (int k = 0; k < c; ++k) out.push_back({loops[i].dim, p});
+    for (const Factor& x : factors[i])
+      for (int k = 0; k < x.count; ++k) out.push_back({loops[i].dim, x.p});
   return out;
 }
 
 std::uint64_t ordering_count(const std::vector<TemporalLoop>& lpfs) {
-  std::uint64_t r = 1;
-  std::map<std::pair<int, std::int64_t>, int> mult;
-  std::uint64_t n = 0;
-  for (const auto& l : lpfs) {
+  std::uint64_t r = 1, n = 0;
+  for (std::size_t i = 0; i < lpfs.size(); ++i) {
+    // Multiplicity of this (dim, size) among the entries so far (equal entries are counted
+    // wherever they are, so the order of lpfs does not matter).
+    std::uint64_t mult = 0;
+    for (std::size_t j = 0; j <= i; ++j) mult += (lpfs[j].dim == lpfs[i].dim && lpfs[j].size == lpfs[i].size) ? 1 : 0;
     ++n;
-    r *= n;
-    r /= static_cast<std::uint64_t>(++mult[{l.dim, l.size}]);
+    r = r * n / mult;
   }
   return r;
 }

@@ -1,23 +1,54 @@
 #include "stream/cost/memory_allocator.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace stream::cost {
 
 MemoryAllocator::MemoryAllocator(const Layer& layer, const CoreModel& core, const std::vector<int>& memop_of_op,
-                                 const std::vector<OperandSpatial>& spatial_frac)
-    : layer_(layer), core_(core), memop_of_op_(memop_of_op), op_of_memop_(kNumMemOps, -1), spatial_(spatial_frac) {
-  for (std::size_t i = 0; i < memop_of_op.size(); ++i) op_of_memop_[static_cast<std::size_t>(memop_of_op[i])] = static_cast<int>(i);
+                                 const std::vector<OperandSpatial>& spatial_frac, bool even)
+    : layer_(layer), core_(core), spatial_(spatial_frac), even_(even) {
+  op_of_memop_.assign(kNumMemOps, -1);
+  for (std::size_t i = 0; i < memop_of_op.size(); ++i) {
+    memop_of_op_.push_back(memop_of_op[i]);
+    op_of_memop_[static_cast<std::size_t>(memop_of_op[i])] = static_cast<int>(i);
+  }
   const std::size_t n_ops = memop_of_op.size();
-  alloc_prod_.assign(n_ops, std::vector<double>(static_cast<std::size_t>(layer.n_loop), 1.0));
+  alloc_prod_.resize(n_ops);
+  for (auto& a : alloc_prod_) a.assign(static_cast<std::size_t>(layer.n_loop), 1.0);
   pos_.assign(n_ops, 0);
   mem_level_.assign(n_ops, 1);
   prod_.assign(static_cast<std::size_t>(layer.n_loop), 1.0);
-  sizes_.assign(kNumMemOps, {});
-  acc_.assign(kNumMemOps, {});
+  sizes_.resize(kNumMemOps);
+  acc_.resize(kNumMemOps);
   offset_.assign(kNumMemOps, 0);
   idx_.assign(kNumMemOps, 0);
   best_idx_.assign(kNumMemOps, 0);
+}
+
+bool MemoryAllocator::can_fit_some_ordering(const std::vector<TemporalLoop>& loops) const {
+  const std::size_t n_ops = memop_of_op_.size();
+  SmallVec<double, 64> prod;
+  prod.resize(static_cast<std::size_t>(layer_.n_loop));
+  for (const CoreMemory& mem : core_.mems) {
+    double need = 0;
+    for (int memop : mem.memops) {
+      const auto op = static_cast<std::size_t>(op_of_memop_[static_cast<std::size_t>(memop)]);
+      if (op >= n_ops) continue;
+      const auto lvl = static_cast<std::size_t>(mem.level_of[static_cast<std::size_t>(memop)]);
+      const bool top = lvl + 1 == core_.levels[static_cast<std::size_t>(memop)].size();
+      std::fill(prod.begin(), prod.end(), 1.0);
+      for (std::size_t a = 0; a <= lvl && a < spatial_[op].loops.size(); ++a)
+        for (const auto& l : spatial_[op].loops[a]) prod[static_cast<std::size_t>(l.dim)] *= l.size;
+      if (top)
+        for (const auto& l : loops) prod[static_cast<std::size_t>(l.dim)] *= static_cast<double>(l.size);
+      const LayerOperand& lo = layer_.operands[op];
+      const double prec = op == 0 ? std::min<double>(lo.precision, layer_.precision_out_final) : lo.precision;
+      need += layer_.tensor_size(static_cast<int>(op), prod.data()) * prec;
+    }
+    if (need > mem.size) return false;
+  }
+  return true;
 }
 
 bool MemoryAllocator::allocate(const std::vector<TemporalLoop>& ordering, Allocation& out) {
@@ -68,7 +99,7 @@ bool MemoryAllocator::allocate(const std::vector<TemporalLoop>& ordering, Alloca
       if (top) {
         offset_[k] = static_cast<int>(sz.size()) - 1;
         const double last = sz.back();
-        sz.assign(1, last);
+        sz.assign(1, last);  // NOLINT: copy taken before the assignment
         acc.assign(1, 0.0);
       } else {
         offset_[k] = 0;
@@ -101,6 +132,19 @@ bool MemoryAllocator::allocate(const std::vector<TemporalLoop>& ordering, Alloca
       if (ssum > cap) {
         if (c == 0) return false;  // MemoryTooSmallException
         continue;
+      }
+      if (even_ && k_ops > 1) {
+        bool valid = true;
+        for (std::size_t k = 0; k < k_ops && valid; ++k) {
+          const auto opk = static_cast<std::size_t>(op_of_memop_[static_cast<std::size_t>(mem.memops[k])]);
+          const int take_k = idx_[k] + offset_[k];
+          if (take_k == 0) continue;
+          for (std::size_t j = 0; j < k_ops && valid; ++j) {
+            const auto opj = static_cast<std::size_t>(op_of_memop_[static_cast<std::size_t>(mem.memops[j])]);
+            if (pos_[opk] + take_k > pos_[opj] + idx_[j] + offset_[j]) valid = false;
+          }
+        }
+        if (!valid) continue;
       }
       if (asum <= best) {
         best = asum;

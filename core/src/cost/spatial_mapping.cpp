@@ -31,11 +31,17 @@ const std::vector<std::vector<int>> kHintOrders = {
     {4, 12, 11, 13, 0, 3, 15, 7, 1, 10, 8, 2, 5, 14, 9, 6},
 };
 
-std::vector<std::int64_t> divisors_desc(std::int64_t v) {
-  std::vector<std::int64_t> out;
-  for (std::int64_t i = v; i >= 1; --i)
-    if (v % i == 0) out.push_back(i);
-  return out;
+// Appends (dim, divisor) for every divisor of v, largest first.
+template <class Out>
+void append_divisors_desc(std::int64_t v, int dim, Out& out) {
+  std::int64_t small[256];
+  std::size_t n_small = 0;
+  for (std::int64_t i = 1; i * i <= v; ++i)
+    if (v % i == 0 && n_small < 256) small[n_small++] = i;
+  // v / small[k] for ascending k is descending; then the small divisors themselves, descending.
+  for (std::size_t k = 0; k < n_small; ++k)
+    if (small[k] * small[k] != v) out.push_back({dim, v / small[k]});
+  for (std::size_t k = n_small; k-- > 0;) out.push_back({dim, small[k]});
 }
 
 struct Candidate {
@@ -110,7 +116,6 @@ int parse_dim_name(const std::string& s, int n_loop) {
 }  // namespace
 
 const std::vector<int>& hint_set_order(int n_dims) {
-  static std::vector<std::vector<int>> extra;
   if (n_dims >= 0 && n_dims < static_cast<int>(kHintOrders.size())) return kHintOrders[static_cast<std::size_t>(n_dims)];
   // Beyond the tabulated range the order is not reproduced; natural order keeps it deterministic.
   static thread_local std::vector<int> natural;
@@ -188,11 +193,8 @@ SpatialMapping generate_spatial_mapping(const Layer& layer, const CoreModel& cor
       for (auto [d, u] : s.fixed[oa]) s.max_u[oa] *= u;
       continue;
     }
-    for (int d : order)
-      for (std::int64_t u : divisors_desc(max_u[oa][static_cast<std::size_t>(d)])) {
-        s.cands[oa].push_back({d, u});
-        s.max_u[oa] = std::max(s.max_u[oa], u);
-      }
+    for (int d : order) append_divisors_desc(max_u[oa][static_cast<std::size_t>(d)], d, s.cands[oa]);
+    for (const auto& c : s.cands[oa]) s.max_u[oa] = std::max(s.max_u[oa], c.u);
     if (s.cands[oa].empty()) throw std::runtime_error("no spatial unrolling candidate for " + core.oa_names[oa]);
   }
   s.suffix_max.assign(n_oa + 1, 1);
@@ -244,7 +246,8 @@ OperandSpatial convert_spatial_mapping(const Layer& layer, const CoreModel& core
                                        int memop, bool integer) {
   const std::size_t n_oa = sm.per_oa.size();
   // Converted unrollings per array dim.
-  std::vector<std::vector<SpatialLoop>> conv(n_oa);
+  SmallVec<SmallVec<SpatialLoop, OperandSpatial::kMaxLoops>, 16> conv;
+  conv.resize(n_oa);
   for (std::size_t oa = 0; oa < n_oa; ++oa) {
     for (auto [d, u0] : sm.per_oa[oa]) {
       const std::int64_t u = std::min(u0, core.oa_sizes[oa]);
@@ -278,8 +281,9 @@ OperandSpatial convert_spatial_mapping(const Layer& layer, const CoreModel& core
   const auto& lv = core.levels[static_cast<std::size_t>(memop)];
   const std::size_t n_lv = lv.size();
   OperandSpatial out;
-  out.loops.assign(n_lv + 1, {});
-  std::vector<bool> taken(n_oa, false);
+  out.loops.resize(n_lv + 1);
+  SmallVec<char, 16> taken;
+  taken.assign(n_oa, 0);
   auto add = [&](std::size_t a, const SpatialLoop& l) {
     for (auto& x : out.loops[a])
       if (x.dim == l.dim) {
@@ -293,7 +297,7 @@ OperandSpatial convert_spatial_mapping(const Layer& layer, const CoreModel& core
     for (std::size_t oa = 0; oa < n_oa; ++oa) {
       if (taken[oa]) continue;
       if (std::find(mem.served_oa.begin(), mem.served_oa.end(), static_cast<int>(oa)) == mem.served_oa.end()) continue;
-      taken[oa] = true;
+      taken[oa] = 1;
       for (const auto& l : conv[oa]) add(a, l);
     }
   }
@@ -303,13 +307,17 @@ OperandSpatial convert_spatial_mapping(const Layer& layer, const CoreModel& core
 
   // Decoupled products per level (spatial loops only).
   const LayerOperand& lo = layer.operands[static_cast<std::size_t>(op)];
-  std::vector<double> ur(n_lv + 1, 1.0), utot(n_lv + 1, 1.0);
-  std::vector<double> run(static_cast<std::size_t>(layer.n_loop), 1.0);
-  std::vector<double> prev_r(static_cast<std::size_t>(layer.n_pr), 1.0), prev_ir(static_cast<std::size_t>(layer.n_pr), 1.0);
+  SmallVec<double, OperandSpatial::kMaxArch> ur, utot;
+  ur.assign(n_lv + 1, 1.0);
+  utot.assign(n_lv + 1, 1.0);
+  SmallVec<double, 64> run, prev_r, prev_ir;
+  run.assign(static_cast<std::size_t>(layer.n_loop), 1.0);
+  prev_r.assign(static_cast<std::size_t>(layer.n_pr), 1.0);
+  prev_ir.assign(static_cast<std::size_t>(layer.n_pr), 1.0);
   for (std::size_t a = 0; a <= n_lv; ++a) {
     for (const auto& l : out.loops[a]) {
-      const int k = lo.has_pr ? layer.pr_of_source[static_cast<std::size_t>(l.dim)] : -1;
-      if (k >= 0 && (lo.pr_dims & bit(layer.pr_id(k)))) {
+      const int k = lo.dim_class[static_cast<std::size_t>(l.dim)] - 3;
+      if (k >= 0) {
         run[static_cast<std::size_t>(l.dim)] *= l.size;
         const PrRelation& rel = layer.pr[static_cast<std::size_t>(k)];
         const double rc = layer.pr_size(k, run[static_cast<std::size_t>(rel.a)], run[static_cast<std::size_t>(rel.b)]);

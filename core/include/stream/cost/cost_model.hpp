@@ -24,6 +24,8 @@ struct CostOptions {
   /// Wall-clock budget for the temporal search in seconds (<= 0: none). When it runs out, the
   /// best mapping found so far is kept and CoreCost::search_cut is set.
   double time_budget_s = 0;
+  /// EVEN temporal mappings instead of UNEVEN (Stream's default).
+  bool even_mapping = false;
   /// Keep the per-level breakdowns and the chosen mappings in the result.
   bool detail = true;
 };

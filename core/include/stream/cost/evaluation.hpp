@@ -16,6 +16,7 @@
 #include "stream/cost/layer.hpp"
 #include "stream/cost/loop_factors.hpp"
 #include "stream/cost/memory_allocator.hpp"
+#include "stream/cost/small_vec.hpp"
 #include "stream/cost/spatial_mapping.hpp"
 
 namespace stream::cost {
@@ -29,6 +30,15 @@ class ModelError : public std::runtime_error {
 struct Movement {
   double amount = 0, period = 0, count = 0, bw_avg = 0, prec = 0, window = 0;
 };
+
+/// One (operand, level, direction) transfer on a physical port (stall/slack combination).
+struct PortActivity {
+  double period = 0, allowed = 0, count = 0, ss = 0, muw = 0;
+};
+
+/// Number of integer slots t in [x, y) with t mod period_i < allowed_i for some activity i;
+/// `acts` sorted by period, largest first (the union of memory-updating windows).
+double window_union_slots(const PortActivity* acts, std::size_t n, double x, double y);
 
 struct MappingCost {
   double energy_total = 0, mac_energy = 0, mem_energy = 0;
@@ -49,52 +59,67 @@ class Evaluator {
   void evaluate(const std::vector<TemporalLoop>& ordering, const Allocation& alloc, MappingCost& out, bool detail);
 
   /// The stationarity-merged temporal mapping of the last evaluation, per operand and level.
-  [[nodiscard]] const std::vector<std::vector<std::vector<TemporalLoop>>>& stationary() const { return tms_; }
+  [[nodiscard]] std::vector<std::vector<std::vector<TemporalLoop>>> stationary() const;
 
  private:
+  static constexpr std::size_t kOps = 3;    // O, I1, I2: the only layout that reaches the model
+  static constexpr std::size_t kLev = 14;   // memory levels per operand
+  static constexpr std::size_t kArch = kLev + 3;
+  static constexpr std::size_t kDims = 64;
+  static constexpr std::size_t kServes = 12;  // (memory operand, direction) pairs of one port
+  template <class T>
+  using PerOp = SmallVec<T, kOps>;
+  using ArchD = SmallVec<double, kArch>;
   struct Version {  // per operand, per spatial-mapping version
-    std::vector<double> deu, dbu, edb, prec, caal;
-    std::vector<char> psum;
-    std::vector<std::array<Movement, kNumDirs>> mv;  // per memory level
+    ArchD deu, dbu, edb, prec, caal;
+    SmallVec<char, kArch> psum;
+    SmallVec<std::array<Movement, kNumDirs>, kLev> mv;  // per memory level
   };
   void sizes_for(int op, int v);
   void movement_for(int op, int v);
 
   const Layer& layer_;
   const CoreModel& core_;
-  std::vector<int> memop_of_op_;
-  std::vector<int> op_of_memop_;
+  PerOp<int> memop_of_op_;
+  SmallVec<int, kNumMemOps> op_of_memop_;
   const std::vector<OperandSpatial>* sm_[2];
-  bool same_versions_ = false;
   int cpo_ = 1;
   double o_size_elem_ = 0;
-  std::vector<int> n_;  // levels per operand
-  // Workspace
-  std::vector<std::vector<std::vector<TemporalLoop>>> tms_;
-  std::vector<double> macst_;
-  std::vector<std::vector<double>> cabl_, top_r_, top_ir_;
-  std::vector<std::array<Version, 2>> ver_;
-  std::vector<double> run_, prev_r_, prev_ir_, r1_, ir1_, r2_;
-  std::vector<char> irflag_;
-  std::vector<std::vector<double>> us_, ues_, ue_;
-  std::vector<std::vector<char>> db_;
+  PerOp<int> n_;  // levels per operand
+  // The stationarity merge only moves level boundaries: level m of operand op is
+  // ordering[bnd_[op][m] .. bnd_[op][m+1]).
+  const TemporalLoop* ord_ = nullptr;
+  PerOp<SmallVec<int, kArch>> bnd_;
+  PerOp<char> same_;  // fractional and integer spatial loops are identical
+  PerOp<SmallVec<std::array<const CorePort*, kNumDirs>, kLev>> ports_;
+  PerOp<double> macst_;
+  PerOp<ArchD> cabl_, top_r_, top_ir_;
+  std::array<std::array<Version, 2>, kOps> ver_;  // sized per operand in the constructor
+  SmallVec<double, kDims> run_;
+  SmallVec<double, kDims> prev_r_, prev_ir_;
+  ArchD r1_, ir1_, r2_;
+  SmallVec<char, kArch> irflag_;
+  PerOp<SmallVec<double, kLev>> us_, ues_, ue_;
+  PerOp<SmallVec<char, kArch>> db_;
   struct Record {
     double value = 0;
     bool shared = false;
     bool present = false;
   };
-  std::vector<std::vector<std::array<Record, kNumDirs>>> rec_;
-  struct Activity {
-    double period, allowed, count, ss, muw;
-  };
-  std::vector<Activity> acts_;
-  std::vector<double> l1_tot_, l1_min_;
-  std::vector<int> l1_idx_, order_;
-  std::vector<PortServe> l1_serves_;
-  std::vector<char> mark_;
+  PerOp<SmallVec<std::array<Record, kNumDirs>, kLev>> rec_;
+  using Activity = PortActivity;
+  SmallVec<Activity, kServes> acts_;
+  SmallVec<double, kServes> l1_tot_, l1_min_;
+  SmallVec<int, kServes> order_;
+  SmallVec<PortServe, kServes> l1_serves_;
 };
 
 /// ZigZag's reduce_balanced: spreads `surplus` over the largest entries of `c` down to `m`.
-void reduce_balanced(std::vector<double>& c, const std::vector<double>& m, double surplus, std::vector<int>& order);
+/// `order` is scratch space for k indices.
+void reduce_balanced(double* c, const double* m, std::size_t k, double surplus, int* order);
+inline void reduce_balanced(std::vector<double>& c, const std::vector<double>& m, double surplus, std::vector<int>& order) {
+  order.resize(c.size());
+  reduce_balanced(c.data(), m.data(), c.size(), surplus, order.data());
+}
 
 }  // namespace stream::cost

@@ -37,6 +37,7 @@ struct PrRelation {
   std::int64_t cb = 1;
   std::int64_t padding = 0;
   std::int64_t full_size = 0;  ///< clipped extent: every tile-level pr size is clipped to it
+  std::int64_t sa = 1, sb = 1; ///< ca / gcd, cb / gcd (precomputed for the size formula)
 };
 
 struct LayerOperand {
@@ -47,6 +48,11 @@ struct LayerOperand {
   DimMask r = 0, ir = 0;          ///< plain relevancy
   DimMask r_dec = 0, ir_dec = 0;  ///< pr-decoupled relevancy (adds the _r / _ir halves)
   DimMask pr_dims = 0;            ///< pr dims in the index
+  std::vector<int> r_loop_dims;   ///< loop dims in r (tensor size factors)
+  std::vector<int> pr_list;       ///< indices k of the pr dims in the index
+  /// Per loop dim, for the cost model's decoupled view: 0 = counts in neither product,
+  /// 1 = relevant, 2 = irrelevant, 3 + k = source of pr dim k of this operand.
+  std::vector<int> dim_class;
 };
 
 class Layer {
@@ -71,9 +77,25 @@ class Layer {
 
   /// ZigZag's calc_tensor_dim: the pr extent of relation k for source products `a` and `b`
   /// (truncated to integers first), clipped to the full pr size.
-  [[nodiscard]] double pr_size(int k, double a, double b) const;
+  [[nodiscard]] double pr_size(int k, double a, double b) const {
+    const PrRelation& rel = pr[static_cast<std::size_t>(k)];
+    const auto A = static_cast<std::int64_t>(a);
+    const auto B = static_cast<std::int64_t>(b);
+    const std::int64_t over = B - rel.sa;
+    const std::int64_t v = A * B - (over > 0 ? over : 0) * (A - rel.sb);
+    return static_cast<double>(v < rel.full_size ? v : rel.full_size);
+  }
   /// Elements of operand `op` for per-loop-dim products `prod` (size n_loop).
-  [[nodiscard]] double tensor_size(int op, const double* prod) const;
+  [[nodiscard]] double tensor_size(int op, const double* prod) const {
+    const LayerOperand& o = operands[static_cast<std::size_t>(op)];
+    double s = 1.0;
+    for (int d : o.r_loop_dims) s *= prod[d];
+    for (int k : o.pr_list) {
+      const PrRelation& rel = pr[static_cast<std::size_t>(k)];
+      s *= pr_size(k, prod[rel.a], prod[rel.b]);
+    }
+    return s;
+  }
   /// Elements of operand `op` over the whole layer.
   [[nodiscard]] double full_tensor_size(int op) const;
   /// "D3"-style name of any dim id ("D7_r" for decoupled halves).

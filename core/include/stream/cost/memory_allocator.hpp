@@ -14,6 +14,7 @@
 #include "stream/cost/core_model.hpp"
 #include "stream/cost/layer.hpp"
 #include "stream/cost/loop_factors.hpp"
+#include "stream/cost/small_vec.hpp"
 #include "stream/cost/spatial_mapping.hpp"
 
 namespace stream::cost {
@@ -21,28 +22,34 @@ namespace stream::cost {
 /// Per layer operand, the boundaries of its memory levels in the ordering: level m holds
 /// ordering[bounds[op][m] .. bounds[op][m+1]).
 struct Allocation {
-  std::vector<std::vector<int>> bounds;
+  SmallVec<SmallVec<int, 24>, 3> bounds;
 };
 
 class MemoryAllocator {
  public:
+  /// `even`: EVEN mappings (a loop placed in a shared memory for one operand must be placed
+  /// there for every operand sharing it; ZigZag HEAD's position-aware check). Default UNEVEN.
   MemoryAllocator(const Layer& layer, const CoreModel& core, const std::vector<int>& memop_of_op,
-                  const std::vector<OperandSpatial>& spatial_frac);
+                  const std::vector<OperandSpatial>& spatial_frac, bool even = false);
+  /// False when no ordering can fit: a necessary condition, independent of the ordering (at an
+  /// operand's top memory its tile is everything; below, at least its spatial fan-in).
+  [[nodiscard]] bool can_fit_some_ordering(const std::vector<TemporalLoop>& loops) const;
   /// False when the ordering does not fit.
   bool allocate(const std::vector<TemporalLoop>& ordering, Allocation& out);
 
  private:
   const Layer& layer_;
   const CoreModel& core_;
-  std::vector<int> memop_of_op_;
-  std::vector<int> op_of_memop_;
+  SmallVec<int, 3> memop_of_op_;
+  SmallVec<int, kNumMemOps> op_of_memop_;
   const std::vector<OperandSpatial>& spatial_;
+  bool even_ = false;
   // Workspace, reused between orderings.
-  std::vector<std::vector<double>> alloc_prod_;
-  std::vector<int> pos_, mem_level_;
-  std::vector<double> prod_;
-  std::vector<std::vector<double>> sizes_, acc_;
-  std::vector<int> offset_, idx_, best_idx_;
+  SmallVec<SmallVec<double, 64>, 3> alloc_prod_;
+  SmallVec<int, 3> pos_, mem_level_;
+  SmallVec<double, 64> prod_;
+  SmallVec<SmallVec<double, 128>, kNumMemOps> sizes_, acc_;
+  SmallVec<int, kNumMemOps> offset_, idx_, best_idx_;
 };
 
 }  // namespace stream::cost

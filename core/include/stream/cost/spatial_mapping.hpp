@@ -16,6 +16,7 @@
 
 #include "stream/cost/core_model.hpp"
 #include "stream/cost/layer.hpp"
+#include "stream/cost/small_vec.hpp"
 
 namespace stream::cost {
 
@@ -31,11 +32,14 @@ struct SpatialLoop {
 };
 
 /// One operand's spatial loops per architecture level a = 0..n (n = its memory levels).
+/// Fixed-size storage: built once per estimate, read on every ordering.
 struct OperandSpatial {
-  std::vector<std::vector<SpatialLoop>> loops;  ///< a = 0..n
-  std::vector<double> unit_count;               ///< a = 0..n: round(prod of all unrolls at a..n)
-  std::vector<double> unit_unique;              ///< a = 0..n: prod of relevant unrolls at a..n
-  std::vector<double> mem_bw_boost;             ///< a = 0..n (the last is 1)
+  static constexpr std::size_t kMaxArch = 16;  ///< memory levels + 1
+  static constexpr std::size_t kMaxLoops = 12; ///< spatial loops at one level
+  SmallVec<SmallVec<SpatialLoop, kMaxLoops>, kMaxArch> loops;  ///< a = 0..n
+  SmallVec<double, kMaxArch> unit_count;    ///< a = 0..n: round(prod of all unrolls at a..n)
+  SmallVec<double, kMaxArch> unit_unique;   ///< a = 0..n: prod of relevant unrolls at a..n
+  SmallVec<double, kMaxArch> mem_bw_boost;  ///< a = 0..n (the last is 1)
 };
 
 /// The CPython iteration order of set(D0..D{n-1}) (ZigZag's default spatial hint).
