@@ -20,11 +20,13 @@
 #include <set>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <stream/error.hpp>
 #include <stream/ir/layout_folding.hpp>
 #include <stream/registry/registries.hpp>
 
+#include "parser_util.hpp"
 #include "stream_onnx/onnx_frontend.hpp"
 
 namespace stream::onnx_frontend {
@@ -132,31 +134,21 @@ OnnxAttribute convert(const onnx::AttributeProto& a) {
 // Einsum output extents from the equation (ONNX 1.12 infers only the rank).
 std::optional<std::vector<std::int64_t>> einsum_shape(const std::string& equation,
                                                        const std::vector<const std::vector<std::int64_t>*>& shapes) {
-  std::string eq;
-  for (char c : equation) if (c != ' ') eq += c;
-  if (eq.find("...") != std::string::npos) return std::nullopt;
-  const auto arrow = eq.find("->");
-  std::vector<std::string> terms(1);
-  for (char c : eq.substr(0, arrow)) {
-    if (c == ',') terms.emplace_back();
-    else terms.back() += c;
+  std::vector<std::size_t> ranks;
+  for (const auto* s : shapes) {
+    if (!s) return std::nullopt;
+    ranks.push_back(s->size());
   }
-  if (terms.size() != shapes.size()) return std::nullopt;
+  const auto terms = expand_einsum(equation, ranks);
+  if (!terms) return std::nullopt;
   std::map<char, std::int64_t> extent;
-  std::map<char, int> count;
-  for (std::size_t i = 0; i < terms.size(); ++i) {
-    if (!shapes[i] || shapes[i]->size() != terms[i].size()) return std::nullopt;
-    for (std::size_t a = 0; a < terms[i].size(); ++a) {
-      auto& e = extent[terms[i][a]];
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    for (std::size_t a = 0; a < terms->inputs[i].size(); ++a) {
+      auto& e = extent[terms->inputs[i][a]];
       e = std::max(e, (*shapes[i])[a]);
-      ++count[terms[i][a]];
     }
-  }
-  std::string rhs;
-  if (arrow != std::string::npos) rhs = eq.substr(arrow + 2);
-  else for (auto& [c, n] : count) if (n == 1) rhs += c;
   std::vector<std::int64_t> out;
-  for (char c : rhs) {
+  for (char c : terms->output) {
     if (extent.count(c) == 0) return std::nullopt;
     out.push_back(extent[c]);
   }
@@ -247,6 +239,17 @@ class Loader {
     int unnamed = 0;
     std::set<std::string> names;
     for (const auto& n : model_.graph().node()) names.insert(n.name());
+    // Node names must be unique in a workload: a repeated name gets a suffix.
+    std::set<std::string> seen;
+    for (auto& n : *model_.mutable_graph()->mutable_node()) {
+      if (n.name().empty() || seen.insert(n.name()).second) continue;
+      std::string name;
+      for (int k = 1; names.count(name = n.name() + "_" + std::to_string(k)) != 0; ++k) {
+      }
+      names.insert(name);
+      seen.insert(name);
+      n.set_name(name);
+    }
     for (auto& n : *model_.mutable_graph()->mutable_node()) {
       if (!n.name().empty()) continue;
       std::string name;
@@ -319,6 +322,107 @@ class Loader {
       return &(known[name] = dims);
     };
     bool changed = false;
+    // Element-wise activations newer than ONNX 1.12's schemas (Gelu is opset 20) or outside the
+    // default domain keep their input's type and shape.
+    static const std::set<std::string> shape_preserving{"Gelu", "Silu", "Swish", "Mish", "QuickGelu", "FastGelu",
+                                                        "HardSwish", "Relu", "Sigmoid", "Tanh", "Erf"};
+    for (const auto& n : g->node()) {
+      if (shape_preserving.count(n.op_type()) == 0 || n.input_size() < 1 || n.output_size() < 1) continue;
+      if (shape_of(n.output(0)) || !shape_of(n.input(0))) continue;
+      int elem = 0;
+      if (auto in = infos.find(n.input(0)); in != infos.end()) elem = in->second->type().tensor_type().elem_type();
+      for (const auto& init : g->initializer()) if (init.name() == n.input(0)) elem = init.data_type();
+      onnx::ValueInfoProto* vi = nullptr;
+      if (auto it = infos.find(n.output(0)); it != infos.end()) vi = it->second;
+      else {
+        vi = g->add_value_info();
+        vi->set_name(n.output(0));
+        infos[n.output(0)] = vi;
+      }
+      vi->mutable_type()->mutable_tensor_type()->set_elem_type(elem);
+      auto* shape = vi->mutable_type()->mutable_tensor_type()->mutable_shape();
+      shape->clear_dim();
+      for (auto d : *shape_of(n.input(0))) shape->add_dim()->set_dim_value(d);
+      known.erase(n.output(0));
+      changed = true;
+    }
+    // Reshape targets computed by int64 shape arithmetic that ONNX's data propagation misses
+    // (old opsets): evaluate the arithmetic here.
+    std::unordered_map<std::string, std::vector<std::int64_t>> ints;
+    for (const auto& init : g->initializer())
+      if (auto v = int_data(init)) ints[init.name()] = *v;
+    auto attr_ints = [](const onnx::NodeProto& n, const std::string& key) -> std::optional<std::vector<std::int64_t>> {
+      for (const auto& a : n.attribute()) {
+        if (a.name() != key) continue;
+        if (a.type() == onnx::AttributeProto_AttributeType_INT) return std::vector<std::int64_t>{a.i()};
+        if (a.type() == onnx::AttributeProto_AttributeType_INTS) return std::vector<std::int64_t>(a.ints().begin(), a.ints().end());
+        if (a.type() == onnx::AttributeProto_AttributeType_TENSOR) return int_data(a.t());
+      }
+      return std::nullopt;
+    };
+    for (const auto& n : g->node()) {
+      if (n.output_size() < 1) continue;
+      const auto& op = n.op_type();
+      auto in = [&](int i) -> const std::vector<std::int64_t>* {
+        if (i >= n.input_size()) return nullptr;
+        auto it = ints.find(n.input(i));
+        return it == ints.end() ? nullptr : &it->second;
+      };
+      std::optional<std::vector<std::int64_t>> out;
+      if (op == "Constant") {
+        out = attr_ints(n, "value");
+        if (!out) out = attr_ints(n, "value_ints");
+        if (!out) out = attr_ints(n, "value_int");
+      } else if (op == "Shape" && n.input_size() == 1) {
+        if (auto* sh = shape_of(n.input(0))) out = *sh;
+      } else if ((op == "Unsqueeze" || op == "Squeeze" || op == "Cast" || op == "Identity") && in(0)) {
+        out = *in(0);
+      } else if (op == "Gather" && in(0) && in(1)) {
+        std::vector<std::int64_t> r;
+        for (auto i : *in(1)) {
+          const auto k = i < 0 ? i + static_cast<std::int64_t>(in(0)->size()) : i;
+          if (k < 0 || k >= static_cast<std::int64_t>(in(0)->size())) { r.clear(); break; }
+          r.push_back((*in(0))[static_cast<std::size_t>(k)]);
+        }
+        if (!r.empty()) out = r;
+      } else if (op == "Concat") {
+        std::vector<std::int64_t> r;
+        bool ok = true;
+        for (int i = 0; i < n.input_size() && ok; ++i) {
+          if (auto* v = in(i)) r.insert(r.end(), v->begin(), v->end());
+          else ok = false;
+        }
+        if (ok) out = r;
+      }
+      if (out) ints[n.output(0)] = *out;
+      if (op == "Reshape" && n.input_size() >= 2 && !shape_of(n.output(0)) && in(1) && shape_of(n.input(0))) {
+        const auto src = *shape_of(n.input(0));
+        std::int64_t total = 1, known_product = 1;
+        for (auto d : src) total *= d;
+        std::vector<std::int64_t> dims = *in(1);
+        int infer = -1;
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+          if (dims[i] == 0 && i < src.size()) dims[i] = src[i];
+          if (dims[i] == -1) infer = static_cast<int>(i);
+          else known_product *= dims[i];
+        }
+        if (infer >= 0 && known_product > 0) dims[static_cast<std::size_t>(infer)] = total / known_product;
+        onnx::ValueInfoProto* vi = nullptr;
+        if (auto it = infos.find(n.output(0)); it != infos.end()) vi = it->second;
+        else {
+          vi = g->add_value_info();
+          vi->set_name(n.output(0));
+          infos[n.output(0)] = vi;
+          if (auto src_info = infos.find(n.input(0)); src_info != infos.end())
+            vi->mutable_type()->mutable_tensor_type()->set_elem_type(src_info->second->type().tensor_type().elem_type());
+        }
+        auto* shape = vi->mutable_type()->mutable_tensor_type()->mutable_shape();
+        shape->clear_dim();
+        for (auto d : dims) shape->add_dim()->set_dim_value(d);
+        known.erase(n.output(0));
+        changed = true;
+      }
+    }
     for (const auto& n : g->node()) {
       if (n.op_type() != "Einsum" || n.output_size() < 1) continue;
       if (shape_of(n.output(0))) continue;
@@ -491,8 +595,8 @@ class Loader {
         const auto rs = readers(y);
         for (auto [r, slot] : rs) work_[r].inputs[slot] = x;
         for (auto& [from, to] : alias_) if (to == y) to = x;
+        // A dequantized graph output keeps its DequantizeLinear, parsed as a Cast.
         if (!rs.empty() && !is_graph_output(y)) w.removed = true;
-        else if (!rs.empty()) dq_outputs_kept_.insert(y);
       } else if (w.op_type == "QuantizeLinear") {
         for (std::size_t j = 1; j < w.inputs.size(); ++j) qdq_params_.insert(w.inputs[j]);
         const auto x = w.inputs[0], y = w.outputs[0];
@@ -507,6 +611,8 @@ class Loader {
     }
   }
 
+  // An unused output other than the first (a Dropout mask, MaxPool indices, LayerNorm statistics)
+  // is blanked so that parsers need not support it; the first output always stays.
   OnnxValue view_value(const std::string& name, bool output) const {
     OnnxValue v;
     v.name = name;
@@ -518,7 +624,7 @@ class Loader {
       v.is_constant = val->is_constant;
       v.int_values = val->int_values;
     }
-    if (output && !name.empty() && readers(name).empty() && !is_graph_output(name)) v.name.clear();  // unused output
+    if (output && !name.empty() && read_values_.count(name) == 0 && !is_graph_output(name)) v.name.clear();  // unused
     return v;
   }
 
@@ -526,6 +632,9 @@ class Loader {
     std::vector<Node> out;
     ctx_ = std::make_unique<Context>(*this);
     Context& ctx = *ctx_;
+    for (const auto& w : work_)
+      if (!w.removed)
+        for (const auto& i : w.inputs) read_values_.insert(i);
     for (const auto& w : work_) {
       if (w.removed) continue;
       OnnxNodeView view;
@@ -537,7 +646,7 @@ class Loader {
       view.opset = op == opsets_.end() ? 0 : op->second;
       for (const auto& a : w.proto->attribute()) view.attributes[a.name()] = convert(a);
       for (const auto& i : w.inputs) view.inputs.push_back(view_value(i, false));
-      for (const auto& o : w.outputs) view.outputs.push_back(view_value(o, true));
+      for (std::size_t i = 0; i < w.outputs.size(); ++i) view.outputs.push_back(view_value(w.outputs[i], i > 0));
       const OnnxParser* parser = registries_.onnx_parser(w.op_type);
       if (!parser)
         fail("unsupported ONNX operator '" + w.op_type + "' (domain '" + (w.domain.empty() ? "ai.onnx" : w.domain) +
@@ -637,7 +746,8 @@ class Loader {
   std::vector<std::string> initializers_, graph_inputs_, graph_outputs_;
   std::unordered_map<std::string, std::string> alias_;
   std::vector<WorkNode> work_;
-  std::set<std::string> qdq_params_, dq_outputs_kept_;
+  std::set<std::string> qdq_params_;
+  std::unordered_set<std::string> read_values_;  // values some remaining node reads
   std::map<std::string, std::vector<std::int64_t>> perms_;
   std::unique_ptr<Context> ctx_;
 };
