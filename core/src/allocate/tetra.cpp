@@ -422,7 +422,29 @@ class Builder {
   }
 };
 
-std::string diagnose(const SteadyState& ss, const hardware::Accelerator& acc, const TetraModel& m) {
+// Families whose removal alone makes the model feasible (cheap for these model sizes).
+std::vector<std::string> culprit_families(const TetraModel& m, const MilpSolver& solver) {
+  std::set<std::string> families;
+  for (const auto& r : m.model.rows()) families.insert(r.family);
+  std::vector<std::string> out;
+  for (const auto& fam : families) {
+    LinearModel relaxed;
+    for (const auto& v : m.model.vars()) (void)relaxed.add_var(v.name, v.kind, v.lo, v.hi);
+    for (const auto& r : m.model.rows()) {
+      if (r.family == fam) continue;
+      LinExpr e;
+      for (const auto& [v, c] : r.terms) e.add(Var{v}, c);
+      relaxed.add_range(e, r.lo, r.hi, r.name, r.family);
+    }
+    SolveOptions o;
+    o.time_limit_s = 5;
+    if (solver.solve(relaxed, LinExpr(0.0), o).status == SolveStatus::Optimal) out.push_back(fam);
+  }
+  return out;
+}
+
+std::string diagnose(const SteadyState& ss, const hardware::Accelerator& acc, const TetraModel& m,
+                     const MilpSolver& solver) {
   std::ostringstream out;
   for (const auto& v : m.constant_violations) out << "violated before solving: " << v << "\n";
   // Memory: the smallest possible load of each core from tensors fixed on it.
@@ -450,6 +472,9 @@ std::string diagnose(const SteadyState& ss, const hardware::Accelerator& acc, co
       out << "memory_capacity: core " << c << " needs at least " << static_cast<long long>(l) << " bits but holds "
           << static_cast<long long>(cap) << " (largest tensor: " << biggest[c] << ")\n";
   }
+  if (m.constant_violations.empty())
+    for (const auto& fam : culprit_families(m, solver))
+      out << "constraint family '" << fam << "': without it the model is feasible\n";
   std::string s = out.str();
   if (s.empty()) s = "the solver found no feasible allocation; no single constraint family explains it\n";
   return s;
@@ -486,7 +511,7 @@ Allocation solve(const SteadyState& ss, const hardware::Accelerator& acc, const 
   }
   a.solve_time_s = r.total_time_s;
   if (r.values.empty()) {
-    a.infeasibility = diagnose(ss, acc, m);
+    a.infeasibility = diagnose(ss, acc, m, solver);
     if (!options.mps_on_failure.empty()) {
       std::filesystem::create_directories(std::filesystem::path(options.mps_on_failure).parent_path());
       solver.write_mps(m.model, m.levels.front().expr, options.mps_on_failure);
