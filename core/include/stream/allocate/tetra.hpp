@@ -1,0 +1,91 @@
+// The TETRA allocation MILP of one steady-state schedule (spec §4.8).
+//
+// Decides tensor placement (when a tensor has several candidate core groups), the routing plan of
+// every transfer, and how long each tensor stays on chip (its reuse stop level over the temporal
+// loops), subject to one-hot choices, path coherence, link contention per slot, memory capacity,
+// forced/compatible reuse, slot latencies (compute: active LUT latency; transfers: plan latency
+// divided by the reuse factor) and the overlap between consecutive iterations (the least idle
+// time of any resource). total = I x sum(L_s) - (I-1) x overlap. Objectives, in priority order:
+// total latency, off-chip traffic, buffering. build_model() only builds; solve() also runs the
+// lexicographic solve and reads the result back, or explains an infeasible model and writes it
+// as .mps. The aie2-only families (object FIFO depth, buffer descriptors, DMA channels) are not
+// modelled: for zigzag hardware they bind nothing and add constants only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "stream/allocate/linear_model.hpp"
+#include "stream/allocate/solver.hpp"
+#include "stream/hardware/accelerator.hpp"
+#include "stream/schedule/steady_state.hpp"
+
+namespace stream::allocate {
+
+struct AllocateOptions {
+  SolveOptions solve;
+  bool memory_capacity = true;
+  bool double_buffering = true;
+  /// Where to write the model when it is infeasible (empty: nowhere).
+  std::string mps_on_failure;
+};
+
+/// Per tensor, its reuse levels: stop level sigma in {-1 .. m-1} over the applicable loops.
+struct ReuseLevels {
+  std::vector<std::int64_t> sizes;  ///< applicable temporal loop sizes, innermost first
+  std::vector<bool> relevant;       ///< VARYING
+  std::vector<std::int64_t> reuse;  ///< R[sigma+1]
+  std::vector<std::int64_t> tiles;  ///< TN[sigma+1]
+};
+
+[[nodiscard]] ReuseLevels reuse_levels(const schedule::SsTensor& tensor, bool double_buffering);
+
+struct TetraModel {
+  LinearModel model;
+  std::vector<ObjectiveLevel> levels;
+  std::vector<ReuseLevels> reuse;                 ///< per tensor
+  std::vector<std::vector<Var>> z;                ///< per tensor, per stop level
+  std::vector<std::vector<LinExpr>> x;            ///< per tensor, per placement option (constant if fixed)
+  std::vector<std::vector<LinExpr>> y;            ///< per node, per plan (transfers only)
+  std::vector<Var> slot_latency;                  ///< L_s
+  Var overlap, total;
+  std::vector<std::string> constant_violations;   ///< rows that are false before solving
+};
+
+[[nodiscard]] TetraModel build_model(const schedule::SteadyState& ss, const hardware::Accelerator& accelerator,
+                                     const AllocateOptions& options = {});
+
+struct ModelSize {
+  std::size_t variables = 0, binaries = 0, integers = 0, continuous = 0, constraints = 0, nonzeros = 0;
+};
+
+struct Allocation {
+  SolveStatus status = SolveStatus::Error;
+  std::int64_t total_latency = 0;
+  std::int64_t overlap = 0;
+  std::int64_t latency_per_iteration = 0;
+  std::int64_t iterations = 1;
+  std::vector<std::int64_t> slot_latency;
+  std::vector<int> plan;       ///< per node: chosen plan (transfers) or -1
+  std::vector<int> placement;  ///< per tensor: chosen placement option
+  std::vector<int> reuse_stop; ///< per tensor: sigma
+  std::vector<std::int64_t> reuse_factor;  ///< per tensor: R at sigma
+  std::vector<std::int64_t> tiles_on_chip; ///< per tensor: TN at sigma
+  /// Per transfer node: its contribution to its slot (A / R); 0 for other nodes.
+  std::vector<double> transfer_contribution;
+  ModelSize size;
+  std::vector<std::string> level_names;
+  std::vector<double> level_objectives;
+  std::vector<double> level_times_s;
+  std::vector<std::string> level_status;
+  double solve_time_s = 0;
+  long long nodes_explored = 0, simplex_iterations = 0;
+  std::string infeasibility;  ///< the diagnosis when not solved
+  std::string mps_path;       ///< written model when not solved
+};
+
+[[nodiscard]] Allocation solve(const schedule::SteadyState& ss, const hardware::Accelerator& accelerator,
+                               const MilpSolver& solver, const AllocateOptions& options = {});
+
+}  // namespace stream::allocate

@@ -1,0 +1,28 @@
+// System energy of one scheduled group, beyond the reference (which computes none); the
+// definition is in docs/energy.md:
+//   compute  = sum over compute nodes and their cores of the cost-table energy x iterations
+//   transfer = sum over transfers and the links of the chosen plan of
+//              ceil(bits / link bandwidth) x link unit_energy_cost x fires
+//   offchip  = sum over transfers leaving / entering the off-chip core of
+//              ceil(bits / port width) x r_cost / w_cost of its top memory x fires
+// with fires = product of the transfer's non-absent temporal loop sizes / its reuse factor.
+#pragma once
+
+#include "stream/allocate/tetra.hpp"
+#include "stream/hardware/accelerator.hpp"
+#include "stream/schedule/node_costs.hpp"
+#include "stream/schedule/steady_state.hpp"
+
+namespace stream::pipeline {
+
+struct Energy {
+  double compute = 0;   ///< pJ
+  double transfer = 0;  ///< pJ
+  double offchip = 0;   ///< pJ
+  [[nodiscard]] double total() const { return compute + transfer + offchip; }
+};
+
+[[nodiscard]] Energy group_energy(const schedule::SteadyState& ss, const allocate::Allocation& allocation,
+                                  const schedule::NodeCosts& costs, const hardware::Accelerator& accelerator);
+
+}  // namespace stream::pipeline

@@ -1,0 +1,31 @@
+// The (compute node, core) cost table of a tiled group (spec §4.4).
+//
+// For every compute node and every core of its group: build the per-core tile (tiled loop sizes
+// divided by the node's inter-core split where it divides; output operand first, then inputs;
+// tensor shapes of the tiled workload) and run the per-core cost model. Identical (tile, core)
+// pairs are costed once: cores are keyed by their performance representative, tiles by their
+// full description, exactly the reference's node_key + has_same_performance dedup. Distinct
+// pairs run on `threads` threads; the result does not depend on the thread count. A node the cost
+// model cannot describe gets the reference's ideal-cycle fallback (backend "ideal-cycle").
+#pragma once
+
+#include "stream/cost/tile.hpp"
+#include "stream/hardware/accelerator.hpp"
+#include "stream/schedule/node_costs.hpp"
+#include "stream/tiling/tiled_group.hpp"
+
+namespace stream::pipeline {
+
+struct CostEstimateOptions {
+  int threads = 1;
+  int lpf_limit = 6;
+};
+
+/// The per-core tile of node `node_index` of the tiled group.
+[[nodiscard]] cost::Tile core_tile(const tiling::TiledGroup& tiled, std::size_t node_index);
+
+[[nodiscard]] schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled,
+                                                 const hardware::Accelerator& accelerator,
+                                                 const CostEstimateOptions& options = {});
+
+}  // namespace stream::pipeline

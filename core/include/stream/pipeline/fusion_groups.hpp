@@ -1,0 +1,26 @@
+// Fusion cut points and fusion groups (workload-spec §1.12).
+//
+// determine_fusion_cut_points(): the producers of data-dependent edges, every MaxPool, and the
+// Relu that is the only compute successor of an Add, in dataflow order, without a cut on the
+// last compute node. per_layer_cut_points(): every compute node but the last.
+// split_fusion_groups(): walks the dataflow order; a FusionEdge starts a new group (and is in no
+// group), a cut point ends its group. Graph inputs are duplicated into every group that reads
+// them; tensors crossing groups get "<fe>_out"/"<fe>_in" (FusionEdge), "<n>_cut_out"/"<n>_cut_in"
+// (cut point) or "<t>_bridge_out"/"<t>_bridge_in" edges; each group lists its InEdges first, in
+// order of first read; groups without compute nodes are dropped. No FusionEdge and no cut point:
+// the workload itself is the only group.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "stream/ir/workload.hpp"
+
+namespace stream::pipeline {
+
+[[nodiscard]] std::vector<std::string> determine_fusion_cut_points(const Workload& workload);
+[[nodiscard]] std::vector<std::string> per_layer_cut_points(const Workload& workload);
+[[nodiscard]] std::vector<Workload> split_fusion_groups(const Workload& workload,
+                                                        const std::vector<std::string>& cut_points);
+
+}  // namespace stream::pipeline

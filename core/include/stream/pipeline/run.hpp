@@ -1,0 +1,70 @@
+// The whole mapping pipeline on an in-memory workload and accelerator (design.md's list):
+//
+//   groups = split_fusion_groups(workload, cut points)
+//   for each group:  mapping -> tiling::tile -> estimate_costs -> schedule::steady_state
+//                    -> allocate::solve -> energy
+//   total latency = sum of group latencies (groups run back to back)
+//
+// run() owns no modelling logic; each step is a function of its explicit inputs. Loading files
+// (workload frontends, hardware YAML) is the caller's job, so that tests can hand in workloads
+// built with the IR.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stream/allocate/tetra.hpp"
+#include "stream/hardware/accelerator.hpp"
+#include "stream/ir/workload.hpp"
+#include "stream/pipeline/energy.hpp"
+#include "stream/schedule/steady_state.hpp"
+#include "stream/tiling/tiled_group.hpp"
+
+namespace stream::pipeline {
+
+enum class CutMode { None, Auto, PerLayer, Explicit };
+
+struct RunOptions {
+  std::optional<std::filesystem::path> mapping;  ///< a mapping file (one group), else automatic
+  std::vector<tiling::IntraCoreTile> intra_core_tiling;
+  /// None: the workload's FusionEdges only; Auto: determine_fusion_cut_points (the default of the
+  /// automatic path); PerLayer; Explicit: `cut_points`.
+  CutMode cut_mode = CutMode::Auto;
+  std::vector<std::string> cut_points;
+  int threads = 1;
+  double time_limit_s = 0;  ///< per MILP level; 0 = none
+  std::string solver = "cbc";
+  /// Where each group's infeasible model goes (<dir>/group_<i>/model.mps); empty: not written.
+  std::filesystem::path failure_dir;
+  std::function<void(const std::string&)> progress;  ///< one line per step, may be empty
+};
+
+struct GroupResult {
+  int index = 0;
+  Workload workload;
+  tiling::GroupMapping mapping;
+  tiling::TiledGroup tiled;
+  schedule::NodeCosts costs;
+  schedule::SteadyState schedule;
+  allocate::Allocation allocation;
+  Energy energy;
+  double wall_time_s = 0;
+};
+
+struct RunResult {
+  std::vector<GroupResult> groups;
+  std::int64_t total_latency = 0;  ///< cycles
+  double total_energy = 0;         ///< pJ
+  double edp = 0;                  ///< pJ x cycles
+  double wall_time_s = 0;
+  [[nodiscard]] bool solved() const;  ///< every group optimal (or time-limited with a solution)
+};
+
+[[nodiscard]] RunResult run(const Workload& workload, const hardware::Accelerator& accelerator,
+                            const RunOptions& options = {});
+
+}  // namespace stream::pipeline

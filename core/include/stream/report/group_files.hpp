@@ -1,0 +1,18 @@
+// The per-group YAML reports (spec §4.11): core_cost_lut.yaml (the cost table),
+// slot_latency_breakdown.yaml (totals, resource slack, tensor reuse, per-slot contributors) and
+// optimization_metrics.yaml (status, objective per lexicographic level, solve times, model size;
+// filled for CBC).
+#pragma once
+
+#include <string>
+
+#include "stream/hardware/accelerator.hpp"
+#include "stream/pipeline/run.hpp"
+
+namespace stream::report {
+
+[[nodiscard]] std::string core_cost_lut_yaml(const pipeline::GroupResult& group);
+[[nodiscard]] std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& group);
+[[nodiscard]] std::string optimization_metrics_yaml(const pipeline::GroupResult& group, const std::string& solver);
+
+}  // namespace stream::report

@@ -1,0 +1,14 @@
+// summary.yaml / summary.json of a run: total latency (cycles), total energy (pJ), EDP, and per
+// group its latency, share of the total, energy and wall time (the only non-deterministic field).
+#pragma once
+
+#include <string>
+
+#include "stream/pipeline/run.hpp"
+
+namespace stream::report {
+
+[[nodiscard]] std::string summary_yaml(const pipeline::RunResult& result);
+[[nodiscard]] std::string summary_json(const pipeline::RunResult& result);
+
+}  // namespace stream::report

@@ -1,0 +1,19 @@
+// Writes every result file of a run under one directory:
+//   summary.yaml, summary.json
+//   group_<i>/mapping.yaml, core_cost_lut.yaml, slot_latency_breakdown.yaml,
+//            optimization_metrics.yaml, steady_state_trace.json, schedule.svg
+// Everything except the wall/solve times is a function of the inputs (byte-identical reruns).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "stream/hardware/accelerator.hpp"
+#include "stream/pipeline/run.hpp"
+
+namespace stream::report {
+
+void write_results(const pipeline::RunResult& result, const hardware::Accelerator& accelerator,
+                   const std::filesystem::path& directory, const std::string& solver = "cbc");
+
+}  // namespace stream::report

@@ -1,0 +1,30 @@
+// Per (compute node, core) cost entries as the scheduler consumes them.
+//
+// The scheduler only needs, per compute node of a tiled group, the per-core latency of every
+// candidate core (it takes the maximum, spec §4.8) and the energy for the system energy figure;
+// the remaining fields are carried to core_cost_lut.yaml. Filled by pipeline::estimate_costs
+// from the cost model, or by hand in tests.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace stream::schedule {
+
+struct CoreCostEntry {
+  int core_id = -1;
+  std::string core_type;  ///< "zigzag.compute", ...
+  double latency_total = 0;
+  double energy_total = 0;
+  double ideal_cycle = 0;
+  double ideal_temporal_cycle = 0;
+  double mac_spatial_utilization = 0;
+  std::string backend = "zigzag";  ///< "zigzag" or "ideal-cycle"
+};
+
+/// node name -> one entry per candidate core, in core-group order.
+using NodeCosts = std::map<std::string, std::vector<CoreCostEntry>>;
+
+}  // namespace stream::schedule

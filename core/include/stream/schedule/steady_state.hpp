@@ -1,0 +1,106 @@
+// The steady-state workload: one iteration of a tiled fusion group with its data transfers made
+// explicit, its iteration spaces and its time slots (spec §4.5-§4.7).
+//
+// Built in three pure steps, each returning a new value:
+//   add_transfers(tiled, accelerator)      transfer nodes and tensors, placements, routing plans
+//   add_iteration_spaces(ss)               temporal loops per node and tensor, iterations
+//   assign_time_slots(ss)                  slots with the disjointness rule
+// steady_state(...) runs the three plus the per-node slot latencies from the cost table.
+// Orders follow the reference because they change numbers: transfers are created per tensor in
+// (iteration-space node order, inputs then outputs) order and appended after the original nodes;
+// slots are assigned in lexicographic topological order keyed by (class rank, insertion position).
+//
+// Only accelerators without memory cores are modelled (no staging through memory tiles): that
+// covers every zigzag example system of the reference.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "stream/hardware/accelerator.hpp"
+#include "stream/schedule/node_costs.hpp"
+#include "stream/tiling/tiled_group.hpp"
+
+namespace stream::schedule {
+
+enum class SsKind { InEdge, OutEdge, Compute, Transfer };
+enum class TransferType { MemToCompute, ComputeToCompute, ComputeToMem };
+enum class LoopEffect { Varying, Invariant, Absent };
+[[nodiscard]] const char* name(SsKind k);
+[[nodiscard]] const char* name(TransferType t);
+[[nodiscard]] const char* name(LoopEffect e);
+
+struct TemporalLoop {
+  int dim = 0;  ///< unified dim
+  std::int64_t size = 1;
+  LoopEffect effect = LoopEffect::Varying;
+};
+
+/// One way to move a tensor: the union of one path per (source, target) core pair.
+struct TransferPlan {
+  std::vector<int> sources;
+  std::vector<int> targets;
+  std::vector<int> links;  ///< distinct link ids, order of first use
+  std::int64_t hops = 0;   ///< distinct directed edges used
+  std::int64_t latency = 0;  ///< ceil(tensor bits / slowest link bandwidth); 0 without links
+  double min_bandwidth = 0;
+};
+
+struct SsTensor {
+  std::string name;
+  std::int64_t bits = 0;
+  std::vector<std::int64_t> shape;
+  std::vector<int> dims;  ///< unified dims that index it, ascending
+  int producer = -1;      ///< SsNode index
+  std::vector<std::vector<int>> placements;  ///< candidate core groups (P_t)
+  std::int64_t tile_bits = 0;  ///< per-core tile under the producer's inter-core split
+  std::vector<TemporalLoop> loops;  ///< temporal iteration space, innermost first
+};
+
+struct SsNode {
+  SsKind kind = SsKind::Compute;
+  std::string name;
+  std::string op_type;
+  int source = -1;  ///< node index in the tiled workload, -1 for transfers
+  std::vector<int> inputs;   ///< SsTensor indices
+  std::vector<int> outputs;  ///< SsTensor indices
+  std::vector<int> dims;     ///< unified dims of the node (transfers: of their tensor)
+  std::vector<int> cores;    ///< compute: its core group; edges: the offchip core
+  std::vector<std::pair<int, std::int64_t>> inter_core_tiling;  ///< compute: (unified dim, factor)
+  TransferType transfer_type = TransferType::ComputeToCompute;
+  std::vector<TransferPlan> plans;  ///< transfers
+  std::vector<TemporalLoop> loops;  ///< temporal iteration space (compute and transfers)
+  double lut_latency = 0;           ///< compute: ceil(max over candidate cores of latency_total)
+  std::int64_t active_latency = 0;  ///< compute: lut latency scaled by the non-absent loop fraction
+  int slot = -1;
+};
+
+struct SteadyState {
+  std::vector<SsNode> nodes;
+  std::vector<SsTensor> tensors;
+  std::vector<std::pair<int, std::int64_t>> fusion_splits;
+  std::int64_t iterations = 1;
+  int max_slot = -1;
+  int offchip_core = -1;
+  [[nodiscard]] int tensor_index(const std::string& name) const;  ///< -1 when absent
+  [[nodiscard]] int node_index(const std::string& name) const;    ///< -1 when absent
+};
+
+/// Python's round(): half to even (spec §9, active latency).
+[[nodiscard]] std::int64_t round_half_even(double x);
+
+/// `active(n, x)`: x scaled by the product of the non-absent temporal loops over all of them.
+[[nodiscard]] std::int64_t active_latency(const std::vector<TemporalLoop>& loops, double x);
+
+[[nodiscard]] SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accelerator& accelerator);
+[[nodiscard]] SteadyState add_iteration_spaces(SteadyState ss);
+[[nodiscard]] SteadyState assign_time_slots(SteadyState ss);
+/// Compute latencies from the cost table (throws when a compute node has no entry).
+[[nodiscard]] SteadyState add_compute_latencies(SteadyState ss, const NodeCosts& costs);
+
+[[nodiscard]] SteadyState steady_state(const tiling::TiledGroup& tiled, const NodeCosts& costs,
+                                       const hardware::Accelerator& accelerator);
+
+}  // namespace stream::schedule

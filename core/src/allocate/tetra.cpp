@@ -1,0 +1,557 @@
+#include "stream/allocate/tetra.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "stream/error.hpp"
+
+namespace stream::allocate {
+
+using schedule::LoopEffect;
+using schedule::SsKind;
+using schedule::SsNode;
+using schedule::SsTensor;
+using schedule::SteadyState;
+using schedule::TransferType;
+
+ReuseLevels reuse_levels(const SsTensor& t, bool double_buffering) {
+  ReuseLevels r;
+  for (const auto& l : t.loops) {
+    if (l.effect == LoopEffect::Absent) continue;
+    r.sizes.push_back(l.size);
+    r.relevant.push_back(l.effect == LoopEffect::Varying);
+  }
+  std::int64_t all_relevant = 1;
+  for (std::size_t i = 0; i < r.sizes.size(); ++i)
+    if (r.relevant[i]) all_relevant *= r.sizes[i];
+  // sigma = -1: nothing kept across iterations (two tiles when double buffering has work).
+  r.reuse.push_back(1);
+  r.tiles.push_back(double_buffering && all_relevant > 1 ? 2 : 1);
+  std::int64_t R = 1, TN = 1;
+  for (std::size_t i = 0; i < r.sizes.size(); ++i) {
+    if (r.relevant[i])
+      TN *= r.sizes[i];
+    else
+      R *= r.sizes[i];
+    r.reuse.push_back(R);
+    r.tiles.push_back(TN);
+  }
+  return r;
+}
+
+namespace {
+
+bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+bool is_constant(const LinExpr& e) { return e.terms.empty(); }
+
+class Builder {
+ public:
+  Builder(const SteadyState& ss, const hardware::Accelerator& acc, const AllocateOptions& opt)
+      : ss_(ss), acc_(acc), opt_(opt) {}
+
+  TetraModel build() {
+    const std::size_t nt = ss_.tensors.size(), nn = ss_.nodes.size();
+    m_.reuse.resize(nt);
+    m_.z.resize(nt);
+    m_.x.resize(nt);
+    m_.y.resize(nn);
+    placement_vars();
+    plan_vars();
+    reuse_vars();
+    slot_vars();
+    path_coherence();
+    link_contention();
+    if (opt_.memory_capacity) memory_capacity();
+    slot_latencies();
+    forced_reuse();
+    overlap_and_total();
+    objectives();
+    return std::move(m_);
+  }
+
+ private:
+  const SteadyState& ss_;
+  const hardware::Accelerator& acc_;
+  const AllocateOptions& opt_;
+  TetraModel m_;
+  LinearModel& lm() { return m_.model; }
+
+  // A row without variables is checked now; a false one is an infeasibility found before solving.
+  void le(const LinExpr& a, const LinExpr& b, const std::string& n, const std::string& fam) {
+    LinExpr d = a - b;
+    if (d.terms.empty()) {
+      if (d.constant > 1e-9) m_.constant_violations.push_back(fam + ": " + n);
+      return;
+    }
+    lm().add_le(a, b, n, fam);
+  }
+  void ge(const LinExpr& a, const LinExpr& b, const std::string& n, const std::string& fam) { le(b, a, n, fam); }
+  void eq(const LinExpr& a, const LinExpr& b, const std::string& n, const std::string& fam) {
+    LinExpr d = a - b;
+    if (d.terms.empty()) {
+      if (std::abs(d.constant) > 1e-9) m_.constant_violations.push_back(fam + ": " + n);
+      return;
+    }
+    lm().add_eq(a, b, n, fam);
+  }
+
+  LinExpr on(std::size_t t, int core) {
+    LinExpr e;
+    const auto& P = ss_.tensors[t].placements;
+    for (std::size_t p = 0; p < P.size(); ++p)
+      if (contains(P[p], core)) e += m_.x[t][p];
+    return e;
+  }
+  std::vector<int> candidate_cores(std::size_t t) const {
+    std::set<int> s;
+    for (const auto& g : ss_.tensors[t].placements) s.insert(g.begin(), g.end());
+    return {s.begin(), s.end()};
+  }
+
+  // w = a AND b for a binary expression a (constant or variable) and a binary variable b.
+  LinExpr and_expr(const LinExpr& a, Var b, const std::string& n) {
+    if (is_constant(a)) return a.constant > 0.5 ? LinExpr(b) : LinExpr(0.0);
+    Var w = lm().add_binary(n);
+    lm().add_le(w, a, n + "_a", "and");
+    lm().add_le(w, b, n + "_b", "and");
+    lm().add_ge(w, a + LinExpr(b) - LinExpr(1.0), n + "_ab", "and");
+    return w;
+  }
+
+  void placement_vars() {
+    for (std::size_t t = 0; t < ss_.tensors.size(); ++t) {
+      const auto& P = ss_.tensors[t].placements;
+      if (P.size() <= 1) {
+        m_.x[t] = {LinExpr(1.0)};
+        continue;
+      }
+      LinExpr sum;
+      for (std::size_t p = 0; p < P.size(); ++p) {
+        Var v = lm().add_binary("x_" + ss_.tensors[t].name + "_" + std::to_string(p));
+        m_.x[t].push_back(v);
+        sum += v;
+      }
+      lm().add_eq(sum, 1.0, "place_" + ss_.tensors[t].name, "placement");
+    }
+  }
+
+  void plan_vars() {
+    for (std::size_t r = 0; r < ss_.nodes.size(); ++r) {
+      const auto& n = ss_.nodes[r];
+      if (n.kind != SsKind::Transfer) continue;
+      if (n.plans.empty())
+        throw Error("transfer '" + n.name + "' has no routing plan", Location{"", 0, 0, n.name, ""});
+      if (n.plans.size() == 1) {
+        m_.y[r] = {LinExpr(1.0)};
+        continue;
+      }
+      LinExpr sum;
+      for (std::size_t p = 0; p < n.plans.size(); ++p) {
+        Var v = lm().add_binary("y_" + n.name + "_" + std::to_string(p));
+        m_.y[r].push_back(v);
+        sum += v;
+      }
+      lm().add_eq(sum, 1.0, "path_" + n.name, "path");
+    }
+  }
+
+  void reuse_vars() {
+    for (std::size_t t = 0; t < ss_.tensors.size(); ++t) {
+      m_.reuse[t] = reuse_levels(ss_.tensors[t], opt_.double_buffering);
+      LinExpr sum;
+      for (std::size_t s = 0; s < m_.reuse[t].reuse.size(); ++s) {
+        Var v = lm().add_binary("z_" + ss_.tensors[t].name + "_" + std::to_string(static_cast<int>(s) - 1));
+        m_.z[t].push_back(v);
+        sum += v;
+      }
+      lm().add_eq(sum, 1.0, "reuse_" + ss_.tensors[t].name, "reuse_choice");
+    }
+  }
+
+  double ub_ = 0;
+  void slot_vars() {
+    for (const auto& n : ss_.nodes) {
+      if (n.kind == SsKind::Compute) ub_ = std::max(ub_, static_cast<double>(n.active_latency));
+      if (n.kind == SsKind::Transfer)
+        for (const auto& p : n.plans) ub_ = std::max(ub_, static_cast<double>(p.latency));
+    }
+    for (int s = 0; s <= ss_.max_slot; ++s)
+      m_.slot_latency.push_back(lm().add_var("L_" + std::to_string(s), VarKind::Integer, 0, ub_));
+  }
+
+  void path_coherence() {
+    for (std::size_t r = 0; r < ss_.nodes.size(); ++r) {
+      const auto& n = ss_.nodes[r];
+      if (n.kind != SsKind::Transfer) continue;
+      for (std::size_t p = 0; p < n.plans.size(); ++p) {
+        const auto& plan = n.plans[p];
+        const LinExpr& y = m_.y[r][p];
+        const std::string tag = n.name + "_" + std::to_string(p);
+        if (plan.links.empty()) {
+          // An empty plan only makes sense when input and output can sit on a common core.
+          for (int to : n.outputs) {
+            LinExpr same;
+            for (int c : candidate_cores(static_cast<std::size_t>(n.inputs.front()))) {
+              const auto oc = candidate_cores(static_cast<std::size_t>(to));
+              if (!contains(oc, c)) continue;
+              LinExpr a = on(static_cast<std::size_t>(n.inputs.front()), c);
+              LinExpr b = on(static_cast<std::size_t>(to), c);
+              if (is_constant(a) && is_constant(b)) {
+                same += LinExpr(a.constant * b.constant);
+              } else if (is_constant(a)) {
+                same += a.constant * b;
+              } else if (is_constant(b)) {
+                same += b.constant * a;
+              } else {
+                Var w = lm().add_binary("same_" + tag + "_" + std::to_string(c));
+                lm().add_le(w, a, "same_a_" + tag, "path_coherence");
+                lm().add_le(w, b, "same_b_" + tag, "path_coherence");
+                same += w;
+              }
+            }
+            le(y, same, "empty_" + tag, "path_coherence");
+          }
+          continue;
+        }
+        for (int c : plan.sources)
+          for (int t : n.inputs) le(y, on(static_cast<std::size_t>(t), c), "src_" + tag + "_" + std::to_string(c), "path_coherence");
+        for (int c : plan.targets)
+          for (int t : n.outputs) le(y, on(static_cast<std::size_t>(t), c), "dst_" + tag + "_" + std::to_string(c), "path_coherence");
+      }
+    }
+  }
+
+  LinExpr link_activity(int link, int slot) {
+    LinExpr act;
+    for (std::size_t r = 0; r < ss_.nodes.size(); ++r) {
+      const auto& n = ss_.nodes[r];
+      if (n.kind != SsKind::Transfer || n.slot != slot) continue;
+      for (std::size_t p = 0; p < n.plans.size(); ++p)
+        if (contains(n.plans[p].links, link)) act += m_.y[r][p];
+    }
+    return act;
+  }
+
+  std::vector<int> links_in_plans() const {
+    std::set<int> s;
+    for (const auto& n : ss_.nodes)
+      for (const auto& p : n.plans) s.insert(p.links.begin(), p.links.end());
+    return {s.begin(), s.end()};
+  }
+
+  void link_contention() {
+    for (int l : links_in_plans())
+      for (int s = 0; s <= ss_.max_slot; ++s) {
+        LinExpr act = link_activity(l, s);
+        if (act.terms.empty() && act.constant == 0) continue;
+        le(act, 1.0, "link_" + std::to_string(l) + "_slot_" + std::to_string(s), "link_contention");
+      }
+  }
+
+  void memory_capacity() {
+    std::map<int, LinExpr> load;
+    std::map<int, std::vector<std::string>> who;
+    for (std::size_t t = 0; t < ss_.tensors.size(); ++t) {
+      const auto& ten = ss_.tensors[t];
+      if (ten.producer < 0) continue;
+      const auto kind = ss_.nodes[static_cast<std::size_t>(ten.producer)].kind;
+      if (kind != SsKind::Compute && kind != SsKind::Transfer) continue;
+      for (int c : candidate_cores(t)) {
+        LinExpr u = on(t, c);
+        if (!is_constant(u)) {
+          Var uv = lm().add_binary("u_" + ten.name + "_" + std::to_string(c));
+          lm().add_eq(uv, u, "u_" + ten.name + "_" + std::to_string(c), "memory_capacity");
+          u = uv;
+        }
+        for (std::size_t s = 0; s < m_.z[t].size(); ++s) {
+          LinExpr w = and_expr(u, m_.z[t][s], "mem_" + ten.name + "_" + std::to_string(c) + "_" + std::to_string(s));
+          const double bitsv = std::ceil(static_cast<double>(m_.reuse[t].tiles[s]) * static_cast<double>(ten.tile_bits));
+          load[c] += bitsv * w;
+        }
+        who[c].push_back(ten.name);
+      }
+    }
+    for (auto& [c, e] : load) {
+      const double cap = static_cast<double>(acc_.core(c).memory_capacity());
+      if (cap <= 0) continue;
+      le(e, cap, "capacity_core_" + std::to_string(c), "memory_capacity");
+    }
+  }
+
+  // q[r] for plan latency A: sum_sigma z[t_out0, sigma] * A / R[sigma].
+  LinExpr transfer_contribution(std::size_t r, double A) {
+    const auto t = static_cast<std::size_t>(ss_.nodes[r].outputs.front());
+    LinExpr q;
+    for (std::size_t s = 0; s < m_.z[t].size(); ++s) q += (A / static_cast<double>(m_.reuse[t].reuse[s])) * LinExpr(m_.z[t][s]);
+    return q;
+  }
+
+  void slot_latencies() {
+    for (std::size_t i = 0; i < ss_.nodes.size(); ++i) {
+      const auto& n = ss_.nodes[i];
+      if (n.slot < 0) continue;
+      const Var L = m_.slot_latency[static_cast<std::size_t>(n.slot)];
+      if (n.kind == SsKind::Compute) {
+        ge(L, static_cast<double>(n.active_latency), "lat_" + n.name, "slot_latency");
+      } else if (n.kind == SsKind::Transfer) {
+        for (std::size_t p = 0; p < n.plans.size(); ++p) {
+          const double A = static_cast<double>(schedule::active_latency(n.loops, static_cast<double>(n.plans[p].latency)));
+          if (A == 0) continue;
+          LinExpr q = transfer_contribution(i, A);
+          const LinExpr& y = m_.y[i][p];
+          const std::string tag = n.name + "_" + std::to_string(p);
+          if (is_constant(y)) {
+            if (y.constant > 0.5) ge(L, q, "lat_" + tag, "slot_latency");
+            continue;
+          }
+          Var g = lm().add_var("g_" + tag, VarKind::Continuous, 0, A);
+          lm().add_le(g, q, "g_q_" + tag, "slot_latency");
+          lm().add_le(g, A * y, "g_y_" + tag, "slot_latency");
+          lm().add_ge(g, q - A * (LinExpr(1.0) - y), "g_qy_" + tag, "slot_latency");
+          lm().add_ge(L, g, "lat_" + tag, "slot_latency");
+        }
+      }
+    }
+  }
+
+  static int last_irrelevant(const ReuseLevels& r) {
+    int k = -1;
+    for (std::size_t i = 0; i < r.relevant.size(); ++i)
+      if (!r.relevant[i]) k = static_cast<int>(i);
+    return k;
+  }
+
+  void force_at_least(std::size_t t, int k, const std::string& n, const std::string& fam) {
+    LinExpr sum;
+    for (std::size_t s = static_cast<std::size_t>(k + 1); s < m_.z[t].size(); ++s) sum += m_.z[t][s];
+    ge(sum, 1.0, n, fam);
+  }
+
+  void forced_reuse() {
+    for (const auto& n : ss_.nodes) {
+      if (n.kind != SsKind::Transfer) continue;
+      if (n.transfer_type == TransferType::ComputeToCompute) {
+        for (int t : n.outputs) {
+          const int k = last_irrelevant(m_.reuse[static_cast<std::size_t>(t)]);
+          if (k >= 0) force_at_least(static_cast<std::size_t>(t), k, "force_intermediate_" + ss_.tensors[static_cast<std::size_t>(t)].name, "forced_reuse");
+        }
+      }
+      if (n.transfer_type == TransferType::ComputeToMem) {
+        for (int t : n.inputs) {
+          const int k = last_irrelevant(m_.reuse[static_cast<std::size_t>(t)]);
+          if (k >= 0) force_at_least(static_cast<std::size_t>(t), k, "force_output_" + ss_.tensors[static_cast<std::size_t>(t)].name, "forced_reuse");
+        }
+        const auto ti = static_cast<std::size_t>(n.inputs.front()), to = static_cast<std::size_t>(n.outputs.front());
+        if (m_.z[ti].size() == m_.z[to].size())
+          for (std::size_t s = 0; s < m_.z[ti].size(); ++s)
+            eq(m_.z[to][s], m_.z[ti][s], "compat_" + n.name + "_" + std::to_string(s), "reuse_compatibility");
+      }
+      if (n.transfer_type == TransferType::MemToCompute) {
+        const auto ti = static_cast<std::size_t>(n.inputs.front());
+        for (int to : n.outputs) {
+          LinExpr a, b;
+          for (std::size_t s = 0; s < m_.z[ti].size(); ++s) a += static_cast<double>(s) * LinExpr(m_.z[ti][s]);
+          for (std::size_t s = 0; s < m_.z[static_cast<std::size_t>(to)].size(); ++s)
+            b += static_cast<double>(s) * LinExpr(m_.z[static_cast<std::size_t>(to)][s]);
+          ge(a, b, "compat_" + n.name + "_" + ss_.tensors[static_cast<std::size_t>(to)].name, "reuse_compatibility");
+        }
+      }
+    }
+  }
+
+  void overlap_and_total() {
+    const double M = static_cast<double>(ss_.nodes.size() + 5);
+    m_.overlap = lm().add_var("overlap", VarKind::Integer, 0, kInf);
+    LinExpr sumL;
+    for (Var L : m_.slot_latency) sumL += L;
+    // Resources: links of any plan, then cores of any compute group.
+    std::vector<std::pair<std::string, std::vector<LinExpr>>> act;
+    for (int l : links_in_plans()) {
+      std::vector<LinExpr> a;
+      for (int s = 0; s <= ss_.max_slot; ++s) a.push_back(link_activity(l, s));
+      act.emplace_back("link_" + std::to_string(l), std::move(a));
+    }
+    std::set<int> cores;
+    for (const auto& n : ss_.nodes)
+      if (n.kind == SsKind::Compute) cores.insert(n.cores.begin(), n.cores.end());
+    for (int c : cores) {
+      std::vector<LinExpr> a(static_cast<std::size_t>(ss_.max_slot + 1), LinExpr(0.0));
+      for (const auto& n : ss_.nodes)
+        if (n.kind == SsKind::Compute && contains(n.cores, c)) a[static_cast<std::size_t>(n.slot)] = LinExpr(1.0);
+      act.emplace_back("core_" + std::to_string(c), std::move(a));
+    }
+    for (const auto& [res, a] : act) {
+      LinExpr idle_lat;
+      for (std::size_t s = 0; s < a.size(); ++s) {
+        const Var L = m_.slot_latency[s];
+        if (is_constant(a[s])) {
+          if (a[s].constant < 0.5) idle_lat += L;
+          continue;
+        }
+        const std::string tag = res + "_" + std::to_string(s);
+        Var idle = lm().add_binary("idle_" + tag);
+        lm().add_le(a[s], M * (LinExpr(1.0) - LinExpr(idle)), "idle_hi_" + tag, "overlap");
+        lm().add_ge(a[s], LinExpr(1.0) - LinExpr(idle), "idle_lo_" + tag, "overlap");
+        Var w = lm().add_var("idlelat_" + tag, VarKind::Continuous, 0, ub_);
+        lm().add_le(w, ub_ * LinExpr(idle), "il_a_" + tag, "overlap");
+        lm().add_le(w, L, "il_b_" + tag, "overlap");
+        lm().add_ge(w, LinExpr(L) - ub_ * (LinExpr(1.0) - LinExpr(idle)), "il_c_" + tag, "overlap");
+        idle_lat += w;
+      }
+      lm().add_le(m_.overlap, idle_lat, "overlap_" + res, "overlap");
+    }
+    lm().add_le(m_.overlap, sumL, "overlap_le_iteration", "overlap");
+    const double I = static_cast<double>(ss_.iterations);
+    m_.total = lm().add_var("total", VarKind::Integer, 0, kInf);
+    lm().add_eq(m_.total, I * sumL - (I - 1) * LinExpr(m_.overlap), "total", "total");
+  }
+
+  void objectives() {
+    LinExpr traffic, buffering;
+    for (std::size_t t = 0; t < ss_.tensors.size(); ++t)
+      for (std::size_t s = 0; s < m_.z[t].size(); ++s) {
+        traffic += (static_cast<double>(ss_.tensors[t].bits) / static_cast<double>(m_.reuse[t].reuse[s])) * LinExpr(m_.z[t][s]);
+        buffering += static_cast<double>(m_.reuse[t].tiles[s]) * LinExpr(m_.z[t][s]);
+      }
+    m_.levels = {{"latency", LinExpr(m_.total)}, {"offchip_traffic", traffic}, {"buffering", buffering}};
+  }
+};
+
+// Families whose removal alone makes the model feasible (cheap for these model sizes).
+std::vector<std::string> culprit_families(const TetraModel& m, const MilpSolver& solver) {
+  std::set<std::string> families;
+  for (const auto& r : m.model.rows()) families.insert(r.family);
+  std::vector<std::string> out;
+  for (const auto& fam : families) {
+    LinearModel relaxed;
+    for (const auto& v : m.model.vars()) (void)relaxed.add_var(v.name, v.kind, v.lo, v.hi);
+    for (const auto& r : m.model.rows()) {
+      if (r.family == fam) continue;
+      LinExpr e;
+      for (const auto& [v, c] : r.terms) e.add(Var{v}, c);
+      relaxed.add_range(e, r.lo, r.hi, r.name, r.family);
+    }
+    SolveOptions o;
+    o.time_limit_s = 5;
+    if (solver.solve(relaxed, LinExpr(0.0), o).status == SolveStatus::Optimal) out.push_back(fam);
+  }
+  return out;
+}
+
+std::string diagnose(const SteadyState& ss, const hardware::Accelerator& acc, const TetraModel& m,
+                     const MilpSolver& solver) {
+  std::ostringstream out;
+  for (const auto& v : m.constant_violations) out << "violated before solving: " << v << "\n";
+  // Memory: the smallest possible load of each core from tensors fixed on it.
+  std::map<int, double> min_load;
+  std::map<int, std::string> biggest;
+  std::map<int, double> biggest_bits;
+  for (std::size_t t = 0; t < ss.tensors.size(); ++t) {
+    const auto& ten = ss.tensors[t];
+    if (ten.producer < 0 || ten.placements.size() != 1) continue;
+    const auto kind = ss.nodes[static_cast<std::size_t>(ten.producer)].kind;
+    if (kind != SsKind::Compute && kind != SsKind::Transfer) continue;
+    const auto& tiles = m.reuse[t].tiles;
+    const double b = static_cast<double>(*std::min_element(tiles.begin(), tiles.end())) * static_cast<double>(ten.tile_bits);
+    for (int c : ten.placements.front()) {
+      min_load[c] += b;
+      if (b > biggest_bits[c]) {
+        biggest_bits[c] = b;
+        biggest[c] = ten.name;
+      }
+    }
+  }
+  for (const auto& [c, l] : min_load) {
+    const double cap = static_cast<double>(acc.core(c).memory_capacity());
+    if (cap > 0 && l > cap)
+      out << "memory_capacity: core " << c << " needs at least " << static_cast<long long>(l) << " bits but holds "
+          << static_cast<long long>(cap) << " (largest tensor: " << biggest[c] << ")\n";
+  }
+  if (m.constant_violations.empty())
+    for (const auto& fam : culprit_families(m, solver))
+      out << "constraint family '" << fam << "': without it the model is feasible\n";
+  std::string s = out.str();
+  if (s.empty()) s = "the solver found no feasible allocation; no single constraint family explains it\n";
+  return s;
+}
+
+}  // namespace
+
+TetraModel build_model(const SteadyState& ss, const hardware::Accelerator& acc, const AllocateOptions& options) {
+  return Builder(ss, acc, options).build();
+}
+
+Allocation solve(const SteadyState& ss, const hardware::Accelerator& acc, const MilpSolver& solver,
+                 const AllocateOptions& options) {
+  TetraModel m = build_model(ss, acc, options);
+  Allocation a;
+  a.iterations = ss.iterations;
+  const auto& lm = m.model;
+  a.size = {lm.num_vars(), lm.count(VarKind::Binary), lm.count(VarKind::Integer), lm.count(VarKind::Continuous),
+            lm.num_rows(), lm.num_nonzeros()};
+  for (const auto& l : m.levels) a.level_names.push_back(l.name);
+  LexicographicResult r;
+  if (m.constant_violations.empty()) {
+    r = solve_lexicographic(m.model, m.levels, solver, options.solve);
+  } else {
+    r.status = SolveStatus::Infeasible;
+  }
+  a.status = r.status;
+  a.level_objectives = r.level_objectives;
+  for (const auto& lv : r.levels) {
+    a.level_times_s.push_back(lv.solve_time_s);
+    a.level_status.push_back(name(lv.status));
+    a.nodes_explored += lv.nodes;
+    a.simplex_iterations += lv.iterations;
+  }
+  a.solve_time_s = r.total_time_s;
+  if (r.values.empty()) {
+    a.infeasibility = diagnose(ss, acc, m, solver);
+    if (!options.mps_on_failure.empty()) {
+      std::filesystem::create_directories(std::filesystem::path(options.mps_on_failure).parent_path());
+      solver.write_mps(m.model, m.levels.front().expr, options.mps_on_failure);
+      a.mps_path = options.mps_on_failure;
+    }
+    return a;
+  }
+  const auto& x = r.values;
+  auto val = [&](const LinExpr& e) { return LinearModel::value(e, x); };
+  a.total_latency = std::llround(x[static_cast<std::size_t>(m.total.index)]);
+  a.overlap = std::llround(x[static_cast<std::size_t>(m.overlap.index)]);
+  for (Var L : m.slot_latency) {
+    a.slot_latency.push_back(std::llround(x[static_cast<std::size_t>(L.index)]));
+    a.latency_per_iteration += a.slot_latency.back();
+  }
+  a.plan.assign(ss.nodes.size(), -1);
+  a.transfer_contribution.assign(ss.nodes.size(), 0.0);
+  for (std::size_t i = 0; i < ss.nodes.size(); ++i)
+    for (std::size_t p = 0; p < m.y[i].size(); ++p)
+      if (val(m.y[i][p]) > 0.5) a.plan[i] = static_cast<int>(p);
+  for (std::size_t t = 0; t < ss.tensors.size(); ++t) {
+    int chosen = 0;
+    for (std::size_t p = 0; p < m.x[t].size(); ++p)
+      if (val(m.x[t][p]) > 0.5) chosen = static_cast<int>(p);
+    a.placement.push_back(chosen);
+    int stop = 0;
+    for (std::size_t s = 0; s < m.z[t].size(); ++s)
+      if (x[static_cast<std::size_t>(m.z[t][s].index)] > 0.5) stop = static_cast<int>(s);
+    a.reuse_stop.push_back(stop - 1);
+    a.reuse_factor.push_back(m.reuse[t].reuse[static_cast<std::size_t>(stop)]);
+    a.tiles_on_chip.push_back(m.reuse[t].tiles[static_cast<std::size_t>(stop)]);
+  }
+  for (std::size_t i = 0; i < ss.nodes.size(); ++i) {
+    const auto& n = ss.nodes[i];
+    if (n.kind != SsKind::Transfer || a.plan[i] < 0) continue;
+    const double A = static_cast<double>(
+        schedule::active_latency(n.loops, static_cast<double>(n.plans[static_cast<std::size_t>(a.plan[i])].latency)));
+    a.transfer_contribution[i] = A / static_cast<double>(a.reuse_factor[static_cast<std::size_t>(n.outputs.front())]);
+  }
+  return a;
+}
+
+}  // namespace stream::allocate

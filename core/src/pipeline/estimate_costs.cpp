@@ -1,0 +1,160 @@
+#include "stream/pipeline/estimate_costs.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "stream/cost/core_model.hpp"
+#include "stream/cost/cost_model.hpp"
+#include "stream/error.hpp"
+
+namespace stream::pipeline {
+
+cost::Tile core_tile(const tiling::TiledGroup& tiled, std::size_t node_index) {
+  const Workload& w = tiled.workload;
+  const Node& n = w.node(node_index);
+  cost::Tile tile;
+  tile.name = n.name;
+  tile.op_type = n.type;
+  std::vector<std::int64_t> sizes = w.loop_sizes(node_index);
+  for (const auto& [d, f] : tiled.mapping.at(node_index).inter_core_tiling) {
+    auto& s = sizes.at(static_cast<std::size_t>(d));
+    if (f > 0 && s % f == 0) s /= f;
+  }
+  for (int d = 0; d < n.num_dims(); ++d) tile.dims.push_back({n.dim_name(d), sizes[static_cast<std::size_t>(d)]});
+  auto operand = [&](const TensorPtr& t, const AffineMap& map, std::string role) {
+    cost::TileOperand op;
+    op.role = std::move(role);
+    op.precision_bits = bits(t->dtype);
+    op.tensor_shape = t->shape;
+    for (const auto& r : map.results()) {
+      cost::AxisExpr ax;
+      const auto lin = r.linear();
+      if (!lin) {
+        // Not affine-linear: give the cost model something it rejects (three terms), so the node
+        // takes the reference's fallback path.
+        ax.terms = {{0, 1}, {0, 1}, {0, 1}};
+      } else {
+        for (std::size_t d = 0; d < lin->coeffs.size(); ++d)
+          if (lin->coeffs[d] != 0) ax.terms.push_back({static_cast<int>(d), lin->coeffs[d]});
+        ax.constant = lin->constant;
+      }
+      op.axes.push_back(std::move(ax));
+    }
+    tile.operands.push_back(std::move(op));
+  };
+  for (std::size_t o = 0; o < n.outputs.size(); ++o) operand(n.outputs[o], n.operand_mapping[n.inputs.size() + o], "O");
+  for (std::size_t i = 0; i < n.inputs.size(); ++i)
+    operand(n.inputs[i], n.operand_mapping[i], std::string(1, static_cast<char>('A' + i)));
+  return tile;
+}
+
+namespace {
+
+std::string tile_key(const cost::Tile& t) {
+  std::ostringstream s;
+  s << t.op_type << '|';
+  for (const auto& d : t.dims) s << d.size << ',';
+  for (const auto& o : t.operands) {
+    s << '|' << o.role << o.precision_bits << ':';
+    for (auto x : o.tensor_shape) s << x << ',';
+    for (const auto& a : o.axes) {
+      s << '[';
+      for (const auto& tm : a.terms) s << tm.dim << '*' << tm.coef << '+';
+      s << a.constant << ']';
+    }
+  }
+  return s.str();
+}
+
+schedule::CoreCostEntry fallback_entry(const cost::Tile& tile, const hardware::Core& core) {
+  schedule::CoreCostEntry e;
+  double macs = 1;
+  for (const auto& d : tile.dims) macs *= static_cast<double>(d.size);
+  const double units = static_cast<double>(std::max<std::int64_t>(core.total_unit_count(), 1));
+  e.latency_total = std::ceil(macs / units) * cost::fallback_cycles_per_op(tile.op_type);
+  e.ideal_cycle = std::ceil(macs / units);
+  e.ideal_temporal_cycle = e.ideal_cycle;
+  e.backend = "ideal-cycle";
+  return e;
+}
+
+}  // namespace
+
+schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc,
+                                   const CostEstimateOptions& options) {
+  const Workload& w = tiled.workload;
+  const auto reps = acc.performance_representatives();
+  struct Job {
+    cost::Tile tile;
+    int core = -1;  // representative
+    schedule::CoreCostEntry result;
+  };
+  std::vector<Job> jobs;
+  std::map<std::pair<std::string, int>, std::size_t> job_of;
+  struct Use {
+    std::string node;
+    int core;
+    std::size_t job;
+  };
+  std::vector<Use> uses;
+  for (std::size_t i : w.computation_nodes()) {
+    const cost::Tile tile = core_tile(tiled, i);
+    const std::string key = tile_key(tile);
+    for (int c : tiled.mapping.at(i).cores) {
+      const int rep = reps.at(static_cast<std::size_t>(c));
+      auto [it, fresh] = job_of.try_emplace({key, rep}, jobs.size());
+      if (fresh) jobs.push_back({tile, rep, {}});
+      uses.push_back({w.node(i).name, c, it->second});
+    }
+  }
+  std::map<int, cost::CoreModel> models;
+  for (const auto& j : jobs)
+    if (!models.count(j.core) && acc.core(j.core).is_zigzag()) models.emplace(j.core, cost::CoreModel::from_core(acc.core(j.core)));
+
+  cost::CostOptions copt;
+  copt.lpf_limit = options.lpf_limit;
+  copt.detail = false;
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t k = next++; k < jobs.size(); k = next++) {
+      Job& j = jobs[k];
+      const auto& core = acc.core(j.core);
+      auto m = models.find(j.core);
+      if (m == models.end()) {
+        j.result = fallback_entry(j.tile, core);
+        continue;
+      }
+      const cost::CoreCost r = cost::estimate(j.tile, m->second, copt);
+      if (r.status == cost::CostStatus::StreamError) {
+        j.result = fallback_entry(j.tile, core);
+        continue;
+      }
+      j.result.latency_total = r.latency_total;
+      j.result.energy_total = r.energy_total;
+      j.result.ideal_cycle = r.ideal_cycle;
+      j.result.ideal_temporal_cycle = r.ideal_temporal_cycle;
+      j.result.mac_spatial_utilization = r.mac_spatial_utilization;
+      j.result.backend = r.status == cost::CostStatus::Ok ? "zigzag" : "ideal-cycle";
+    }
+  };
+  const int nthreads = std::clamp(options.threads, 1, static_cast<int>(std::max<std::size_t>(jobs.size(), 1)));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < nthreads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+
+  schedule::NodeCosts out;
+  for (const auto& u : uses) {
+    schedule::CoreCostEntry e = jobs[u.job].result;
+    e.core_id = u.core;
+    e.core_type = acc.core(u.core).type.str();
+    out[u.node].push_back(e);
+  }
+  return out;
+}
+
+}  // namespace stream::pipeline

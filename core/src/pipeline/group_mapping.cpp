@@ -1,0 +1,94 @@
+#include "stream/pipeline/group_mapping.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+#include "stream/error.hpp"
+#include "stream/hardware/diagnostics.hpp"
+#include "stream/mapping/auto_mapping.hpp"
+#include "stream/mapping/mapping.hpp"
+
+namespace stream::pipeline {
+
+
+std::vector<tiling::IntraCoreTile> parse_intra_core_tiling(const std::string& spec) {
+  std::vector<tiling::IntraCoreTile> out;
+  for (const auto& t : mapping::parse_tiling_spec(spec)) out.push_back({t.node, t.dim, t.tile});
+  return out;
+}
+
+tiling::GroupMapping to_group_mapping(const mapping::Mapping& m, const Workload& group) {
+  tiling::GroupMapping g;
+  g.nodes.resize(group.size());
+  for (std::size_t i : group.computation_nodes()) {
+    const auto& lm = m.for_node(group.node(i));
+    g.nodes[i].cores = lm.cores();
+    for (const auto& s : lm.splits()) g.nodes[i].inter_core_tiling.emplace_back(s.dim, s.split);
+  }
+  for (const auto& fg : m.fused_groups)
+    for (const auto& t : fg.intra_core_tiling) g.intra_core_tiling.push_back({t.node, t.dim, t.tile});
+  return g;
+}
+
+tiling::GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& acc,
+                                       const std::vector<tiling::IntraCoreTile>& user_tiling) {
+  mapping::AutoMappingOptions o;
+  for (const auto& t : user_tiling) o.intra_core_tiling.push_back({t.node, t.dim, t.tile});
+  return to_group_mapping(mapping::generate_mapping(group, acc, o), group);
+}
+
+tiling::GroupMapping read_mapping(const std::filesystem::path& file, const Workload& group,
+                                  const hardware::Accelerator& acc) {
+  const auto m = mapping::load_mapping_file(file);
+  Diagnostics diag;
+  mapping::check_mapping(m, group, acc, diag);
+  diag.throw_if_errors("invalid mapping for this workload and accelerator", file.string());
+  auto g = to_group_mapping(m, group);
+  if (g.intra_core_tiling.empty()) {
+    // No fused group: one whole-layer tile on the first node's D0, one steady-state iteration.
+    for (std::size_t i : group.dataflow_order()) {
+      if (!group.node(i).has_iteration_space()) continue;
+      std::int64_t unroll = 1;
+      for (const auto& [d, f] : g.nodes[i].inter_core_tiling)
+        if (d == 0) unroll = f;
+      g.intra_core_tiling.push_back({group.node(i).name, 0, group.loop_sizes(i).at(0) / unroll});
+      break;
+    }
+  }
+  return g;
+}
+
+std::string mapping_yaml(const Workload& group, const tiling::GroupMapping& m) {
+  YAML::Emitter out;
+  out << YAML::BeginMap << YAML::Key << "layers" << YAML::Value << YAML::BeginSeq;
+  std::vector<std::string> names;
+  for (std::size_t i : group.computation_nodes()) {
+    const auto& nm = m.nodes[i];
+    names.push_back(group.node(i).name);
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << group.node(i).name;
+    out << YAML::Key << "core_allocation" << YAML::Value << YAML::BeginSeq << YAML::Flow << nm.cores << YAML::EndSeq;
+    if (!nm.inter_core_tiling.empty()) {
+      out << YAML::Key << "inter_core_tiling" << YAML::Value << YAML::BeginSeq << YAML::BeginSeq;
+      for (const auto& [d, f] : nm.inter_core_tiling)
+        out << YAML::Flow << YAML::BeginMap << YAML::Key << "dim" << YAML::Value << ("D" + std::to_string(d)) << YAML::Key
+            << "split" << YAML::Value << f << YAML::EndMap;
+      out << YAML::EndSeq << YAML::EndSeq;
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq << YAML::Key << "fused_groups" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << "Fused_Group_1";
+  out << YAML::Key << "layers" << YAML::Value << YAML::Flow << names;
+  out << YAML::Key << "intra_core_tiling" << YAML::Value << YAML::BeginSeq;
+  for (const auto& t : m.intra_core_tiling)
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "dim" << YAML::Value << (t.node + ".D" + std::to_string(t.dim))
+        << YAML::Key << "tile" << YAML::Value << t.tile << YAML::EndMap;
+  out << YAML::EndSeq << YAML::EndMap << YAML::EndSeq << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace stream::pipeline

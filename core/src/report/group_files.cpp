@@ -1,0 +1,192 @@
+#include "stream/report/group_files.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace stream::report {
+
+namespace {
+
+using schedule::SsKind;
+
+// Integral doubles print as integers (the reference coerces them the same way).
+void num(YAML::Emitter& out, double v) {
+  if (std::abs(v) < 9e15 && v == std::floor(v))
+    out << static_cast<long long>(v);
+  else
+    out << v;
+}
+
+std::string done(YAML::Emitter& out) { return std::string(out.c_str()) + "\n"; }
+
+}  // namespace
+
+std::string core_cost_lut_yaml(const pipeline::GroupResult& g) {
+  YAML::Emitter out;
+  out << YAML::BeginMap << YAML::Key << "nodes" << YAML::Value << YAML::BeginSeq;
+  for (std::size_t i : g.tiled.workload.computation_nodes()) {
+    const auto& name = g.tiled.workload.node(i).name;
+    auto it = g.costs.find(name);
+    if (it == g.costs.end()) continue;
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name << YAML::Key << "cores" << YAML::Value << YAML::BeginSeq;
+    for (const auto& c : it->second) {
+      out << YAML::Flow << YAML::BeginMap;
+      out << YAML::Key << "core_id" << YAML::Value << c.core_id;
+      out << YAML::Key << "core_type" << YAML::Value << c.core_type;
+      out << YAML::Key << "latency_total" << YAML::Value;
+      num(out, c.latency_total);
+      out << YAML::Key << "ideal_cycle" << YAML::Value;
+      num(out, c.ideal_cycle);
+      out << YAML::Key << "ideal_temporal_cycle" << YAML::Value;
+      num(out, c.ideal_temporal_cycle);
+      out << YAML::Key << "energy_total" << YAML::Value;
+      num(out, c.energy_total);
+      out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "backend" << YAML::Value << c.backend
+          << YAML::EndMap;
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  out << YAML::EndSeq << YAML::EndMap;
+  return done(out);
+}
+
+std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& g) {
+  const auto& ss = g.schedule;
+  const auto& a = g.allocation;
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "totals" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "iterations" << YAML::Value << ss.iterations;
+  out << YAML::Key << "latency_per_iteration" << YAML::Value << a.latency_per_iteration;
+  out << YAML::Key << "overlap" << YAML::Value << a.overlap;
+  out << YAML::Key << "iter_step" << YAML::Value << (a.latency_per_iteration - a.overlap);
+  out << YAML::Key << "total_latency" << YAML::Value << a.total_latency;
+  out << YAML::EndMap;
+  if (a.slot_latency.empty()) {
+    out << YAML::EndMap;
+    return done(out);
+  }
+  // Slack of each resource = idle time within one iteration.
+  std::map<std::string, std::int64_t> busy;
+  std::vector<std::pair<std::string, std::string>> resources;
+  for (std::size_t i = 0; i < ss.nodes.size(); ++i) {
+    const auto& n = ss.nodes[i];
+    if (n.kind == SsKind::Compute)
+      for (int c : n.cores) {
+        const auto key = "core " + std::to_string(c);
+        if (!busy.count(key)) resources.emplace_back(key, "core");
+        busy[key] += a.slot_latency[static_cast<std::size_t>(n.slot)];
+      }
+    if (n.kind == SsKind::Transfer && a.plan[i] >= 0)
+      for (int l : n.plans[static_cast<std::size_t>(a.plan[i])].links) {
+        const auto key = "link " + std::to_string(l);
+        if (!busy.count(key)) resources.emplace_back(key, "link");
+        busy[key] += a.slot_latency[static_cast<std::size_t>(n.slot)];
+      }
+  }
+  std::vector<std::tuple<std::int64_t, std::string, std::string>> slack;
+  for (const auto& [r, k] : resources) slack.emplace_back(a.latency_per_iteration - busy[r], r, k);
+  std::stable_sort(slack.begin(), slack.end(), [](const auto& x, const auto& y) { return std::get<0>(x) < std::get<0>(y); });
+  out << YAML::Key << "resource_slack" << YAML::Value << YAML::BeginSeq;
+  for (const auto& [s, r, k] : slack)
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "resource" << YAML::Value << r << YAML::Key << "kind" << YAML::Value
+        << k << YAML::Key << "slack_cycles" << YAML::Value << s << YAML::EndMap;
+  out << YAML::EndSeq;
+  out << YAML::Key << "tensor_reuse" << YAML::Value << YAML::BeginSeq;
+  for (std::size_t t = 0; t < ss.tensors.size(); ++t) {
+    const auto& ten = ss.tensors[t];
+    out << YAML::BeginMap << YAML::Key << "tensor" << YAML::Value << ten.name;
+    out << YAML::Key << "size_bits" << YAML::Value << ten.bits;
+    out << YAML::Key << "reuse_factor" << YAML::Value << a.reuse_factor[t];
+    out << YAML::Key << "reuse_stop_level" << YAML::Value << a.reuse_stop[t];
+    out << YAML::Key << "on_chip_tiles" << YAML::Value << a.tiles_on_chip[t];
+    out << YAML::Key << "loop_nest_out_to_in" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (auto it = ten.loops.rbegin(); it != ten.loops.rend(); ++it)
+      out << ("z" + std::to_string(it->dim) + "[" + std::to_string(it->size) + "] " + schedule::name(it->effect));
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+  out << YAML::Key << "slots" << YAML::Value << YAML::BeginSeq;
+  for (int s = 0; s <= ss.max_slot; ++s) {
+    out << YAML::BeginMap << YAML::Key << "slot" << YAML::Value << s;
+    out << YAML::Key << "slot_latency_cycles" << YAML::Value << a.slot_latency[static_cast<std::size_t>(s)];
+    out << YAML::Key << "compute_contributors" << YAML::Value << YAML::BeginSeq;
+    for (const auto& n : ss.nodes) {
+      if (n.kind != SsKind::Compute || n.slot != s) continue;
+      auto it = g.costs.find(n.name);
+      double all = 1, present = 1;
+      for (const auto& l : n.loops) {
+        all *= static_cast<double>(l.size);
+        if (l.effect != schedule::LoopEffect::Absent) present *= static_cast<double>(l.size);
+      }
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << n.name;
+      out << YAML::Key << "n_cores_in_lut" << YAML::Value << (it == g.costs.end() ? 0 : it->second.size());
+      out << YAML::Key << "lut_latency_total" << YAML::Value;
+      num(out, n.lut_latency);
+      out << YAML::Key << "ssis_fraction" << YAML::Value << present / all;
+      out << YAML::Key << "active_latency" << YAML::Value << n.active_latency << YAML::EndMap;
+    }
+    out << YAML::EndSeq << YAML::Key << "transfer_contributors" << YAML::Value << YAML::BeginSeq;
+    for (std::size_t i = 0; i < ss.nodes.size(); ++i) {
+      const auto& n = ss.nodes[i];
+      if (n.kind != SsKind::Transfer || n.slot != s || a.plan[i] < 0) continue;
+      const auto& p = n.plans[static_cast<std::size_t>(a.plan[i])];
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << n.name;
+      out << YAML::Key << "tensor_bits" << YAML::Value << ss.tensors[static_cast<std::size_t>(n.inputs.front())].bits;
+      out << YAML::Key << "min_link_bw" << YAML::Value;
+      num(out, p.min_bandwidth);
+      out << YAML::Key << "raw_path_cycles" << YAML::Value << p.latency;
+      out << YAML::Key << "active_latency_absent_loops" << YAML::Value
+          << schedule::active_latency(n.loops, static_cast<double>(p.latency));
+      out << YAML::Key << "reuse_factor" << YAML::Value << a.reuse_factor[static_cast<std::size_t>(n.outputs.front())];
+      out << YAML::Key << "contribution" << YAML::Value;
+      num(out, a.transfer_contribution[i]);
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  out << YAML::EndSeq << YAML::EndMap;
+  return done(out);
+}
+
+std::string optimization_metrics_yaml(const pipeline::GroupResult& g, const std::string& solver) {
+  const auto& a = g.allocation;
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "solver" << YAML::Value << solver;
+  out << YAML::Key << "status" << YAML::Value << allocate::name(a.status);
+  out << YAML::Key << "search" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "nodes_explored" << YAML::Value << a.nodes_explored;
+  out << YAML::Key << "simplex_iterations" << YAML::Value << a.simplex_iterations << YAML::EndMap;
+  out << YAML::Key << "objectives" << YAML::Value << YAML::BeginSeq;
+  for (std::size_t i = 0; i < a.level_names.size(); ++i) {
+    out << YAML::BeginMap << YAML::Key << "level" << YAML::Value << a.level_names[i];
+    out << YAML::Key << "priority" << YAML::Value << static_cast<int>(a.level_names.size() - i);
+    out << YAML::Key << "status" << YAML::Value << (i < a.level_status.size() ? a.level_status[i] : std::string("NOT_SOLVED"));
+    out << YAML::Key << "objective" << YAML::Value;
+    if (i < a.level_objectives.size()) num(out, std::round(a.level_objectives[i] * 1e6) / 1e6); else out << YAML::Null;
+    out << YAML::Key << "solve_time_s" << YAML::Value;
+    if (i < a.level_times_s.size()) out << a.level_times_s[i]; else out << YAML::Null;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+  out << YAML::Key << "solve_time_s" << YAML::Value << a.solve_time_s;
+  out << YAML::Key << "model" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "variables" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "total" << YAML::Value << a.size.variables;
+  out << YAML::Key << "integer" << YAML::Value << a.size.integers + a.size.binaries;
+  out << YAML::Key << "binary" << YAML::Value << a.size.binaries;
+  out << YAML::Key << "continuous" << YAML::Value << a.size.continuous << YAML::EndMap;
+  out << YAML::Key << "constraints" << YAML::Value << a.size.constraints;
+  out << YAML::Key << "nonzeros" << YAML::Value << a.size.nonzeros << YAML::EndMap;
+  if (!a.infeasibility.empty()) out << YAML::Key << "infeasibility" << YAML::Value << YAML::Literal << a.infeasibility;
+  if (!a.mps_path.empty()) out << YAML::Key << "model_file" << YAML::Value << a.mps_path;
+  out << YAML::EndMap;
+  return done(out);
+}
+
+}  // namespace stream::report

@@ -1,0 +1,59 @@
+#include "stream/report/summary.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace stream::report {
+
+namespace {
+double round2(double x) { return std::round(x * 100.0) / 100.0; }
+double share(const pipeline::RunResult& r, std::int64_t lat) {
+  return r.total_latency == 0 ? 0.0 : round2(100.0 * static_cast<double>(lat) / static_cast<double>(r.total_latency));
+}
+}  // namespace
+
+std::string summary_yaml(const pipeline::RunResult& r) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "total_latency" << YAML::Value << r.total_latency;
+  out << YAML::Key << "total_energy" << YAML::Value << r.total_energy;
+  out << YAML::Key << "edp" << YAML::Value << r.edp;
+  out << YAML::Key << "total_wall_time_s" << YAML::Value << round2(r.wall_time_s);
+  out << YAML::Key << "groups" << YAML::Value << YAML::BeginMap;
+  for (const auto& g : r.groups) {
+    out << YAML::Key << ("group_" + std::to_string(g.index)) << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "latency" << YAML::Value << g.allocation.total_latency;
+    out << YAML::Key << "percentage" << YAML::Value << share(r, g.allocation.total_latency);
+    out << YAML::Key << "energy" << YAML::Value << g.energy.total();
+    out << YAML::Key << "status" << YAML::Value << allocate::name(g.allocation.status);
+    out << YAML::Key << "wall_time_s" << YAML::Value << round2(g.wall_time_s);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+std::string summary_json(const pipeline::RunResult& r) {
+  nlohmann::ordered_json j;
+  j["total_latency"] = r.total_latency;
+  j["total_energy"] = r.total_energy;
+  j["edp"] = r.edp;
+  j["total_wall_time_s"] = round2(r.wall_time_s);
+  nlohmann::ordered_json groups = nlohmann::ordered_json::object();
+  for (const auto& g : r.groups) {
+    nlohmann::ordered_json gj;
+    gj["latency"] = g.allocation.total_latency;
+    gj["percentage"] = share(r, g.allocation.total_latency);
+    gj["energy"] = g.energy.total();
+    gj["energy_breakdown"] = {{"compute", g.energy.compute}, {"transfer", g.energy.transfer}, {"offchip", g.energy.offchip}};
+    gj["status"] = allocate::name(g.allocation.status);
+    gj["wall_time_s"] = round2(g.wall_time_s);
+    groups["group_" + std::to_string(g.index)] = gj;
+  }
+  j["groups"] = groups;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace stream::report

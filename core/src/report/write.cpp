@@ -1,0 +1,41 @@
+#include "stream/report/write.hpp"
+
+#include <fstream>
+
+#include "stream/error.hpp"
+#include "stream/pipeline/group_mapping.hpp"
+#include "stream/report/group_files.hpp"
+#include "stream/report/schedule_svg.hpp"
+#include "stream/report/summary.hpp"
+#include "stream/report/trace.hpp"
+
+namespace stream::report {
+
+namespace {
+void write(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream f(p, std::ios::binary);
+  if (!f) throw Error("cannot write " + p.string(), Location{p.string(), 0, 0, "", ""});
+  f << text;
+}
+}  // namespace
+
+void write_results(const pipeline::RunResult& r, const hardware::Accelerator& acc, const std::filesystem::path& dir,
+                   const std::string& solver) {
+  std::filesystem::create_directories(dir);
+  write(dir / "summary.yaml", summary_yaml(r));
+  write(dir / "summary.json", summary_json(r));
+  for (const auto& g : r.groups) {
+    const auto gd = dir / ("group_" + std::to_string(g.index));
+    std::filesystem::create_directories(gd);
+    write(gd / "mapping.yaml", pipeline::mapping_yaml(g.workload, g.mapping));
+    write(gd / "core_cost_lut.yaml", core_cost_lut_yaml(g));
+    write(gd / "slot_latency_breakdown.yaml", slot_latency_breakdown_yaml(g));
+    write(gd / "optimization_metrics.yaml", optimization_metrics_yaml(g, solver));
+    if (!g.allocation.slot_latency.empty()) {
+      write(gd / "steady_state_trace.json", steady_state_trace_json(g, acc));
+      write(gd / "schedule.svg", schedule_svg(g, acc));
+    }
+  }
+}
+
+}  // namespace stream::report

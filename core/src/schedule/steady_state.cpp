@@ -1,0 +1,478 @@
+#include "stream/schedule/steady_state.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <queue>
+#include <set>
+
+#include "stream/error.hpp"
+#include "stream/ir/dimensions.hpp"
+
+namespace stream::schedule {
+
+const char* name(SsKind k) {
+  switch (k) {
+    case SsKind::InEdge: return "in_edge";
+    case SsKind::OutEdge: return "out_edge";
+    case SsKind::Compute: return "computation";
+    case SsKind::Transfer: return "transfer";
+  }
+  return "?";
+}
+const char* name(TransferType t) {
+  switch (t) {
+    case TransferType::MemToCompute: return "MEM_TO_COMPUTE";
+    case TransferType::ComputeToCompute: return "COMPUTE_TO_COMPUTE";
+    case TransferType::ComputeToMem: return "COMPUTE_TO_MEM";
+  }
+  return "?";
+}
+const char* name(LoopEffect e) {
+  switch (e) {
+    case LoopEffect::Varying: return "VARYING";
+    case LoopEffect::Invariant: return "INVARIANT";
+    case LoopEffect::Absent: return "ABSENT";
+  }
+  return "?";
+}
+
+int SteadyState::tensor_index(const std::string& n) const {
+  for (std::size_t i = 0; i < tensors.size(); ++i)
+    if (tensors[i].name == n) return static_cast<int>(i);
+  return -1;
+}
+int SteadyState::node_index(const std::string& n) const {
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].name == n) return static_cast<int>(i);
+  return -1;
+}
+
+std::int64_t round_half_even(double x) {
+  // std::nearbyint rounds to even under the default rounding mode, like Python's round().
+  return static_cast<std::int64_t>(std::nearbyint(x));
+}
+
+std::int64_t active_latency(const std::vector<TemporalLoop>& loops, double x) {
+  double all = 1, present = 1;
+  for (const auto& l : loops) {
+    all *= static_cast<double>(l.size);
+    if (l.effect != LoopEffect::Absent) present *= static_cast<double>(l.size);
+  }
+  return round_half_even(x * present / all);
+}
+
+namespace {
+
+bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+std::int64_t product(const std::vector<std::int64_t>& v) {
+  std::int64_t p = 1;
+  for (auto x : v) p *= x;
+  return p;
+}
+
+// Unified dims indexing `tensor` through `map` of node `node_index`.
+std::vector<int> tensor_dims(const AffineMap& map, const std::vector<int>& node_dims) {
+  std::set<int> out;
+  for (int d : map.used_dims()) out.insert(node_dims.at(static_cast<std::size_t>(d)));
+  return {out.begin(), out.end()};
+}
+
+TransferPlan make_plan(const hardware::Accelerator& acc, const std::vector<int>& sources,
+                       const std::vector<int>& targets, std::int64_t bits) {
+  TransferPlan plan;
+  plan.sources = sources;
+  plan.targets = targets;
+  std::vector<std::pair<int, int>> pairs;
+  for (int s : sources)
+    for (int t : targets) pairs.emplace_back(s, t);
+  std::sort(pairs.begin(), pairs.end());
+  std::set<std::pair<int, int>> edges;
+  for (auto [s, t] : pairs) {
+    if (s == t) continue;
+    const auto path = acc.shortest_path(s, t);
+    if (path.empty())
+      throw Error("no path from core " + std::to_string(s) + " to core " + std::to_string(t) + " in accelerator '" +
+                      acc.name + "'",
+                  Location{acc.source_file, 0, 0, "", ""});
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+      edges.insert({path[i], path[i + 1]});
+      const int link = acc.edge(path[i], path[i + 1]);
+      if (!contains(plan.links, link)) plan.links.push_back(link);
+    }
+  }
+  plan.hops = static_cast<std::int64_t>(edges.size());
+  if (!plan.links.empty()) {
+    plan.min_bandwidth = acc.links().at(static_cast<std::size_t>(plan.links.front())).bandwidth;
+    for (int l : plan.links)
+      plan.min_bandwidth = std::min(plan.min_bandwidth, acc.links().at(static_cast<std::size_t>(l)).bandwidth);
+    plan.latency = static_cast<std::int64_t>(std::ceil(static_cast<double>(bits) / plan.min_bandwidth));
+  }
+  return plan;
+}
+
+}  // namespace
+
+SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc) {
+  const Workload& w = tiled.workload;
+  const auto& ud = w.unified_dimensions();
+  SteadyState ss;
+  ss.fusion_splits = tiled.fusion_splits;
+  ss.offchip_core = acc.offchip_core_id;
+  const std::vector<int> offchip{acc.offchip_core_id};
+
+  std::map<std::string, int> tensor_id;
+  auto add_tensor = [&](const Tensor& t) {
+    SsTensor st;
+    st.name = t.name;
+    st.bits = t.size_bits();
+    st.shape = t.shape;
+    ss.tensors.push_back(std::move(st));
+    tensor_id[t.name] = static_cast<int>(ss.tensors.size()) - 1;
+  };
+  for (const auto& t : w.tensors()) add_tensor(*t);
+
+  // Original nodes, in insertion order.
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const Node& n = w.node(i);
+    SsNode sn;
+    sn.name = n.name;
+    sn.op_type = n.type;
+    sn.source = static_cast<int>(i);
+    switch (n.kind) {
+      case NodeKind::InEdge: sn.kind = SsKind::InEdge; break;
+      case NodeKind::OutEdge: sn.kind = SsKind::OutEdge; break;
+      case NodeKind::Computation:
+      case NodeKind::Normalization: sn.kind = SsKind::Compute; break;
+      case NodeKind::FusionEdge:
+        throw Error("a fusion group still contains the FusionEdge '" + n.name + "'", Location{"", 0, 0, n.name, ""});
+    }
+    for (const auto& t : n.inputs) sn.inputs.push_back(tensor_id.at(t->name));
+    for (const auto& t : n.outputs) sn.outputs.push_back(tensor_id.at(t->name));
+    if (sn.kind == SsKind::Compute) {
+      sn.dims = ud.dims_of(i, n.num_dims());
+      const auto& m = tiled.mapping.at(i);
+      if (m.cores.empty())
+        throw Error("compute node '" + n.name + "' has no core allocation", Location{"", 0, 0, n.name, ""});
+      sn.cores = m.cores;
+      for (const auto& [local, f] : m.inter_core_tiling)
+        sn.inter_core_tiling.emplace_back(sn.dims.at(static_cast<std::size_t>(local)), f);
+    } else {
+      sn.cores = offchip;
+    }
+    ss.nodes.push_back(std::move(sn));
+  }
+
+  // Per original tensor: dims, producer, placement and per-core tile.
+  auto local_split_sizes = [&](std::size_t node) {
+    std::vector<std::int64_t> sizes = w.loop_sizes(node);
+    for (const auto& [local, f] : tiled.mapping.at(node).inter_core_tiling) {
+      auto& s = sizes.at(static_cast<std::size_t>(local));
+      if (s % f == 0) s /= f;
+    }
+    return sizes;
+  };
+  for (auto& st : ss.tensors) {
+    const std::size_t prod = w.producer_of(st.name);
+    st.producer = static_cast<int>(prod);
+    const Node& pn = w.node(prod);
+    std::size_t accessor = Workload::npos;
+    if (pn.has_iteration_space()) {
+      accessor = prod;
+    } else {
+      for (std::size_t c : w.successors(prod))
+        if (w.node(c).has_iteration_space() && w.node(c).mapping_of(*w.node(prod).outputs.front()) != nullptr) {
+          accessor = c;
+          break;
+        }
+    }
+    if (accessor != Workload::npos) {
+      const Node& an = w.node(accessor);
+      const Tensor* tp = nullptr;
+      for (const auto& t : an.inputs)
+        if (t->name == st.name) tp = t.get();
+      for (const auto& t : an.outputs)
+        if (t->name == st.name) tp = t.get();
+      if (tp != nullptr) st.dims = tensor_dims(*an.mapping_of(*tp), ud.dims_of(accessor, an.num_dims()));
+    }
+    const SsNode& psn = ss.nodes[prod];
+    st.placements = {psn.cores};
+    if (psn.kind == SsKind::Compute) {
+      const Node& an = w.node(prod);
+      for (const auto& t : an.outputs)
+        if (t->name == st.name)
+          st.tile_bits = product(tiling::tensor_shape_for_node(w, prod, *t, local_split_sizes(prod))) * bits(t->dtype);
+    } else {
+      st.tile_bits = st.bits;
+    }
+  }
+
+  // Transfer creation order: tensors of iteration-space nodes, node order, inputs then outputs.
+  std::vector<std::string> order;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const Node& n = w.node(i);
+    if (!n.has_iteration_space()) continue;
+    for (const auto& t : n.inputs)
+      if (std::find(order.begin(), order.end(), t->name) == order.end())
+        order.push_back(t->name);
+    for (const auto& t : n.outputs)
+      if (std::find(order.begin(), order.end(), t->name) == order.end()) order.push_back(t->name);
+  }
+
+  for (const auto& tname : order) {
+    const int tid = tensor_id.at(tname);
+    const std::size_t src = w.producer_of(tname);
+    std::vector<std::size_t> dsts;
+    for (std::size_t i = 0; i < w.size(); ++i)
+      for (const auto& t : w.node(i).inputs)
+        if (t->name == tname) {
+          if (std::find(dsts.begin(), dsts.end(), i) == dsts.end()) dsts.push_back(i);
+        }
+    if (dsts.empty()) continue;
+    const bool src_in = w.node(src).kind == NodeKind::InEdge;
+    const bool to_out = std::any_of(dsts.begin(), dsts.end(), [&](std::size_t d) { return w.node(d).kind == NodeKind::OutEdge; });
+
+    SsNode tr;
+    tr.kind = SsKind::Transfer;
+    tr.dims = ss.tensors[static_cast<std::size_t>(tid)].dims;
+    const std::int64_t tbits = ss.tensors[static_cast<std::size_t>(tid)].bits;
+    auto copy_tensor = [&](int from, const std::string& new_name) {
+      SsTensor c = ss.tensors[static_cast<std::size_t>(from)];
+      c.name = new_name;
+      ss.tensors.push_back(std::move(c));
+      return static_cast<int>(ss.tensors.size()) - 1;
+    };
+    const int tr_index = static_cast<int>(ss.nodes.size());
+    if (to_out && !src_in) {
+      if (dsts.size() != 1)
+        throw Error("tensor '" + tname + "' feeds the graph output and other nodes; not supported",
+                    Location{"", 0, 0, w.node(src).name, tname});
+      // The producer now writes `<t>_1`; the transfer moves it to the off-chip `<t>`.
+      const int renamed = copy_tensor(tid, tname + "_1");
+      auto& outs = ss.nodes[src].outputs;
+      std::replace(outs.begin(), outs.end(), tid, renamed);
+      tr.name = "Transfer(" + tname + "_1)";
+      tr.transfer_type = TransferType::ComputeToMem;
+      tr.inputs = {renamed};
+      tr.outputs = {tid};
+      tr.cores = offchip;
+      ss.tensors[static_cast<std::size_t>(renamed)].producer = static_cast<int>(src);
+      auto& out_t = ss.tensors[static_cast<std::size_t>(tid)];
+      out_t.producer = tr_index;
+      out_t.placements = {offchip};
+      out_t.tile_bits = out_t.bits;
+      tr.plans.push_back(make_plan(acc, ss.nodes[src].cores, offchip, tbits));
+    } else {
+      tr.name = "Transfer(" + tname + ")";
+      tr.transfer_type = src_in ? TransferType::MemToCompute : TransferType::ComputeToCompute;
+      tr.inputs = {tid};
+      std::set<int> dst_cores;
+      std::size_t widest = dsts.front();
+      for (std::size_t d : dsts) {
+        for (int c : ss.nodes[d].cores) dst_cores.insert(c);
+        if (ss.nodes[d].cores.size() > ss.nodes[widest].cores.size()) widest = d;
+      }
+      tr.cores.assign(dst_cores.begin(), dst_cores.end());
+      for (std::size_t k = 0; k < dsts.size(); ++k) {
+        const std::string oname = dsts.size() == 1 ? tname + "_1" : tname + "_1." + std::to_string(k);
+        const int o = copy_tensor(tid, oname);
+        auto& ot = ss.tensors[static_cast<std::size_t>(o)];
+        ot.producer = tr_index;
+        ot.placements = {tr.cores};
+        tr.outputs.push_back(o);
+        auto& ins = ss.nodes[dsts[k]].inputs;
+        std::replace(ins.begin(), ins.end(), tid, o);
+      }
+      // Per-core tile of the transfer's outputs: the widest consumer's inter-core split.
+      std::int64_t tile = tbits;
+      if (tr.cores.size() > 1 && w.node(widest).has_iteration_space()) {
+        for (const auto& t : w.node(widest).inputs)
+          if (t->name == tname)
+            tile = product(tiling::tensor_shape_for_node(w, widest, *t, local_split_sizes(widest))) * bits(t->dtype);
+      }
+      for (int o : tr.outputs) ss.tensors[static_cast<std::size_t>(o)].tile_bits = tile;
+      tr.plans.push_back(make_plan(acc, ss.nodes[src].cores, tr.cores, tbits));
+    }
+    ss.nodes.push_back(std::move(tr));
+  }
+  return ss;
+}
+
+namespace {
+
+// Producer/consumer adjacency of the steady-state graph.
+struct Graph {
+  std::vector<std::vector<int>> preds, succs;
+};
+
+Graph graph_of(const SteadyState& ss) {
+  Graph g;
+  g.preds.resize(ss.nodes.size());
+  g.succs.resize(ss.nodes.size());
+  for (std::size_t i = 0; i < ss.nodes.size(); ++i)
+    for (int t : ss.nodes[i].inputs) {
+      const int p = ss.tensors[static_cast<std::size_t>(t)].producer;
+      if (p < 0 || contains(g.preds[i], p)) continue;
+      g.preds[i].push_back(p);
+      g.succs[static_cast<std::size_t>(p)].push_back(static_cast<int>(i));
+    }
+  return g;
+}
+
+}  // namespace
+
+SteadyState add_iteration_spaces(SteadyState ss) {
+  const Graph g = graph_of(ss);
+  ss.iterations = 1;
+  for (const auto& [d, n] : ss.fusion_splits) ss.iterations *= n;
+
+  // Dims of compute nodes reachable from a transfer through chains of transfers.
+  auto neighbour_compute_dims = [&](int start) {
+    std::set<int> dims, seen{start};
+    std::vector<int> stack{start};
+    while (!stack.empty()) {
+      const int n = stack.back();
+      stack.pop_back();
+      for (const auto* adj : {&g.preds[static_cast<std::size_t>(n)], &g.succs[static_cast<std::size_t>(n)]})
+        for (int m : *adj) {
+          if (!seen.insert(m).second) continue;
+          const auto& mn = ss.nodes[static_cast<std::size_t>(m)];
+          if (mn.kind == SsKind::Compute) dims.insert(mn.dims.begin(), mn.dims.end());
+          if (mn.kind == SsKind::Transfer) stack.push_back(m);
+        }
+    }
+    return dims;
+  };
+
+  for (std::size_t i = 0; i < ss.nodes.size(); ++i) {
+    auto& n = ss.nodes[i];
+    n.loops.clear();
+    if (n.kind == SsKind::Compute) {
+      for (const auto& [d, s] : ss.fusion_splits)
+        n.loops.push_back({d, s, contains(n.dims, d) ? LoopEffect::Varying : LoopEffect::Absent});
+    } else if (n.kind == SsKind::Transfer) {
+      const auto near = neighbour_compute_dims(static_cast<int>(i));
+      for (const auto& [d, s] : ss.fusion_splits) {
+        LoopEffect e = contains(n.dims, d) ? LoopEffect::Varying
+                       : near.count(d)    ? LoopEffect::Invariant
+                                          : LoopEffect::Absent;
+        n.loops.push_back({d, s, e});
+      }
+    }
+  }
+  for (auto& t : ss.tensors) {
+    t.loops.clear();
+    if (t.producer < 0) continue;
+    const auto& p = ss.nodes[static_cast<std::size_t>(t.producer)];
+    const SsNode* from = &p;
+    if (p.kind == SsKind::InEdge) {
+      const auto& succ = g.succs[static_cast<std::size_t>(t.producer)];
+      if (succ.empty()) continue;
+      from = &ss.nodes[static_cast<std::size_t>(succ.front())];
+    }
+    for (const auto& l : from->loops) {
+      LoopEffect e = contains(t.dims, l.dim)            ? LoopEffect::Varying
+                     : l.effect == LoopEffect::Absent ? LoopEffect::Absent
+                                                      : LoopEffect::Invariant;
+      t.loops.push_back({l.dim, l.size, e});
+    }
+  }
+  return ss;
+}
+
+namespace {
+
+int class_rank(SsKind k) {
+  switch (k) {
+    case SsKind::Compute: return 0;
+    case SsKind::Transfer: return 1;
+    case SsKind::InEdge: return 3;
+    case SsKind::OutEdge: return 4;
+  }
+  return 5;
+}
+
+// Can every node of the bucket pick one option so that all picks are pairwise disjoint?
+bool disjoint_choice(const std::vector<const std::vector<std::vector<int>>*>& options) {
+  std::vector<int> used;
+  std::function<bool(std::size_t)> rec = [&](std::size_t k) {
+    if (k == options.size()) return true;
+    for (const auto& opt : *options[k]) {
+      if (std::any_of(opt.begin(), opt.end(), [&](int r) { return contains(used, r); })) continue;
+      const auto mark = used.size();
+      used.insert(used.end(), opt.begin(), opt.end());
+      if (rec(k + 1)) return true;
+      used.resize(mark);
+    }
+    return false;
+  };
+  return rec(0);
+}
+
+}  // namespace
+
+SteadyState assign_time_slots(SteadyState ss) {
+  const Graph g = graph_of(ss);
+  const std::size_t n = ss.nodes.size();
+  std::vector<std::vector<std::vector<int>>> options(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& nd = ss.nodes[i];
+    if (nd.kind == SsKind::Compute) options[i] = {nd.cores};
+    if (nd.kind == SsKind::Transfer)
+      for (const auto& p : nd.plans) options[i].push_back(p.links);
+  }
+  using Key = std::pair<int, std::size_t>;
+  std::priority_queue<Key, std::vector<Key>, std::greater<>> ready;
+  std::vector<std::size_t> pending(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    pending[i] = g.preds[i].size();
+    if (pending[i] == 0) ready.push({class_rank(ss.nodes[i].kind), i});
+  }
+  std::map<int, std::vector<std::size_t>> compute_bucket, transfer_bucket;
+  ss.max_slot = -1;
+  while (!ready.empty()) {
+    const std::size_t i = ready.top().second;
+    ready.pop();
+    auto& nd = ss.nodes[i];
+    int earliest = 0;
+    for (int p : g.preds[i]) earliest = std::max(earliest, ss.nodes[static_cast<std::size_t>(p)].slot + 1);
+    int slot = earliest;
+    if (nd.kind == SsKind::Compute || nd.kind == SsKind::Transfer) {
+      auto& buckets = nd.kind == SsKind::Compute ? compute_bucket : transfer_bucket;
+      for (;; ++slot) {
+        std::vector<const std::vector<std::vector<int>>*> opts;
+        for (std::size_t m : buckets[slot]) opts.push_back(&options[m]);
+        opts.push_back(&options[i]);
+        if (disjoint_choice(opts)) break;
+      }
+      buckets[slot].push_back(i);
+    }
+    nd.slot = slot;
+    ss.max_slot = std::max(ss.max_slot, slot);
+    for (int s : g.succs[i])
+      if (--pending[static_cast<std::size_t>(s)] == 0) ready.push({class_rank(ss.nodes[static_cast<std::size_t>(s)].kind), static_cast<std::size_t>(s)});
+  }
+  return ss;
+}
+
+SteadyState add_compute_latencies(SteadyState ss, const NodeCosts& costs) {
+  for (auto& n : ss.nodes) {
+    if (n.kind != SsKind::Compute) continue;
+    auto it = costs.find(n.name);
+    if (it == costs.end() || it->second.empty())
+      throw Error("no cost entry for compute node '" + n.name + "'", Location{"", 0, 0, n.name, ""});
+    double mx = 0;
+    for (const auto& e : it->second) mx = std::max(mx, e.latency_total);
+    n.lut_latency = std::ceil(mx);
+    n.active_latency = active_latency(n.loops, n.lut_latency);
+  }
+  return ss;
+}
+
+SteadyState steady_state(const tiling::TiledGroup& tiled, const NodeCosts& costs, const hardware::Accelerator& acc) {
+  return add_compute_latencies(assign_time_slots(add_iteration_spaces(add_transfers(tiled, acc))), costs);
+}
+
+}  // namespace stream::schedule

@@ -1,0 +1,177 @@
+#include "stream/tiling/tiled_group.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "stream/error.hpp"
+#include "stream/ir/dimensions.hpp"
+
+namespace stream::tiling {
+
+std::int64_t TiledGroup::iterations() const {
+  std::int64_t n = 1;
+  for (const auto& [d, s] : fusion_splits) n *= s;
+  return n;
+}
+
+namespace {
+
+// Extent of each axis of `map` over `extents`, clipped to [0, shape-1].
+std::vector<std::int64_t> clipped_extents(const AffineMap& map, const std::vector<std::int64_t>& extents,
+                                          const std::vector<std::int64_t>& shape) {
+  std::vector<std::int64_t> out;
+  const auto ranges = map.ranges(extents);
+  for (std::size_t a = 0; a < ranges.size(); ++a) {
+    std::int64_t lo = std::max<std::int64_t>(ranges[a].lo, 0);
+    std::int64_t hi = std::min<std::int64_t>(ranges[a].hi, shape.at(a) - 1);
+    out.push_back(std::max<std::int64_t>(hi - lo + 1, 0));
+  }
+  return out;
+}
+
+bool is_mac_type(const std::string& type) {
+  std::string t = type;
+  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return t.find("conv") != std::string::npos || t.find("gemm") != std::string::npos ||
+         t.find("matmul") != std::string::npos || t.find("linear") != std::string::npos;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> tensor_shape_for_node(const Workload& workload, std::size_t node_index, const Tensor& tensor,
+                                                const std::vector<std::int64_t>& local_sizes) {
+  const Node& n = workload.node(node_index);
+  const AffineMap* map = n.mapping_of(tensor);
+  if (map == nullptr) return tensor.shape;
+  return clipped_extents(*map, local_sizes, tensor.shape);
+}
+
+std::vector<std::int64_t> tensor_shape_with_sizes(const Workload& workload, const Tensor& tensor,
+                                                  const std::vector<std::int64_t>& dim_sizes) {
+  const auto& ud = workload.unified_dimensions();
+  std::vector<std::int64_t> best(tensor.rank(), 0);
+  bool any = false;
+  for (std::size_t i = 0; i < workload.size(); ++i) {
+    const Node& n = workload.node(i);
+    if (!n.has_iteration_space()) continue;
+    const AffineMap* map = n.mapping_of(tensor);
+    if (map == nullptr) continue;
+    const auto dims = ud.dims_of(i, n.num_dims());
+    std::vector<std::int64_t> local;
+    for (int z : dims) local.push_back(dim_sizes.at(static_cast<std::size_t>(z)));
+    const auto ext = clipped_extents(*map, local, tensor.shape);
+    for (std::size_t a = 0; a < ext.size(); ++a) best[a] = std::max(best[a], ext[a]);
+    any = true;
+  }
+  return any ? best : tensor.shape;
+}
+
+std::vector<std::int64_t> tiled_tensor_shape(const Workload& group, const Tensor& t,
+                                             const std::vector<std::int64_t>& sizes) {
+  // A computed tensor takes its producer's extent: a consumer's windowed read may reach past it
+  // (a halo), which the consumer's clipping handles; the reference's max over accessors would
+  // give the producer a loop larger than its dim. Graph inputs take the max over their readers.
+  const auto& ud = group.unified_dimensions();
+  const std::size_t p = group.producer_of(t.name);
+  if (p != Workload::npos && group.node(p).has_iteration_space()) {
+    const Node& pn = group.node(p);
+    std::vector<std::int64_t> local;
+    for (int z : ud.dims_of(p, pn.num_dims())) local.push_back(sizes[static_cast<std::size_t>(z)]);
+    return tensor_shape_for_node(group, p, t, local);
+  }
+  return tensor_shape_with_sizes(group, t, sizes);
+}
+
+TiledGroup tile(const Workload& group, const GroupMapping& mapping) {
+  const auto& ud = group.unified_dimensions();
+  if (mapping.nodes.size() != group.size())
+    throw Error("the group mapping has " + std::to_string(mapping.nodes.size()) + " entries for " +
+                    std::to_string(group.size()) + " nodes",
+                Location{});
+  TiledGroup out;
+  out.mapping = mapping.nodes;
+
+  // Spatial unrollings in global dims: first appearance, largest factor per dim (spec §4.3.1).
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    const Node& n = group.node(i);
+    if (!n.has_iteration_space()) continue;
+    const auto dims = ud.dims_of(i, n.num_dims());
+    for (const auto& [local, f] : mapping.nodes[i].inter_core_tiling) {
+      if (local < 0 || local >= n.num_dims())
+        throw Error("inter-core split of node '" + n.name + "' names dim D" + std::to_string(local) +
+                        " but the node has " + std::to_string(n.num_dims()) + " dims",
+                    Location{"", 0, 0, n.name, ""});
+      const int z = dims[static_cast<std::size_t>(local)];
+      auto it = std::find_if(out.spatial_unrollings.begin(), out.spatial_unrollings.end(),
+                             [&](const auto& p) { return p.first == z; });
+      if (it == out.spatial_unrollings.end())
+        out.spatial_unrollings.emplace_back(z, f);
+      else
+        it->second = std::max(it->second, f);
+    }
+  }
+  auto unroll = [&](int z) -> std::int64_t {
+    for (const auto& [d, f] : out.spatial_unrollings)
+      if (d == z) return f;
+    return 1;
+  };
+
+  // Fusion splits (spec §4.3.2).
+  std::vector<std::int64_t> sizes = ud.dim_size;
+  for (const auto& t : mapping.intra_core_tiling) {
+    const std::size_t idx = group.index_of(t.node);
+    const Node& n = group.node(idx);
+    if (t.dim < 0 || t.dim >= n.num_dims())
+      throw Error("intra-core tiling names " + t.node + ".D" + std::to_string(t.dim) + " but the node has " +
+                      std::to_string(n.num_dims()) + " dims",
+                  Location{"", 0, 0, t.node, ""});
+    const int z = ud.dims_of(idx, n.num_dims())[static_cast<std::size_t>(t.dim)];
+    const std::int64_t size = ud.dim_size.at(static_cast<std::size_t>(z));
+    const std::int64_t denom = t.tile * unroll(z);
+    if (t.tile <= 0 || size % denom != 0)
+      throw Error("intra-core tile " + std::to_string(t.tile) + " of " + t.node + ".D" + std::to_string(t.dim) +
+                      " (size " + std::to_string(size) + ", inter-core unrolling " + std::to_string(unroll(z)) +
+                      ") does not divide the dimension",
+                  Location{"", 0, 0, t.node, ""});
+    const std::int64_t splits = size / denom;
+    if (std::none_of(out.fusion_splits.begin(), out.fusion_splits.end(), [&](const auto& p) { return p.first == z; }))
+      out.fusion_splits.emplace_back(z, splits);
+    sizes[static_cast<std::size_t>(z)] = size / splits;
+  }
+
+  // MACs of the untiled group.
+  for (std::size_t i : group.computation_nodes()) {
+    const Node& n = group.node(i);
+    if (!is_mac_type(n.type)) continue;
+    std::int64_t p = 1;
+    for (auto s : group.loop_sizes(i)) p *= s;
+    out.total_mac_ops += p;
+  }
+
+  if (sizes == ud.dim_size) {
+    out.workload = group;
+    return out;
+  }
+  // Rebuild every tensor with its one-iteration shape, then every node on the new tensors.
+  std::map<std::string, TensorPtr> reshaped;
+  for (const auto& t : group.tensors()) {
+    auto shape = tiled_tensor_shape(group, *t, sizes);
+    reshaped[t->name] = make_tensor(t->name, t->dtype, std::move(shape));
+  }
+  std::vector<Node> nodes;
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    Node n = group.node(i);
+    for (auto& t : n.inputs) t = reshaped.at(t->name);
+    for (auto& t : n.outputs) t = reshaped.at(t->name);
+    if (n.has_iteration_space()) {
+      const auto dims = ud.dims_of(i, n.num_dims());
+      for (auto& [d, e] : n.window_extents) e = sizes[static_cast<std::size_t>(dims[static_cast<std::size_t>(d)])];
+    }
+    nodes.push_back(std::move(n));
+  }
+  out.workload = Workload(std::move(nodes));
+  return out;
+}
+
+}  // namespace stream::tiling

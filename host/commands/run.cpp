@@ -1,0 +1,117 @@
+// `stream run`: the whole mapping pipeline on one workload and one accelerator.
+//
+//   stream run [--hardware H] [--workload W] [--mapping M] [--intra-core-tiling SPEC]
+//              [--fusion-cut-points per-layer|N1,N2] [--out DIR] [--experiment-id ID]
+//              [--threads N] [--time-limit S]
+//
+// Defaults: the bundled 2-conv workload on the bundled TPU-like quad core. Progress goes to
+// stderr; stdout gets a short table (total latency, energy, EDP, per group latency, share and
+// wall time). Results go to DIR/ID/ (see report/write.hpp). Exit 1 when a group's allocation
+// MILP has no solution (its diagnosis and model.mps are written).
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include <stream/error.hpp>
+#include <stream/hardware/accelerator_reader.hpp>
+#include <stream/pipeline/group_mapping.hpp>
+#include <stream/pipeline/run.hpp>
+#include <stream/report/write.hpp>
+
+#include "../command.hpp"
+#include "../inputs.hpp"
+#include "../plugin_host.hpp"
+
+namespace stream::host {
+namespace {
+
+struct Options {
+  std::string hardware = "hardware/tpu_like_quad_core.yaml";
+  std::string workload = "workload/2conv_1_8_32_32_16_32_3.onnx";
+  std::string mapping;
+  std::string intra_core_tiling;
+  std::string fusion_cut_points;
+  std::string out = "outputs";
+  std::string experiment_id;
+  int threads = 1;
+  double time_limit = 0;
+};
+
+std::string stem(const std::string& p) { return std::filesystem::path(p).stem().string(); }
+
+void run(const Options& o, HostContext& ctx) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto hw_path = resolve_input(o.hardware);
+  const auto wl_path = resolve_input(o.workload);
+  auto say = [](const std::string& s) { std::cerr << "[stream run] " << s << "\n"; };
+  say("hardware " + hw_path.string());
+  const auto acc = hardware::load_accelerator(hw_path);
+  say("workload " + wl_path.string());
+  const Workload workload = ctx.plugins().registries().load_workload(wl_path);
+
+  pipeline::RunOptions ro;
+  if (!o.mapping.empty()) ro.mapping = resolve_input(o.mapping);
+  if (!o.intra_core_tiling.empty()) ro.intra_core_tiling = pipeline::parse_intra_core_tiling(o.intra_core_tiling);
+  if (o.fusion_cut_points == "per-layer") {
+    ro.cut_mode = pipeline::CutMode::PerLayer;
+  } else if (!o.fusion_cut_points.empty()) {
+    ro.cut_mode = pipeline::CutMode::Explicit;
+    std::stringstream ss(o.fusion_cut_points);
+    for (std::string item; std::getline(ss, item, ',');)
+      if (!item.empty()) ro.cut_points.push_back(item);
+  }
+  ro.threads = o.threads;
+  ro.time_limit_s = o.time_limit;
+  const std::string id = o.experiment_id.empty()
+                             ? stem(o.hardware) + "-" + stem(o.workload) + "-constraint_optimization"
+                             : o.experiment_id;
+  const auto out_dir = std::filesystem::path(o.out) / id;
+  ro.failure_dir = out_dir;
+  ro.progress = say;
+  const auto result = pipeline::run(workload, acc, ro);
+  report::write_results(result, acc, out_dir, ro.solver);
+  say("results in " + out_dir.string());
+
+  std::printf("%-14s %16lld cycles\n", "Total latency:", static_cast<long long>(result.total_latency));
+  std::printf("%-14s %16.6g pJ\n", "Total energy:", result.total_energy);
+  std::printf("%-14s %16.6g pJ*cycles\n", "EDP:", result.edp);
+  std::printf("%-8s %14s %9s %16s %10s  %s\n", "group", "latency", "share", "energy (pJ)", "wall (s)", "status");
+  for (const auto& g : result.groups) {
+    const double share = result.total_latency == 0
+                             ? 0.0
+                             : 100.0 * static_cast<double>(g.allocation.total_latency) / static_cast<double>(result.total_latency);
+    std::printf("%-8d %14lld %8.1f%% %16.6g %10.3f  %s\n", g.index, static_cast<long long>(g.allocation.total_latency),
+                share, g.energy.total(), g.wall_time_s, allocate::name(g.allocation.status));
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("wall time: %.3f s\n", wall);
+  for (const auto& g : result.groups)
+    if (g.allocation.slot_latency.empty()) {
+      std::cerr << "[stream run] group " << g.index << ": no allocation (" << allocate::name(g.allocation.status)
+                << ")\n" << g.allocation.infeasibility;
+      if (!g.allocation.mps_path.empty()) std::cerr << "[stream run] model written to " << g.allocation.mps_path << "\n";
+      ctx.exit_code = 1;
+    }
+}
+
+void setup(CLI::App& app, HostContext& ctx) {
+  auto opts = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand("run", "Map a workload onto an accelerator: latency, energy, schedule");
+  cmd->add_option("--hardware", opts->hardware, "Accelerator YAML (default: bundled tpu_like_quad_core)");
+  cmd->add_option("--workload", opts->workload, "Workload model (default: bundled 2-conv ONNX)");
+  cmd->add_option("--mapping", opts->mapping, "Mapping YAML (default: automatic mapping)");
+  cmd->add_option("--intra-core-tiling", opts->intra_core_tiling, "Node.D<n>=<tile>,... (automatic mapping)");
+  cmd->add_option("--fusion-cut-points", opts->fusion_cut_points, "per-layer, or node names N1,N2 (default: automatic)");
+  cmd->add_option("--out", opts->out, "Output directory (default: outputs)");
+  cmd->add_option("--experiment-id", opts->experiment_id, "Sub-directory name (default: <hw>-<workload>-constraint_optimization)");
+  cmd->add_option("--threads", opts->threads, "Threads for the cost model and the solver")->check(CLI::PositiveNumber);
+  cmd->add_option("--time-limit", opts->time_limit, "Per-level MILP time limit in seconds (0: none)")->check(CLI::NonNegativeNumber);
+  cmd->callback([opts, &ctx] { run(*opts, ctx); });
+}
+
+}  // namespace
+
+STREAM_HOST_COMMAND(run, setup);
+
+}  // namespace stream::host

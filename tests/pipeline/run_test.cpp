@@ -1,0 +1,106 @@
+// The pipeline end to end on the hand-built 2-conv workload: automatic and hand-written mapping,
+// the real per-core cost model, the MILP; the reference's goldens (spec §6.1-§6.3).
+#include <gtest/gtest.h>
+
+#include <stream/hardware/accelerator_reader.hpp>
+#include <stream/pipeline/estimate_costs.hpp>
+#include <stream/pipeline/fusion_groups.hpp>
+#include <stream/pipeline/group_mapping.hpp>
+#include <stream/pipeline/run.hpp>
+
+#include "../schedule/two_conv_fixture.hpp"
+
+using namespace stream;
+
+namespace {
+hardware::Accelerator hw(const std::string& file) {
+  return hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/" + file);
+}
+}  // namespace
+
+TEST(GroupMapping, AutomaticSplitsTheFourTpuCoresOverOx) {
+  const auto acc = hw("tpu_like_quad_core.yaml");
+  const Workload wl = test::two_conv();
+  const auto m = pipeline::automatic_mapping(wl, acc);
+  const auto conv1 = wl.index_of("Conv1");
+  EXPECT_EQ(m.nodes[conv1].cores, (std::vector<int>{0, 1, 2, 3}));  // pooling/simd are specialized
+  ASSERT_EQ(m.nodes[conv1].inter_core_tiling.size(), 1u);
+  EXPECT_EQ(m.nodes[conv1].inter_core_tiling[0], (std::pair<int, std::int64_t>{1, 4}));  // D1 (ox) split 4
+  ASSERT_EQ(m.intra_core_tiling.size(), 1u);
+  EXPECT_EQ(m.intra_core_tiling[0].node, "Conv1");
+  EXPECT_EQ(m.intra_core_tiling[0].dim, 0);
+  EXPECT_EQ(m.intra_core_tiling[0].tile, 1);
+}
+
+TEST(EstimateCosts, TwoConvTpuTilesMatchTheSpec) {
+  const auto acc = hw("tpu_like_quad_core.yaml");
+  const Workload wl = test::two_conv();
+  const auto tiled = tiling::tile(wl, pipeline::automatic_mapping(wl, acc));
+  const auto costs = pipeline::estimate_costs(tiled, acc);
+  ASSERT_EQ(costs.at("Conv1").size(), 4u);
+  // spec §6.3 table: per-core tiles on tpu_like.
+  EXPECT_EQ(costs.at("Conv1")[0].latency_total, 2376);
+  EXPECT_NEAR(costs.at("Conv1")[3].energy_total, 550217.376, 1e-3);
+  EXPECT_EQ(costs.at("Conv1")[0].ideal_cycle, 288);
+  EXPECT_EQ(costs.at("Conv2")[2].latency_total, 4656);
+  EXPECT_NEAR(costs.at("Conv2")[1].energy_total, 1257593.472, 1e-3);
+}
+
+TEST(Pipeline, TwoConvAutoTpuQuadCoreIs14344) {
+  const auto acc = hw("tpu_like_quad_core.yaml");
+  const auto r = pipeline::run(test::two_conv(), acc);
+  ASSERT_EQ(r.groups.size(), 1u);
+  ASSERT_TRUE(r.solved()) << r.groups[0].allocation.infeasibility;
+  EXPECT_EQ(r.total_latency, 14344);
+  EXPECT_GT(r.total_energy, 0);
+}
+
+TEST(Pipeline, TwoConvAutoEyerissSingleCoreIs114999) {
+  const auto acc = hw("eyeriss_like_single_core.yaml");
+  const auto r = pipeline::run(test::two_conv(), acc);
+  ASSERT_TRUE(r.solved());
+  EXPECT_EQ(r.groups[0].costs.at("Conv1")[0].latency_total, 21048);
+  EXPECT_EQ(r.groups[0].costs.at("Conv2")[0].latency_total, 83423);
+  EXPECT_EQ(r.total_latency, 114999);
+}
+
+TEST(Pipeline, TwoConvHandWrittenKSplitMappingIs14344) {
+  const auto acc = hw("tpu_like_quad_core.yaml");
+  pipeline::RunOptions o;
+  o.mapping = std::string(STREAM_INPUTS_DIR) + "/mapping/2conv_1_32_32_8_16_32_3.yaml";
+  const auto r = pipeline::run(test::two_conv(), acc, o);
+  ASSERT_TRUE(r.solved());
+  // k split over four cores: the same per-core costs as the ox split (spec §6.2).
+  EXPECT_EQ(r.groups[0].mapping.nodes[3].inter_core_tiling[0], (std::pair<int, std::int64_t>{6, 4}));
+  EXPECT_EQ(r.groups[0].costs.at("Conv1")[0].latency_total, 2376);
+  EXPECT_EQ(r.groups[0].costs.at("Conv2")[0].latency_total, 4656);
+  EXPECT_EQ(r.total_latency, 14344);
+}
+
+TEST(FusionGroups, PerLayerCutsGiveOneGroupPerConvWithCutEdges) {
+  const Workload wl = test::two_conv();
+  const auto cuts = pipeline::per_layer_cut_points(wl);
+  ASSERT_EQ(cuts, std::vector<std::string>{"Conv1"});
+  const auto groups = pipeline::split_fusion_groups(wl, cuts);
+  ASSERT_EQ(groups.size(), 2u);
+  std::vector<std::string> g0, g1;
+  for (const auto& n : groups[0].nodes()) g0.push_back(n.name);
+  for (const auto& n : groups[1].nodes()) g1.push_back(n.name);
+  EXPECT_EQ(g0, (std::vector<std::string>{"input", "weights_1", "Conv1", "Conv1_cut_out"}));
+  EXPECT_EQ(g1, (std::vector<std::string>{"Conv1_cut_in", "weights_2", "Conv2", "output_edge"}));
+  // No cut point and no FusionEdge: the workload itself.
+  EXPECT_EQ(pipeline::split_fusion_groups(wl, {}).size(), 1u);
+  EXPECT_TRUE(pipeline::determine_fusion_cut_points(wl).empty());
+}
+
+TEST(Pipeline, PerLayerGroupsAddUp) {
+  const auto acc = hw("tpu_like_quad_core.yaml");
+  pipeline::RunOptions o;
+  o.cut_mode = pipeline::CutMode::PerLayer;
+  const auto r = pipeline::run(test::two_conv(), acc, o);
+  ASSERT_TRUE(r.solved());
+  ASSERT_EQ(r.groups.size(), 2u);
+  EXPECT_EQ(r.total_latency, r.groups[0].allocation.total_latency + r.groups[1].allocation.total_latency);
+  // Group 0: input 1024 + w1 144 + Conv1 2376 + conv1_out to DRAM 2048 = 5592.
+  EXPECT_EQ(r.groups[0].allocation.total_latency, 1024 + 144 + 2376 + 2048);
+}
