@@ -49,6 +49,7 @@ struct OnnxNodeView {
   std::vector<OnnxValue> inputs;
   std::vector<OnnxValue> outputs;
   std::string file;  ///< model path, for error messages
+  std::int64_t opset = 0;  ///< opset version the model imports for the node's domain (0 when unknown)
 
   [[nodiscard]] bool has_attribute(const std::string& key) const { return attributes.count(key) != 0; }
   [[nodiscard]] std::int64_t attr_int(const std::string& key, std::int64_t fallback) const;

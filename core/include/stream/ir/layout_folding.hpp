@@ -1,0 +1,52 @@
+// Folding layout operators into the nodes that read them (the seed's "Layout operators").
+//
+// A frontend parses Reshape/Flatten/Squeeze/Unsqueeze/Transpose (or their torch equivalents) to
+// FusionEdges; fold_layout_ops then removes every one it can: each reader reads the layout op's
+// input through the composed map. A transpose permutes the reader's indices. A reshape that
+// splits an axis refines that axis into the new axes in every node and tensor that has it (loops
+// indexing it alone are split in place, outer to inner), so each node indexes each axis with one
+// loop; a reshape that merges axes splits the reader's loop over the merged axis into one loop per
+// original axis. A layout op is folded all-or-nothing: one that regroups elements across axes
+// ([6,4] as [4,6]), whose merged axis a reader walks other than with one bare loop, or whose
+// refinement meets a windowed or offset index stays a FusionEdge. Layout ops are processed from
+// the last to the first, so chains (reshape -> transpose -> reshape) compose.
+//
+// fold_reductions_into_contractions then folds a ReduceSum over axes that its producing
+// contraction (MatMul, Gemm, Einsum, Conv) computes in parallel, when nothing else reads the
+// contraction's output, into that contraction as further reduction loops (per-head projections
+// summed over the heads become one contraction over heads and head dimension).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "stream/ir/node.hpp"
+
+namespace stream {
+
+struct LayoutFoldingOptions {
+  /// FusionEdge types that reshape by shape (the op's own shape argument is not needed).
+  std::set<std::string> reshape_types{"Reshape", "Flatten", "Squeeze", "Unsqueeze"};
+  /// FusionEdge types that permute axes; the permutation comes from `perms` (default: reversed).
+  std::set<std::string> transpose_types{"Transpose"};
+  /// Permutation of each transpose FusionEdge, by node name: output axis k is input axis perm[k].
+  std::map<std::string, std::vector<std::int64_t>> perms;
+};
+
+struct LayoutFoldingReport {
+  std::vector<std::string> folded;  ///< names of the layout ops folded away
+  std::vector<std::string> kept;    ///< names of the layout ops kept as FusionEdges
+};
+
+/// Returns the nodes with every foldable layout FusionEdge removed (see above). The order of the
+/// remaining nodes is kept. Tensors refined by a split keep their name and element type.
+[[nodiscard]] std::vector<Node> fold_layout_ops(std::vector<Node> nodes, const LayoutFoldingOptions& options = {},
+                                                LayoutFoldingReport* report = nullptr);
+
+/// Folds ReduceSum nodes into their producing contraction where allowed (see above).
+[[nodiscard]] std::vector<Node> fold_reductions_into_contractions(std::vector<Node> nodes);
+
+}  // namespace stream

@@ -1,0 +1,482 @@
+#include "stream/ir/layout_folding.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <numeric>
+#include <optional>
+#include <utility>
+
+#include "stream/error.hpp"
+
+namespace stream {
+namespace {
+
+using Shape = std::vector<std::int64_t>;
+
+// The dim a result indexes alone (coefficient 1, no offset), or -1.
+int bare_dim(const AffineExpr& e) {
+  if (e.is_dim()) return e.position();
+  auto f = e.linear();
+  if (f && f->constant == 0 && f->num_terms() == 1)
+    for (std::size_t d = 0; d < f->coeffs.size(); ++d)
+      if (f->coeffs[d] == 1) return static_cast<int>(d);
+  return -1;
+}
+
+std::vector<std::int64_t> row_major_strides(const Shape& e) {
+  std::vector<std::int64_t> s(e.size(), 1);
+  for (std::size_t t = e.size(); t-- > 1;) s[t - 1] = s[t] * e[t];
+  return s;
+}
+
+std::int64_t product(const Shape& e) { return std::accumulate(e.begin(), e.end(), std::int64_t{1}, std::multiplies<>()); }
+
+struct Failed {};  // internal: the current layout op cannot be folded
+
+// Splits loop d of a computation node into loops with extents e (outer to inner), in place at
+// positions d..d+m-1. Results that are bare d become the m component loops (the operand's axis
+// expands); any other use of d is a fail. Returns the expanded (operand, axis) pairs, axes counted
+// before the expansion.
+std::vector<std::pair<std::size_t, std::size_t>> split_loop(Node& n, int d, const Shape& e) {
+  const int m = static_cast<int>(e.size());
+  const int nd = n.num_dims();
+  std::vector<std::pair<std::size_t, std::size_t>> expanded;
+  if (m == 1) return expanded;
+  std::vector<AffineExpr> subs;
+  for (int j = 0; j < nd; ++j) subs.push_back(AffineExpr::dim(j < d ? j : j + m - 1));
+  for (std::size_t i = 0; i < n.operand_mapping.size(); ++i) {
+    std::vector<AffineExpr> results;
+    const auto& map = n.operand_mapping[i];
+    for (std::size_t a = 0; a < map.num_results(); ++a) {
+      const auto& r = map.result(a);
+      if (bare_dim(r) == d) {
+        for (int t = 0; t < m; ++t) results.push_back(AffineExpr::dim(d + t));
+        expanded.emplace_back(i, a);
+      } else if (r.uses_dim(d)) {
+        throw Failed{};
+      } else {
+        results.push_back(r.substitute(subs));
+      }
+    }
+    n.operand_mapping[i] = AffineMap(nd + m - 1, std::move(results));
+  }
+  for (auto& [w, extent] : n.window_extents) {
+    if (w == d) throw Failed{};
+    if (w > d) w += m - 1;
+  }
+  std::vector<int> axes;
+  for (int a : n.reduction_axes) {
+    if (a < d) axes.push_back(a);
+    else if (a == d) for (int t = 0; t < m; ++t) axes.push_back(d + t);
+    else axes.push_back(a + m - 1);
+  }
+  n.reduction_axes = axes;
+  if (!n.dim_names.empty()) {
+    const auto base = n.dim_names[static_cast<std::size_t>(d)];
+    std::vector<std::string> names(n.dim_names.begin(), n.dim_names.begin() + d);
+    for (int t = 0; t < m; ++t) names.push_back(base + std::to_string(t));
+    names.insert(names.end(), n.dim_names.begin() + d + 1, n.dim_names.end());
+    n.dim_names = names;
+  }
+  for (std::size_t i = 0; i < n.access_overrides.size(); ++i)
+    if (n.access_overrides[i]) n.access_overrides[i]->pieces = {n.operand_mapping[i]};
+  return expanded;
+}
+
+struct Group {
+  enum Kind { Identity, LoneX, LoneY, Split, Merge } kind;
+  std::vector<std::size_t> xs, ys;
+};
+
+// Groups of a row-major reshape sx -> sy (spec §2.5 step 1); a regroup or mismatch fails.
+std::vector<Group> reshape_groups(const Shape& sx, const Shape& sy) {
+  std::vector<Group> groups;
+  std::size_t i = 0, o = 0;
+  const auto p = sx.size(), q = sy.size();
+  while (i < p || o < q) {
+    if (i < p && o < q && sx[i] == 1 && sy[o] == 1) {
+      groups.push_back({Group::Identity, {i++}, {o++}});
+    } else if (i < p && sx[i] == 1) {
+      groups.push_back({Group::LoneX, {i++}, {}});
+    } else if (o < q && sy[o] == 1) {
+      groups.push_back({Group::LoneY, {}, {o++}});
+    } else if (i < p && o < q) {
+      Group g{Group::Identity, {i}, {o}};
+      std::int64_t px = sx[i++], py = sy[o++];
+      while (px != py) {
+        if (px < py) {
+          if (i >= p) throw Failed{};
+          g.xs.push_back(i);
+          px *= sx[i++];
+        } else {
+          if (o >= q) throw Failed{};
+          g.ys.push_back(o);
+          py *= sy[o++];
+        }
+      }
+      if (g.xs.size() > 1 && g.ys.size() > 1) throw Failed{};  // regroup
+      g.kind = g.xs.size() > 1 ? Group::Merge : g.ys.size() > 1 ? Group::Split : Group::Identity;
+      groups.push_back(g);
+    } else {
+      throw Failed{};
+    }
+  }
+  return groups;
+}
+
+struct Refinement {
+  std::string tensor;
+  std::size_t axis;
+  Shape factors;
+  std::set<std::size_t> done;  // node indices already updated for this refinement
+};
+
+class Folder {
+ public:
+  Folder(std::vector<Node>& nodes, std::map<std::string, std::vector<std::int64_t>>& perms, const LayoutFoldingOptions& opt)
+      : nodes_(nodes), perms_(perms), opt_(opt) {}
+
+  bool is_transpose(const Node& n) const {
+    return n.kind == NodeKind::FusionEdge && opt_.transpose_types.count(n.type) != 0 && perms_.count(n.name) != 0;
+  }
+  bool is_layout(const Node& n) const {
+    return n.kind == NodeKind::FusionEdge &&
+           (opt_.reshape_types.count(n.type) != 0 || opt_.transpose_types.count(n.type) != 0);
+  }
+
+  // Folds the layout FusionEdge at index li; throws Failed when it cannot.
+  void fold(std::size_t li) {
+    const Node L = nodes_[li];
+    const TensorPtr X = L.inputs[0], Y = L.outputs[0];
+    const bool transpose = is_transpose(L);
+    std::vector<std::int64_t> perm;
+    if (transpose) perm = perms_.at(L.name);
+    for (std::size_t ri = 0; ri < nodes_.size(); ++ri) {
+      if (ri == li) continue;
+      Node& R = nodes_[ri];
+      std::vector<std::size_t> occ;
+      for (std::size_t i = 0; i < R.inputs.size(); ++i)
+        if (R.inputs[i]->name == Y->name) occ.push_back(i);
+      if (occ.empty()) continue;
+      if (R.kind == NodeKind::OutEdge) {
+        R.inputs[0] = X;
+        continue;
+      }
+      if (R.kind == NodeKind::FusionEdge) {  // a kept layout op downstream: it now re-indexes X itself
+        R.inputs[0] = X;
+        perms_.erase(R.name);
+        continue;
+      }
+      if (!R.has_iteration_space() || occ.size() != 1) throw Failed{};
+      compose(ri, occ[0], *X, *Y, transpose ? &perm : nullptr);
+      nodes_[ri].inputs[occ[0]] = X;
+    }
+    nodes_.erase(nodes_.begin() + static_cast<std::ptrdiff_t>(li));
+    // Node indices in pending refinements shift past the erased node.
+    for (auto& r : work_) {
+      std::set<std::size_t> shifted;
+      for (auto n : r.done)
+        if (n != li) shifted.insert(n > li ? n - 1 : n);
+      r.done = shifted;
+    }
+    run_refinements();
+  }
+
+ private:
+  void compose(std::size_t ri, std::size_t operand, const Tensor& X, const Tensor& Y, const std::vector<std::int64_t>* perm) {
+    Node& R = nodes_[ri];
+    if (transpose_compose(R, operand, X, perm)) return;
+    const auto groups = reshape_groups(X.shape, Y.shape);
+    // Merges first: each splits the reader's loop over the merged axis.
+    std::vector<std::size_t> width(Y.rank(), 1);
+    auto y_results = [&](std::size_t o) {
+      std::size_t start = 0;
+      for (std::size_t j = 0; j < o; ++j) start += width[j];
+      const auto& res = R.operand_mapping[operand].results();
+      return std::vector<AffineExpr>(res.begin() + static_cast<std::ptrdiff_t>(start),
+                                     res.begin() + static_cast<std::ptrdiff_t>(start + width[o]));
+    };
+    for (const auto& g : groups) {
+      if (g.kind != Group::Merge) continue;
+      const auto o = g.ys[0];
+      const auto r = y_results(o)[0];
+      const int d = bare_dim(r);
+      if (d < 0) throw Failed{};
+      const auto& res = R.operand_mapping[operand].results();
+      int uses = 0;
+      for (const auto& e : res) uses += e.uses_dim(d) ? 1 : 0;
+      if (uses != 1) throw Failed{};
+      Shape factors;
+      for (auto x : g.xs) factors.push_back(X.shape[x]);
+      for (auto [j, axis] : split_loop(R, d, factors)) {
+        if (j == operand) continue;
+        work_.push_back({R.operand(j)->name, axis, factors, {ri}});
+      }
+      width[o] = g.xs.size();
+    }
+    std::vector<AffineExpr> xr;
+    const int nd = R.num_dims();
+    for (const auto& g : groups) {
+      switch (g.kind) {
+        case Group::Identity:
+          xr.push_back(y_results(g.ys[0])[0]);
+          break;
+        case Group::LoneX:
+          xr.push_back(AffineExpr::constant(0));
+          break;
+        case Group::LoneY: {
+          const auto r = y_results(g.ys[0])[0];
+          const int d = bare_dim(r);
+          if (!(r.is_constant() && r.value() == 0) && d < 0) throw Failed{};
+          if (d >= 0) dropped_.push_back(d);
+          break;
+        }
+        case Group::Split: {
+          Shape factors;
+          for (auto o : g.ys) {
+            xr.push_back(y_results(o)[0]);
+            factors.push_back(Y.shape[o]);
+          }
+          // X's axis is refined into the split axes; this reader already reads the components.
+          work_.push_back({X.name, g.xs[0], factors, {ri}});
+          break;
+        }
+        case Group::Merge:
+          for (const auto& r : y_results(g.ys[0])) xr.push_back(r);
+          break;
+      }
+    }
+    R.operand_mapping[operand] = AffineMap(nd, std::move(xr));
+    if (operand < R.access_overrides.size() && R.access_overrides[operand])
+      R.access_overrides[operand]->pieces = {R.operand_mapping[operand]};
+    // A unit axis dropped with its loop: keep the loop's extent (1) known.
+    for (int d : dropped_) {
+      bool used = false;
+      for (const auto& m : R.operand_mapping) used = used || m.uses_dim(d);
+      if (!used) R.window_extents.emplace_back(d, 1);
+    }
+    dropped_.clear();
+  }
+
+  bool transpose_compose(Node& R, std::size_t operand, const Tensor& X, const std::vector<std::int64_t>* perm) {
+    if (!perm) return false;
+    const auto& yr = R.operand_mapping[operand].results();
+    std::vector<AffineExpr> xr(X.rank());
+    for (std::size_t k = 0; k < perm->size(); ++k) xr[static_cast<std::size_t>((*perm)[k])] = yr[k];
+    R.operand_mapping[operand] = AffineMap(R.num_dims(), std::move(xr));
+    if (operand < R.access_overrides.size() && R.access_overrides[operand])
+      R.access_overrides[operand]->pieces = {R.operand_mapping[operand]};
+    return true;
+  }
+
+  TensorPtr find_tensor(const std::string& name) const {
+    for (const auto& n : nodes_) {
+      for (const auto& t : n.inputs) if (t->name == name) return t;
+      for (const auto& t : n.outputs) if (t->name == name) return t;
+    }
+    return nullptr;
+  }
+
+  void replace_tensor(const std::string& name, const TensorPtr& t) {
+    for (auto& n : nodes_) {
+      for (auto& x : n.inputs) if (x->name == name) x = t;
+      for (auto& x : n.outputs) if (x->name == name) x = t;
+    }
+  }
+
+  void run_refinements() {
+    while (!work_.empty()) {
+      Refinement item = work_.front();
+      work_.pop_front();
+      refine(item);
+    }
+  }
+
+  void refine(const Refinement& item) {
+    const auto& e = item.factors;
+    const auto m = e.size();
+    auto T = find_tensor(item.tensor);
+    if (!T) return;
+    if (m <= 1) return;
+    if (item.axis >= T->rank()) throw Failed{};
+    if (T->shape[item.axis] != product(e)) {
+      // Already refined through another path?
+      if (item.axis + m <= T->rank() && std::equal(e.begin(), e.end(), T->shape.begin() + static_cast<std::ptrdiff_t>(item.axis)))
+        return;
+      throw Failed{};
+    }
+    Shape shape(T->shape.begin(), T->shape.begin() + static_cast<std::ptrdiff_t>(item.axis));
+    shape.insert(shape.end(), e.begin(), e.end());
+    shape.insert(shape.end(), T->shape.begin() + static_cast<std::ptrdiff_t>(item.axis) + 1, T->shape.end());
+    auto refined = make_tensor(T->name, T->dtype, shape);
+    replace_tensor(T->name, refined);
+    for (auto& w : work_)
+      if (w.tensor == T->name && w.axis > item.axis) w.axis += m - 1;
+
+    const auto stride = row_major_strides(e);
+    for (std::size_t ni = 0; ni < nodes_.size(); ++ni) {
+      if (item.done.count(ni) != 0) continue;
+      Node& N = nodes_[ni];
+      if (N.kind == NodeKind::FusionEdge) {
+        if (!is_transpose(N)) continue;
+        auto& p = perms_[N.name];
+        const bool is_input = N.inputs[0]->name == T->name;
+        const bool is_output = N.outputs[0]->name == T->name;
+        if (!is_input && !is_output) continue;
+        std::size_t a = 0, k = 0;  // X axis a <-> Y axis k
+        if (is_input) {
+          a = item.axis;
+          k = static_cast<std::size_t>(std::find(p.begin(), p.end(), static_cast<std::int64_t>(a)) - p.begin());
+          work_.push_back({N.outputs[0]->name, k, e, {ni}});
+        } else {
+          k = item.axis;
+          a = static_cast<std::size_t>(p[k]);
+          work_.push_back({N.inputs[0]->name, a, e, {ni}});
+        }
+        std::vector<std::int64_t> np;
+        for (std::size_t j = 0; j < p.size(); ++j) {
+          if (j == k) {
+            for (std::size_t t = 0; t < m; ++t) np.push_back(static_cast<std::int64_t>(a + t));
+          } else {
+            np.push_back(p[j] > static_cast<std::int64_t>(a) ? p[j] + static_cast<std::int64_t>(m) - 1 : p[j]);
+          }
+        }
+        p = np;
+        continue;
+      }
+      if (!N.has_iteration_space()) continue;
+      // Every operand of N that is T and not yet expanded.
+      for (;;) {
+        std::size_t j = N.num_operands();
+        for (std::size_t i = 0; i < N.num_operands(); ++i)
+          if (N.operand(i)->name == T->name && N.operand_mapping[i].num_results() != refined->rank()) {
+            j = i;
+            break;
+          }
+        if (j == N.num_operands()) break;
+        const auto r = N.operand_mapping[j].result(item.axis);
+        const int d = bare_dim(r);
+        if (d >= 0) {
+          for (auto [u, b] : split_loop(N, d, e)) {
+            if (N.operand(u)->name == T->name) {
+              if (b != item.axis) throw Failed{};
+              continue;
+            }
+            work_.push_back({N.operand(u)->name, b, e, {ni}});
+          }
+        } else if (r.is_constant() && r.value() >= 0 && r.value() < product(e)) {
+          std::vector<AffineExpr> res;
+          const auto& old = N.operand_mapping[j].results();
+          res.insert(res.end(), old.begin(), old.begin() + static_cast<std::ptrdiff_t>(item.axis));
+          auto c = r.value();
+          for (std::size_t t = 0; t < m; ++t) {
+            res.push_back(AffineExpr::constant(c / stride[t]));
+            c %= stride[t];
+          }
+          res.insert(res.end(), old.begin() + static_cast<std::ptrdiff_t>(item.axis) + 1, old.end());
+          N.operand_mapping[j] = AffineMap(N.num_dims(), std::move(res));
+          if (j < N.access_overrides.size() && N.access_overrides[j]) N.access_overrides[j]->pieces = {N.operand_mapping[j]};
+        } else {
+          throw Failed{};
+        }
+      }
+    }
+  }
+
+  std::vector<Node>& nodes_;
+  std::map<std::string, std::vector<std::int64_t>>& perms_;
+  const LayoutFoldingOptions& opt_;
+  std::deque<Refinement> work_;
+  std::vector<int> dropped_;
+};
+
+}  // namespace
+
+std::vector<Node> fold_layout_ops(std::vector<Node> nodes, const LayoutFoldingOptions& options, LayoutFoldingReport* report) {
+  auto perms = options.perms;
+  // Transposes without an explicit permutation reverse their axes (the ONNX default).
+  for (const auto& n : nodes)
+    if (n.kind == NodeKind::FusionEdge && options.transpose_types.count(n.type) != 0 && perms.count(n.name) == 0) {
+      std::vector<std::int64_t> p(n.inputs[0]->rank());
+      std::iota(p.rbegin(), p.rend(), 0);
+      perms[n.name] = p;
+    }
+  std::vector<std::string> kept;
+  std::vector<std::string> folded;
+  // Last to first, so a chain's downstream ops are folded into computation nodes before the
+  // upstream ones compose with them.
+  for (std::size_t idx = nodes.size(); idx-- > 0;) {
+    const Node& L = nodes[idx];
+    const bool layout = L.kind == NodeKind::FusionEdge &&
+                        (options.reshape_types.count(L.type) != 0 || options.transpose_types.count(L.type) != 0);
+    if (!layout) continue;
+    const auto name = L.name;
+    auto trial = nodes;
+    auto trial_perms = perms;
+    try {
+      Folder folder(trial, trial_perms, options);
+      folder.fold(idx);
+      for (auto& n : trial) validate(n);
+      nodes = std::move(trial);
+      perms = std::move(trial_perms);
+      folded.push_back(name);
+    } catch (const Failed&) {
+      kept.push_back(name);
+    } catch (const Error&) {
+      kept.push_back(name);
+    }
+  }
+  if (report) {
+    report->folded.assign(folded.rbegin(), folded.rend());
+    report->kept.assign(kept.rbegin(), kept.rend());
+  }
+  return nodes;
+}
+
+std::vector<Node> fold_reductions_into_contractions(std::vector<Node> nodes) {
+  static const std::set<std::string> contractions{"MatMul", "Gemm", "Einsum", "Conv"};
+  for (std::size_t ri = 0; ri < nodes.size(); ++ri) {
+    const Node& R = nodes[ri];
+    if (R.kind != NodeKind::Computation || R.type != "ReduceSum" || R.inputs.size() != 1 || R.outputs.size() != 1) continue;
+    const auto& T = R.inputs[0];
+    std::size_t pi = nodes.size(), readers = 0;
+    for (std::size_t j = 0; j < nodes.size(); ++j) {
+      for (const auto& o : nodes[j].outputs)
+        if (o->name == T->name) pi = j;
+      for (const auto& in : nodes[j].inputs)
+        if (in->name == T->name) ++readers;
+    }
+    if (pi == nodes.size() || readers != 1) continue;
+    Node& P = nodes[pi];
+    if (P.kind != NodeKind::Computation || contractions.count(P.type) == 0 || P.outputs.size() != 1) continue;
+    const auto& pout = P.operand_mapping.back();
+    const auto& rin = R.operand_mapping[0];
+    const auto& rout = R.operand_mapping[1];
+    // Each R loop that reads T must do so bare; reduced axes must be parallel bare loops of P.
+    std::vector<AffineExpr> subs(static_cast<std::size_t>(R.num_dims()), AffineExpr::constant(0));
+    bool ok = true;
+    for (std::size_t a = 0; a < rin.num_results() && ok; ++a) {
+      const int d = bare_dim(rin.result(a));
+      if (d < 0) { ok = false; break; }
+      subs[static_cast<std::size_t>(d)] = pout.result(a);
+      if (!rout.uses_dim(d) && bare_dim(pout.result(a)) < 0) ok = false;
+    }
+    if (!ok) continue;
+    std::vector<AffineExpr> results;
+    for (const auto& r : rout.results()) results.push_back(r.substitute(subs));
+    Node folded = P;
+    folded.outputs = R.outputs;
+    folded.operand_mapping.back() = AffineMap(P.num_dims(), std::move(results));
+    try {
+      validate(folded);
+    } catch (const Error&) {
+      continue;
+    }
+    P = std::move(folded);
+    nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(ri));
+    --ri;
+  }
+  return nodes;
+}
+
+}  // namespace stream

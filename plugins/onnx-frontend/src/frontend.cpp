@@ -1,0 +1,670 @@
+// The `onnx` WorkloadFrontend: protobuf in, affine workload out.
+//
+// Load pipeline: read the ModelProto (weights never read; external data files not needed), run
+// ONNX shape inference (type checks off: the ONNX schemas reject bf16/int8 convolutions that the
+// seed's fixtures use), complete Einsum output shapes that ONNX 1.12 leaves rank-only, then turn
+// the graph into a list of working nodes: Identity/Dropout become aliases, Constant and
+// ConstantOfShape become constant values, int64/bool shape arithmetic is skipped as metadata, and
+// the QDQ pre-pass folds QuantizeLinear/DequantizeLinear. Every remaining node goes to the parser
+// registered for its op type; then layout FusionEdges are folded and ReduceSums folded into their
+// contractions.
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+#include <stream/error.hpp>
+#include <stream/ir/layout_folding.hpp>
+#include <stream/registry/registries.hpp>
+
+#include "stream_onnx/onnx_frontend.hpp"
+
+namespace stream::onnx_frontend {
+namespace {
+
+constexpr int kInt64 = onnx::TensorProto_DataType_INT64;
+constexpr int kInt32 = onnx::TensorProto_DataType_INT32;
+constexpr int kBool = onnx::TensorProto_DataType_BOOL;
+
+std::optional<DType> dtype_of(int code) {
+  switch (code) {
+    case onnx::TensorProto_DataType_FLOAT: return DType::f32;
+    case onnx::TensorProto_DataType_FLOAT16: return DType::f16;
+    case onnx::TensorProto_DataType_BFLOAT16: return DType::bf16;
+    case onnx::TensorProto_DataType_INT8: return DType::i8;
+    case onnx::TensorProto_DataType_UINT8: return DType::u8;
+    case onnx::TensorProto_DataType_INT16: return DType::i16;
+    case onnx::TensorProto_DataType_INT32: return DType::i32;
+    default: return std::nullopt;
+  }
+}
+
+std::string type_name(int code) {
+  if (code == 0) return "UNDEFINED";
+  return onnx::TensorProto_DataType_Name(static_cast<onnx::TensorProto_DataType>(code));
+}
+
+struct Value {
+  int elem = 0;
+  bool shape_known = false;
+  std::vector<std::int64_t> shape;
+  std::string unknown_reason;  // why the shape is unknown (symbolic dim, no inference result)
+  bool is_constant = false;
+  std::optional<std::vector<std::int64_t>> int_values;
+};
+
+// Small integer tensors are read (Reshape shapes, Slice starts); weights never are.
+std::optional<std::vector<std::int64_t>> int_data(const onnx::TensorProto& t) {
+  if (t.data_type() != kInt64 && t.data_type() != kInt32) return std::nullopt;
+  if (t.data_location() == onnx::TensorProto_DataLocation_EXTERNAL) return std::nullopt;
+  std::int64_t count = 1;
+  for (auto d : t.dims()) count *= d;
+  if (count > 4096) return std::nullopt;
+  std::vector<std::int64_t> out;
+  if (t.data_type() == kInt64 && t.int64_data_size() > 0) {
+    out.assign(t.int64_data().begin(), t.int64_data().end());
+  } else if (t.data_type() == kInt32 && t.int32_data_size() > 0) {
+    out.assign(t.int32_data().begin(), t.int32_data().end());
+  } else if (!t.raw_data().empty()) {
+    const auto& raw = t.raw_data();
+    const std::size_t width = t.data_type() == kInt64 ? 8 : 4;
+    for (std::size_t i = 0; i + width <= raw.size(); i += width) {
+      if (width == 8) {
+        std::int64_t x = 0;
+        std::memcpy(&x, raw.data() + i, 8);
+        out.push_back(x);
+      } else {
+        std::int32_t x = 0;
+        std::memcpy(&x, raw.data() + i, 4);
+        out.push_back(x);
+      }
+    }
+  } else {
+    return std::nullopt;
+  }
+  if (static_cast<std::int64_t>(out.size()) != count) return std::nullopt;
+  return out;
+}
+
+struct WorkNode {
+  const onnx::NodeProto* proto = nullptr;
+  std::string name, op_type, domain;
+  std::vector<std::string> inputs, outputs;
+  bool removed = false;
+};
+
+OnnxAttribute convert(const onnx::AttributeProto& a) {
+  OnnxAttribute r;
+  switch (a.type()) {
+    case onnx::AttributeProto_AttributeType_INT: r.kind = OnnxAttribute::Kind::Int; r.i = a.i(); break;
+    case onnx::AttributeProto_AttributeType_FLOAT: r.kind = OnnxAttribute::Kind::Float; r.f = a.f(); break;
+    case onnx::AttributeProto_AttributeType_STRING: r.kind = OnnxAttribute::Kind::String; r.s = a.s(); break;
+    case onnx::AttributeProto_AttributeType_INTS:
+      r.kind = OnnxAttribute::Kind::Ints;
+      r.ints.assign(a.ints().begin(), a.ints().end());
+      break;
+    case onnx::AttributeProto_AttributeType_FLOATS:
+      r.kind = OnnxAttribute::Kind::Floats;
+      r.floats.assign(a.floats().begin(), a.floats().end());
+      break;
+    case onnx::AttributeProto_AttributeType_STRINGS:
+      r.kind = OnnxAttribute::Kind::Strings;
+      r.strings.assign(a.strings().begin(), a.strings().end());
+      break;
+    case onnx::AttributeProto_AttributeType_TENSOR: {
+      r.kind = OnnxAttribute::Kind::Tensor;
+      if (auto ints = int_data(a.t())) r.ints = *ints;
+      break;
+    }
+    default: r.kind = OnnxAttribute::Kind::Other; break;
+  }
+  return r;
+}
+
+// Einsum output extents from the equation (ONNX 1.12 infers only the rank).
+std::optional<std::vector<std::int64_t>> einsum_shape(const std::string& equation,
+                                                       const std::vector<const std::vector<std::int64_t>*>& shapes) {
+  std::string eq;
+  for (char c : equation) if (c != ' ') eq += c;
+  if (eq.find("...") != std::string::npos) return std::nullopt;
+  const auto arrow = eq.find("->");
+  std::vector<std::string> terms(1);
+  for (char c : eq.substr(0, arrow)) {
+    if (c == ',') terms.emplace_back();
+    else terms.back() += c;
+  }
+  if (terms.size() != shapes.size()) return std::nullopt;
+  std::map<char, std::int64_t> extent;
+  std::map<char, int> count;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    if (!shapes[i] || shapes[i]->size() != terms[i].size()) return std::nullopt;
+    for (std::size_t a = 0; a < terms[i].size(); ++a) {
+      auto& e = extent[terms[i][a]];
+      e = std::max(e, (*shapes[i])[a]);
+      ++count[terms[i][a]];
+    }
+  }
+  std::string rhs;
+  if (arrow != std::string::npos) rhs = eq.substr(arrow + 2);
+  else for (auto& [c, n] : count) if (n == 1) rhs += c;
+  std::vector<std::int64_t> out;
+  for (char c : rhs) {
+    if (extent.count(c) == 0) return std::nullopt;
+    out.push_back(extent[c]);
+  }
+  return out;
+}
+
+class Loader;
+
+class Context : public OnnxParseContext {
+ public:
+  explicit Context(Loader& loader) : loader_(loader) {}
+  TensorPtr tensor(const std::string& value_name) override;
+  TensorPtr new_tensor(const std::string& name, DType dtype, std::vector<std::int64_t> shape) override {
+    auto unique = name;
+    for (int i = 1; tensors_.count(unique) != 0 || values_has(unique); ++i) unique = name + "_" + std::to_string(i);
+    auto t = make_tensor(unique, dtype, std::move(shape));
+    tensors_[unique] = t;
+    return t;
+  }
+  void add(const TensorPtr& t) { tensors_.emplace(t->name, t); }
+  bool has(const std::string& name) const { return tensors_.count(name) != 0; }
+  bool values_has(const std::string& name) const;
+
+  std::string node;  // the node being parsed, for error locations
+
+ private:
+  Loader& loader_;
+  std::unordered_map<std::string, TensorPtr> tensors_;
+};
+
+class Loader {
+ public:
+  Loader(const std::filesystem::path& path, const FrontendOptions& options, const Registries& registries)
+      : path_(path), file_(path.string()), options_(options), registries_(registries) {}
+
+  Workload run() {
+    read();
+    infer();
+    build_values();
+    build_work_nodes();
+    fold_qdq();
+    auto nodes = parse_nodes();
+    return finish(std::move(nodes));
+  }
+
+  [[noreturn]] void fail(const std::string& message, const std::string& node = "", const std::string& tensor = "") const {
+    throw Error(message, Location{.file = file_, .node = node, .operand = tensor});
+  }
+
+  const Value* value(const std::string& name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? nullptr : &it->second;
+  }
+
+  TensorPtr make(const std::string& name, const std::string& node) const {
+    const Value* v = value(name);
+    if (!v) fail("no value named '" + name + "' exists in the graph (it has no producer)", node, name);
+    auto dt = dtype_of(v->elem);
+    if (!dt)
+      fail("unsupported element type " + type_name(v->elem) + " for tensor '" + name +
+               "' (supported: f32, f16, bf16, i8, u8, i16, i32)",
+           node, name);
+    if (!v->shape_known)
+      fail("the shape of tensor '" + name + "' is unknown after ONNX shape inference" +
+               (v->unknown_reason.empty() ? "" : " (" + v->unknown_reason + ")"),
+           node, name);
+    return make_tensor(name, *dt, v->shape);
+  }
+
+ private:
+  void read() {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path_, ec)) fail("cannot read ONNX model: no such file");
+    std::ifstream in(path_, std::ios::binary);
+    if (!in) fail("cannot read ONNX model: the file cannot be opened");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string bytes = buffer.str();
+    if (!model_.ParseFromString(bytes))
+      fail("not a readable ONNX model: protobuf parsing failed (the file is truncated or not an ONNX protobuf)");
+    if (!model_.has_graph() || model_.ir_version() <= 0)
+      fail("not a readable ONNX model: no graph or IR version (the file is empty or not an ONNX model)");
+    for (const auto& op : model_.opset_import()) {
+      const auto domain = op.domain() == "ai.onnx" ? std::string() : op.domain();
+      opsets_[domain] = op.version();
+    }
+    // The reference names unnamed nodes Op0, Op1, ... counting unnamed nodes only.
+    int unnamed = 0;
+    std::set<std::string> names;
+    for (const auto& n : model_.graph().node()) names.insert(n.name());
+    for (auto& n : *model_.mutable_graph()->mutable_node()) {
+      if (!n.name().empty()) continue;
+      std::string name;
+      do name = "Op" + std::to_string(unnamed++);
+      while (names.count(name) != 0);
+      n.set_name(name);
+      names.insert(name);
+    }
+    // Symbolic dims of graph inputs take their value from the frontend options (--dim NAME=SIZE).
+    for (auto& in : *model_.mutable_graph()->mutable_input()) {
+      if (!in.type().has_tensor_type() || !in.type().tensor_type().has_shape()) continue;
+      for (auto& d : *in.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) {
+        if (d.has_dim_value() || !d.has_dim_param()) continue;
+        const auto given = options_.get(d.dim_param());
+        if (given.empty()) continue;
+        try {
+          d.set_dim_value(std::stoll(given));
+        } catch (const std::exception&) {
+          fail("option " + d.dim_param() + "=" + given + " is not an integer", "", in.name());
+        }
+      }
+    }
+  }
+
+  void infer() {
+    const onnx::ShapeInferenceOptions opts(false, 0, true);
+    auto run_inference = [&] {
+      try {
+        onnx::shape_inference::InferShapes(model_, onnx::OpSchemaRegistry::Instance(), opts);
+      } catch (const std::exception& e) {
+        fail(std::string("ONNX shape inference failed: ") + e.what());
+      }
+    };
+    run_inference();
+    for (int round = 0; round < model_.graph().node_size() + 1; ++round) {
+      if (!complete_einsums()) break;
+      run_inference();
+    }
+  }
+
+  // Returns true when an Einsum output got its extents filled in.
+  bool complete_einsums() {
+    auto* g = model_.mutable_graph();
+    std::unordered_map<std::string, onnx::ValueInfoProto*> infos;
+    for (auto& v : *g->mutable_value_info()) infos[v.name()] = &v;
+    for (auto& v : *g->mutable_output()) infos[v.name()] = &v;
+    for (auto& v : *g->mutable_input()) infos[v.name()] = &v;
+    std::unordered_map<std::string, std::vector<std::int64_t>> known;
+    auto shape_of = [&](const std::string& name) -> const std::vector<std::int64_t>* {
+      auto k = known.find(name);
+      if (k != known.end()) return &k->second;
+      auto it = infos.find(name);
+      std::vector<std::int64_t> dims;
+      if (it != infos.end()) {
+        const auto& tt = it->second->type().tensor_type();
+        if (!tt.has_shape()) return nullptr;
+        for (const auto& d : tt.shape().dim()) {
+          if (!d.has_dim_value()) return nullptr;
+          dims.push_back(d.dim_value());
+        }
+      } else {
+        bool found = false;
+        for (const auto& init : g->initializer())
+          if (init.name() == name) {
+            dims.assign(init.dims().begin(), init.dims().end());
+            found = true;
+          }
+        if (!found) return nullptr;
+      }
+      return &(known[name] = dims);
+    };
+    bool changed = false;
+    for (const auto& n : g->node()) {
+      if (n.op_type() != "Einsum" || n.output_size() < 1) continue;
+      if (shape_of(n.output(0))) continue;
+      std::string eq;
+      for (const auto& a : n.attribute()) if (a.name() == "equation") eq = a.s();
+      std::vector<const std::vector<std::int64_t>*> shapes;
+      for (const auto& i : n.input()) shapes.push_back(shape_of(i));
+      auto out = einsum_shape(eq, shapes);
+      if (!out) continue;
+      onnx::ValueInfoProto* vi = nullptr;
+      auto it = infos.find(n.output(0));
+      if (it != infos.end()) vi = it->second;
+      else {
+        vi = g->add_value_info();
+        vi->set_name(n.output(0));
+        infos[n.output(0)] = vi;
+        // The element type follows the first input.
+        int elem = 0;
+        if (auto in = infos.find(n.input(0)); in != infos.end()) elem = in->second->type().tensor_type().elem_type();
+        for (const auto& init : g->initializer()) if (init.name() == n.input(0)) elem = init.data_type();
+        vi->mutable_type()->mutable_tensor_type()->set_elem_type(elem);
+      }
+      auto* shape = vi->mutable_type()->mutable_tensor_type()->mutable_shape();
+      shape->clear_dim();
+      for (auto d : *out) shape->add_dim()->set_dim_value(d);
+      changed = true;
+    }
+    return changed;
+  }
+
+  void set_value(const onnx::ValueInfoProto& vi) {
+    if (!vi.type().has_tensor_type()) return;
+    const auto& tt = vi.type().tensor_type();
+    Value v;
+    v.elem = tt.elem_type();
+    v.shape_known = tt.has_shape();
+    if (!tt.has_shape()) v.unknown_reason = "shape inference gave no shape";
+    for (const auto& d : tt.shape().dim()) {
+      if (d.has_dim_value()) {
+        v.shape.push_back(d.dim_value());
+      } else {
+        v.shape_known = false;
+        v.unknown_reason = d.has_dim_param() ? "symbolic dimension '" + d.dim_param() + "'; give its size with --dim " +
+                                                   d.dim_param() + "=N"
+                                             : "a dimension is unknown";
+      }
+    }
+    auto [it, inserted] = values_.emplace(vi.name(), v);
+    if (!inserted && !it->second.shape_known && v.shape_known) it->second = v;
+  }
+
+  void build_values() {
+    const auto& g = model_.graph();
+    for (const auto& vi : g.input()) set_value(vi);
+    for (const auto& vi : g.output()) set_value(vi);
+    for (const auto& vi : g.value_info()) set_value(vi);
+    for (const auto& t : g.initializer()) {
+      Value v;
+      v.elem = t.data_type();
+      v.shape_known = true;
+      v.shape.assign(t.dims().begin(), t.dims().end());
+      v.is_constant = true;
+      v.int_values = int_data(t);
+      values_[t.name()] = v;
+      initializers_.push_back(t.name());
+    }
+    for (const auto& n : g.node()) {
+      if ((n.op_type() != "Constant" && n.op_type() != "ConstantOfShape") || n.output_size() < 1) continue;
+      auto& v = values_[n.output(0)];
+      v.is_constant = true;
+      if (n.op_type() == "Constant") {
+        for (const auto& a : n.attribute()) {
+          if (a.name() == "value") {
+            v.elem = a.t().data_type();
+            v.shape.assign(a.t().dims().begin(), a.t().dims().end());
+            v.shape_known = true;
+            v.int_values = int_data(a.t());
+          } else if (a.name() == "value_int") {
+            v.elem = kInt64;
+            v.shape.clear();
+            v.shape_known = true;
+            v.int_values = std::vector<std::int64_t>{a.i()};
+          } else if (a.name() == "value_ints") {
+            v.elem = kInt64;
+            v.shape = {a.ints_size()};
+            v.shape_known = true;
+            v.int_values = std::vector<std::int64_t>(a.ints().begin(), a.ints().end());
+          }
+        }
+      }
+    }
+    for (const auto& vi : g.input()) {
+      const bool is_init = std::any_of(g.initializer().begin(), g.initializer().end(),
+                                       [&](const onnx::TensorProto& t) { return t.name() == vi.name(); });
+      if (!is_init) graph_inputs_.push_back(vi.name());
+    }
+    for (const auto& vi : g.output()) graph_outputs_.push_back(vi.name());
+  }
+
+  std::string resolve(const std::string& name) const {
+    auto cur = name;
+    for (auto it = alias_.find(cur); it != alias_.end(); it = alias_.find(cur)) cur = it->second;
+    return cur;
+  }
+
+  void build_work_nodes() {
+    for (const auto& n : model_.graph().node()) {
+      WorkNode w;
+      w.proto = &n;
+      w.name = n.name();
+      w.op_type = n.op_type();
+      w.domain = n.domain() == "ai.onnx" ? "" : n.domain();
+      w.inputs.assign(n.input().begin(), n.input().end());
+      w.outputs.assign(n.output().begin(), n.output().end());
+      if (w.op_type == "Constant" || w.op_type == "ConstantOfShape") continue;
+      if (w.domain.empty() && (w.op_type == "Identity" || w.op_type == "Dropout") && !w.inputs.empty() &&
+          !w.outputs.empty()) {
+        alias_[w.outputs[0]] = w.inputs[0];
+        continue;  // a no-op: readers read its input (a Dropout mask output has no reader)
+      }
+      // Shape arithmetic (int64/bool outputs only) is metadata, not computation.
+      bool metadata = !w.outputs.empty();
+      for (const auto& o : w.outputs) {
+        if (o.empty()) continue;
+        const Value* v = value(o);
+        if (!v || (v->elem != kInt64 && v->elem != kBool)) metadata = false;
+      }
+      if (metadata) continue;
+      work_.push_back(std::move(w));
+    }
+    for (auto& w : work_)
+      for (auto& i : w.inputs)
+        if (!i.empty()) i = resolve(i);
+  }
+
+  bool is_graph_output(const std::string& name) const {
+    return std::any_of(graph_outputs_.begin(), graph_outputs_.end(), [&](const std::string& o) { return resolve(o) == name; });
+  }
+
+  std::vector<std::pair<std::size_t, std::size_t>> readers(const std::string& name) const {
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    for (std::size_t i = 0; i < work_.size(); ++i) {
+      if (work_[i].removed) continue;
+      for (std::size_t j = 0; j < work_[i].inputs.size(); ++j)
+        if (work_[i].inputs[j] == name) out.emplace_back(i, j);
+    }
+    return out;
+  }
+
+  std::size_t producer(const std::string& name) const {
+    for (std::size_t i = 0; i < work_.size(); ++i) {
+      if (work_[i].removed) continue;
+      for (const auto& o : work_[i].outputs)
+        if (o == name) return i;
+    }
+    return work_.size();
+  }
+
+  // QDQ folding (spec §2.6): readers of a DequantizeLinear read its quantized input; a
+  // QuantizeLinear folds into the producer of its input when that producer is a computation whose
+  // output only it reads. What cannot fold stays and is parsed as a Cast.
+  void fold_qdq() {
+    static const std::set<std::string> layout{"Reshape", "Transpose", "Flatten", "Squeeze", "Unsqueeze"};
+    for (std::size_t i = 0; i < work_.size(); ++i) {
+      auto& w = work_[i];
+      if (!w.domain.empty() || w.inputs.empty() || w.outputs.empty()) continue;
+      if (w.op_type == "DequantizeLinear") {
+        for (std::size_t j = 1; j < w.inputs.size(); ++j) qdq_params_.insert(w.inputs[j]);
+        const auto x = w.inputs[0], y = w.outputs[0];
+        const auto rs = readers(y);
+        for (auto [r, slot] : rs) work_[r].inputs[slot] = x;
+        for (auto& [from, to] : alias_) if (to == y) to = x;
+        if (!rs.empty() && !is_graph_output(y)) w.removed = true;
+        else if (!rs.empty()) dq_outputs_kept_.insert(y);
+      } else if (w.op_type == "QuantizeLinear") {
+        for (std::size_t j = 1; j < w.inputs.size(); ++j) qdq_params_.insert(w.inputs[j]);
+        const auto x = w.inputs[0], y = w.outputs[0];
+        const auto p = producer(x);
+        if (p == work_.size() || is_graph_output(x) || readers(x).size() != 1) continue;
+        auto& pn = work_[p];
+        if (layout.count(pn.op_type) != 0 || (pn.op_type == "QuantizeLinear" || pn.op_type == "DequantizeLinear")) continue;
+        for (auto& o : pn.outputs)
+          if (o == x) o = y;
+        w.removed = true;
+      }
+    }
+  }
+
+  OnnxValue view_value(const std::string& name, bool output) const {
+    OnnxValue v;
+    v.name = name;
+    const Value* val = name.empty() ? nullptr : value(name);
+    if (val) {
+      v.onnx_type = val->elem;
+      v.dtype = dtype_of(val->elem);
+      v.shape = val->shape;
+      v.is_constant = val->is_constant;
+      v.int_values = val->int_values;
+    }
+    if (output && !name.empty() && readers(name).empty() && !is_graph_output(name)) v.name.clear();  // unused output
+    return v;
+  }
+
+  std::vector<Node> parse_nodes() {
+    std::vector<Node> out;
+    ctx_ = std::make_unique<Context>(*this);
+    Context& ctx = *ctx_;
+    for (const auto& w : work_) {
+      if (w.removed) continue;
+      OnnxNodeView view;
+      view.op_type = w.op_type;
+      view.domain = w.domain;
+      view.name = w.name;
+      view.file = file_;
+      auto op = opsets_.find(w.domain);
+      view.opset = op == opsets_.end() ? 0 : op->second;
+      for (const auto& a : w.proto->attribute()) view.attributes[a.name()] = convert(a);
+      for (const auto& i : w.inputs) view.inputs.push_back(view_value(i, false));
+      for (const auto& o : w.outputs) view.outputs.push_back(view_value(o, true));
+      const OnnxParser* parser = registries_.onnx_parser(w.op_type);
+      if (!parser)
+        fail("unsupported ONNX operator '" + w.op_type + "' (domain '" + (w.domain.empty() ? "ai.onnx" : w.domain) +
+                 "') at node '" + w.name + "': no parser is registered for op type '" + w.op_type +
+                 "'. Register one from a plugin with PluginRegistrar::add_onnx_parser(\"" + w.op_type +
+                 "\", parser) and list \"" + w.op_type + "\" under provides.onnx_ops in its manifest",
+             w.name);
+      ctx.node = w.name;
+      std::vector<Node> produced;
+      try {
+        produced = (*parser)(view, ctx);
+      } catch (const Error& e) {
+        throw e.within(Location{.file = file_, .node = w.name});
+      } catch (const std::exception& e) {
+        fail(w.op_type + " parser failed: " + e.what(), w.name);
+      }
+      for (auto& n : produced) {
+        for (const auto& t : n.outputs) ctx.add(t);
+        if (n.kind == NodeKind::FusionEdge && n.type == "Transpose") {
+          auto it = view.attributes.find("perm");
+          if (it != view.attributes.end()) perms_[n.name] = it->second.ints;
+        }
+        out.push_back(std::move(n));
+      }
+    }
+    return out;
+  }
+
+  Workload finish(std::vector<Node> body) {
+    Context& ctx = *ctx_;
+    std::set<std::string> produced, read;
+    std::set<std::string> names;
+    for (const auto& n : body) {
+      names.insert(n.name);
+      for (const auto& t : n.outputs) produced.insert(t->name);
+      for (const auto& t : n.inputs) read.insert(t->name);
+    }
+    auto unique_name = [&](const std::string& base, const std::string& suffix) {
+      auto name = base;
+      while (names.count(name) != 0) name += suffix;
+      names.insert(name);
+      return name;
+    };
+    std::vector<Node> nodes;
+    std::set<std::string> edged;
+    auto add_in_edge = [&](const std::string& value_name) {
+      if (!edged.insert(value_name).second) return;
+      nodes.push_back(make_in_edge(unique_name(value_name, "_in"), ctx.tensor(value_name)));
+    };
+    for (const auto& name : graph_inputs_) {
+      const Value* v = value(name);
+      if (!v || !dtype_of(v->elem)) continue;  // int64 ids/shapes are metadata
+      add_in_edge(name);
+    }
+    for (const auto& name : initializers_) {
+      const Value* v = value(name);
+      if (!v || !dtype_of(v->elem) || produced.count(name) != 0) continue;
+      if (read.count(name) == 0 && qdq_params_.count(name) != 0) continue;  // scales and zero points
+      add_in_edge(name);
+    }
+    // Constants (Constant / ConstantOfShape outputs) read as data, in order of first read.
+    for (const auto& n : body)
+      for (const auto& t : n.inputs) {
+        if (produced.count(t->name) != 0 || edged.count(t->name) != 0) continue;
+        const Value* v = value(t->name);
+        if (!v || !v->is_constant)
+          fail("tensor '" + t->name + "' read by node '" + n.name + "' has no producer (is it computed by a skipped int64 node?)",
+               n.name, t->name);
+        add_in_edge(t->name);
+      }
+    for (auto& n : body) nodes.push_back(std::move(n));
+    for (const auto& out : graph_outputs_) {
+      const auto name = resolve(out);
+      const Value* v = value(name);
+      if (!v || !dtype_of(v->elem)) continue;
+      if (produced.count(name) == 0 && edged.count(name) == 0) continue;
+      nodes.push_back(make_out_edge(unique_name(out, "_out"), ctx.tensor(name)));
+    }
+    LayoutFoldingOptions fold;
+    fold.perms = perms_;
+    try {
+      nodes = fold_layout_ops(std::move(nodes), fold);
+      nodes = fold_reductions_into_contractions(std::move(nodes));
+      return Workload(std::move(nodes));
+    } catch (const Error& e) {
+      throw e.within(Location{.file = file_});
+    }
+  }
+
+  std::filesystem::path path_;
+  std::string file_;
+  const FrontendOptions& options_;
+  const Registries& registries_;
+  onnx::ModelProto model_;
+  std::map<std::string, std::int64_t> opsets_;
+  std::unordered_map<std::string, Value> values_;
+  std::vector<std::string> initializers_, graph_inputs_, graph_outputs_;
+  std::unordered_map<std::string, std::string> alias_;
+  std::vector<WorkNode> work_;
+  std::set<std::string> qdq_params_, dq_outputs_kept_;
+  std::map<std::string, std::vector<std::int64_t>> perms_;
+  std::unique_ptr<Context> ctx_;
+};
+
+bool Context::values_has(const std::string& name) const { return loader_.value(name) != nullptr; }
+
+TensorPtr Context::tensor(const std::string& value_name) {
+  auto it = tensors_.find(value_name);
+  if (it != tensors_.end()) return it->second;
+  auto t = loader_.make(value_name, node);
+  tensors_[value_name] = t;
+  return t;
+}
+
+class OnnxFrontend final : public WorkloadFrontend {
+ public:
+  std::string name() const override { return "onnx"; }
+  bool can_load(const std::filesystem::path& source) const override { return source.extension() == ".onnx"; }
+  Workload load(const std::filesystem::path& source, const FrontendOptions& options,
+                const Registries& registries) const override {
+    Loader loader(source, options, registries);
+    return loader.run();
+  }
+};
+
+}  // namespace
+
+FrontendPtr make_onnx_frontend() { return std::make_shared<OnnxFrontend>(); }
+
+}  // namespace stream::onnx_frontend

@@ -1,0 +1,62 @@
+#include "parser_util.hpp"
+
+namespace stream::onnx_frontend {
+
+bool has_input(const OnnxNodeView& v, std::size_t i) { return i < v.inputs.size() && v.inputs[i].present(); }
+
+void require_inputs(const OnnxNodeView& v, std::size_t min_count) {
+  for (std::size_t i = 0; i < min_count; ++i)
+    if (!has_input(v, i))
+      v.fail("expects at least " + std::to_string(min_count) + " inputs, input " + std::to_string(i) + " is missing");
+}
+
+TensorPtr input_tensor(const OnnxNodeView& v, OnnxParseContext& ctx, std::size_t i) {
+  if (!has_input(v, i)) v.fail("input " + std::to_string(i) + " is missing");
+  return ctx.tensor(v.inputs[i].name);
+}
+
+TensorPtr output_tensor(const OnnxNodeView& v, OnnxParseContext& ctx, std::size_t i) {
+  if (i >= v.outputs.size() || !v.outputs[i].present()) v.fail("output " + std::to_string(i) + " is missing or unused");
+  return ctx.tensor(v.outputs[i].name);
+}
+
+int normalize_axis(const OnnxNodeView& v, std::int64_t axis, std::size_t rank) {
+  const auto r = static_cast<std::int64_t>(rank);
+  const auto a = axis < 0 ? axis + r : axis;
+  if (a < 0 || a >= r)
+    v.fail("axis " + std::to_string(axis) + " is out of range for a tensor of rank " + std::to_string(rank));
+  return static_cast<int>(a);
+}
+
+AffineMap broadcast_map(const OnnxNodeView& v, const Tensor& operand, const std::vector<std::int64_t>& out_shape,
+                        int num_dims) {
+  const auto out_rank = out_shape.size();
+  if (operand.rank() > out_rank)
+    v.fail("operand of rank " + std::to_string(operand.rank()) + " cannot broadcast to rank " + std::to_string(out_rank),
+           operand.name);
+  std::vector<AffineExpr> results;
+  const auto lead = out_rank - operand.rank();
+  for (std::size_t j = 0; j < operand.rank(); ++j) {
+    const auto o = lead + j;
+    if (operand.shape[j] == out_shape[o]) {
+      results.push_back(AffineExpr::dim(static_cast<int>(o)));
+    } else if (operand.shape[j] == 1) {
+      results.push_back(AffineExpr::constant(0));
+    } else {
+      v.fail("broadcast mismatch: operand axis " + std::to_string(j) + " has size " + std::to_string(operand.shape[j]) +
+                 ", incompatible with output size " + std::to_string(out_shape[o]),
+             operand.name);
+    }
+  }
+  return AffineMap(num_dims, std::move(results));
+}
+
+std::int64_t opset_of(const OnnxNodeView& v) { return v.opset; }
+
+std::vector<std::string> numbered_names(const std::string& prefix, std::size_t count) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < count; ++i) out.push_back(prefix + std::to_string(i));
+  return out;
+}
+
+}  // namespace stream::onnx_frontend

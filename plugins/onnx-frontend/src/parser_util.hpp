@@ -1,0 +1,49 @@
+// Helpers shared by the built-in ONNX operator parsers: operand lookup with errors that name the
+// node and tensor, NumPy-style broadcasting maps, axis normalisation, and the registration list.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <stream/ir/affine_map.hpp>
+#include <stream/ir/node.hpp>
+#include <stream/registry/onnx_parsers.hpp>
+
+namespace stream::onnx_frontend {
+
+/// The tensor of input i; fails naming the node when the input is absent.
+TensorPtr input_tensor(const OnnxNodeView& v, OnnxParseContext& ctx, std::size_t i);
+/// The tensor of output i; fails naming the node when the output is absent.
+TensorPtr output_tensor(const OnnxNodeView& v, OnnxParseContext& ctx, std::size_t i);
+/// Number of present inputs (omitted optional inputs have an empty name).
+[[nodiscard]] bool has_input(const OnnxNodeView& v, std::size_t i);
+/// Checks that input i exists and has the given rank range.
+void require_inputs(const OnnxNodeView& v, std::size_t min_count);
+
+/// Normalises a possibly negative axis against a rank; fails naming the node when out of range.
+[[nodiscard]] int normalize_axis(const OnnxNodeView& v, std::int64_t axis, std::size_t rank);
+
+/// Right-aligned NumPy broadcast of an operand shape onto an output iterated by dims 0..rank-1:
+/// equal extents index with the output's dim, extent 1 with the constant 0.
+[[nodiscard]] AffineMap broadcast_map(const OnnxNodeView& v, const Tensor& operand, const std::vector<std::int64_t>& out_shape,
+                                      int num_dims);
+
+/// The ONNX default-domain opset of the node (0 when unknown).
+[[nodiscard]] std::int64_t opset_of(const OnnxNodeView& v);
+
+/// Readable loop names ("d0".. when not given) of the right count.
+[[nodiscard]] std::vector<std::string> numbered_names(const std::string& prefix, std::size_t count);
+
+using ParserEntry = std::pair<std::string, OnnxParser>;
+
+// One registration list per parser family (see each parsers_*.cpp).
+void add_linear_algebra_parsers(std::vector<ParserEntry>& out);   // Conv, Gemm, MatMul, Einsum
+void add_pooling_parsers(std::vector<ParserEntry>& out);          // MaxPool, AveragePool, Global*, LRN
+void add_normalization_parsers(std::vector<ParserEntry>& out);    // Softmax, LayerNorm, LpNorm, BatchNorm, ...
+void add_elementwise_parsers(std::vector<ParserEntry>& out);      // unary, binary, variadic, Cast, QDQ residue
+void add_movement_parsers(std::vector<ParserEntry>& out);         // Slice, Gather, Concat, Pad, Expand, Split, Reduce*
+void add_layout_parsers(std::vector<ParserEntry>& out);           // Reshape, Transpose, Flatten, Squeeze, Unsqueeze
+
+}  // namespace stream::onnx_frontend

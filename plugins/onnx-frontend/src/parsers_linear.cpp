@@ -1,0 +1,249 @@
+// Conv, Gemm, MatMul and Einsum: the contractions. Each node's maps follow the workload spec §2.4,
+// with the reference's defects corrected: Conv honours strides per axis, dilations, groups and
+// auto_pad; Gemm honours transA/transB; MatMul accepts 1-D operands.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "parser_util.hpp"
+
+namespace stream::onnx_frontend {
+namespace {
+
+using E = AffineExpr;
+
+// Begin pads per spatial axis from pads / auto_pad (shared with pooling through the same formula).
+std::vector<std::int64_t> begin_pads(const OnnxNodeView& v, std::size_t n, const std::vector<std::int64_t>& in,
+                                     const std::vector<std::int64_t>& out, const std::vector<std::int64_t>& kernel,
+                                     const std::vector<std::int64_t>& strides, const std::vector<std::int64_t>& dil) {
+  const auto auto_pad = v.attr_string("auto_pad", "NOTSET");
+  std::vector<std::int64_t> begin(n, 0);
+  if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+    for (std::size_t s = 0; s < n; ++s) {
+      const auto total = std::max<std::int64_t>(0, (out[s] - 1) * strides[s] + (kernel[s] - 1) * dil[s] + 1 - in[s]);
+      begin[s] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+    }
+  } else if (auto_pad == "VALID") {
+    // no padding
+  } else if (auto_pad == "NOTSET" || auto_pad.empty()) {
+    auto pads = v.attr_ints("pads", std::vector<std::int64_t>(2 * n, 0));
+    if (pads.size() != 2 * n)
+      v.fail("pads has " + std::to_string(pads.size()) + " values; expected " + std::to_string(2 * n));
+    for (std::size_t s = 0; s < n; ++s) begin[s] = pads[s];
+  } else {
+    v.fail("unknown auto_pad '" + auto_pad + "'");
+  }
+  return begin;
+}
+
+std::vector<std::int64_t> per_axis(const OnnxNodeView& v, const std::string& key, std::size_t n) {
+  auto vals = v.attr_ints(key, std::vector<std::int64_t>(n, 1));
+  if (vals.size() != n)
+    v.fail(key + " has " + std::to_string(vals.size()) + " values; expected one per spatial axis (" + std::to_string(n) + ")");
+  for (auto x : vals)
+    if (x < 1) v.fail(key + " must be >= 1");
+  return vals;
+}
+
+std::vector<Node> parse_conv(const OnnxNodeView& v, OnnxParseContext& ctx) {
+  require_inputs(v, 2);
+  auto X = input_tensor(v, ctx, 0);
+  auto W = input_tensor(v, ctx, 1);
+  auto Y = output_tensor(v, ctx, 0);
+  if (X->rank() < 3) v.fail("input must have rank >= 3 (N, C, spatial...), got " + std::to_string(X->rank()), X->name);
+  if (W->rank() != X->rank() || Y->rank() != X->rank())
+    v.fail("input, weight and output must have the same rank", W->name);
+  const std::size_t n = X->rank() - 2;
+  const auto G = v.attr_int("group", 1);
+  const auto C = X->shape[1], K = W->shape[0];
+  if (G < 1 || C % G != 0 || K % G != 0 || W->shape[1] * G != C)
+    v.fail("group " + std::to_string(G) + " does not divide channels C=" + std::to_string(C) + ", K=" + std::to_string(K) +
+               " with weight channel extent " + std::to_string(W->shape[1]),
+           W->name);
+  std::vector<std::int64_t> kernel(W->shape.begin() + 2, W->shape.end());
+  if (v.has_attribute("kernel_shape") && v.attr_ints("kernel_shape") != kernel)
+    v.fail("kernel_shape disagrees with the weight shape", W->name);
+  const auto strides = per_axis(v, "strides", n);
+  const auto dil = per_axis(v, "dilations", n);
+  const std::vector<std::int64_t> in(X->shape.begin() + 2, X->shape.end()), out(Y->shape.begin() + 2, Y->shape.end());
+  const auto pad = begin_pads(v, n, in, out, kernel, strides, dil);
+
+  // Dims: b, outputs (last spatial axis first: ox, oy, ...), kernels (fx, fy, ...), c, k[, g].
+  const int ni = static_cast<int>(n);
+  auto o_dim = [&](std::size_t s) { return 1 + (ni - 1 - static_cast<int>(s)); };
+  auto f_dim = [&](std::size_t s) { return 1 + ni + (ni - 1 - static_cast<int>(s)); };
+  const int c = 1 + 2 * ni, k = c + 1, g = k + 1;
+  const int dims = G > 1 ? g + 1 : k + 1;
+  const std::vector<std::string> spatial_names{"x", "y", "z"};
+  std::vector<std::string> names(static_cast<std::size_t>(dims));
+  names[0] = "b";
+  for (std::size_t s = 0; s < n; ++s) {
+    const auto from_last = n - 1 - s;
+    const auto suffix = from_last < 3 ? spatial_names[from_last] : std::to_string(s);
+    names[static_cast<std::size_t>(o_dim(s))] = "o" + suffix;
+    names[static_cast<std::size_t>(f_dim(s))] = "f" + suffix;
+  }
+  names[static_cast<std::size_t>(c)] = "c";
+  names[static_cast<std::size_t>(k)] = "k";
+  if (G > 1) names[static_cast<std::size_t>(g)] = "g";
+
+  const E in_ch = G > 1 ? E::dim(g) * (C / G) + E::dim(c) : E::dim(c);
+  const E out_ch = G > 1 ? E::dim(g) * (K / G) + E::dim(k) : E::dim(k);
+  std::vector<E> xr{E::dim(0), in_ch}, wr{out_ch, E::dim(c)}, yr{E::dim(0), out_ch};
+  for (std::size_t s = 0; s < n; ++s) {
+    xr.push_back(E::dim(o_dim(s)) * strides[s] + E::dim(f_dim(s)) * dil[s] - pad[s]);
+    wr.push_back(E::dim(f_dim(s)));
+    yr.push_back(E::dim(o_dim(s)));
+  }
+  auto node = make_computation(v.name, "Conv", {X, W}, {Y},
+                               {AffineMap(dims, xr), AffineMap(dims, wr), AffineMap(dims, yr)});
+  node.dim_names = names;
+  if (G > 1) node.window_extents = {{k, K / G}, {g, G}};
+  for (std::size_t s = 0; s < n; ++s)
+    if (dil[s] != 1) node.window_extents.emplace_back(f_dim(s), kernel[s]);
+  validate(node);
+  return {std::move(node)};
+}
+
+std::vector<Node> parse_gemm(const OnnxNodeView& v, OnnxParseContext& ctx) {
+  require_inputs(v, 2);
+  auto A = input_tensor(v, ctx, 0);
+  auto B = input_tensor(v, ctx, 1);
+  auto Y = output_tensor(v, ctx, 0);
+  if (A->rank() != 2 || B->rank() != 2) v.fail("A and B must be 2-D", A->rank() != 2 ? A->name : B->name);
+  const bool ta = v.attr_int("transA", 0) != 0, tb = v.attr_int("transB", 0) != 0;
+  // Dims (m, k, n); the bias C is not an operand (it does not change the loop nest).
+  AffineMap a = ta ? AffineMap(3, {E::dim(1), E::dim(0)}) : AffineMap(3, {E::dim(0), E::dim(1)});
+  AffineMap b = tb ? AffineMap(3, {E::dim(2), E::dim(1)}) : AffineMap(3, {E::dim(1), E::dim(2)});
+  auto node = make_computation(v.name, "Gemm", {A, B}, {Y}, {a, b, AffineMap(3, {E::dim(0), E::dim(2)})});
+  node.dim_names = {"m", "k", "n"};
+  return {std::move(node)};
+}
+
+std::vector<Node> parse_matmul(const OnnxNodeView& v, OnnxParseContext& ctx) {
+  require_inputs(v, 2);
+  auto A = input_tensor(v, ctx, 0);
+  auto B = input_tensor(v, ctx, 1);
+  auto Y = output_tensor(v, ctx, 0);
+  if (A->rank() == 0 || B->rank() == 0) v.fail("MatMul operands must have rank >= 1", A->rank() == 0 ? A->name : B->name);
+  const bool has_m = A->rank() >= 2, has_n = B->rank() >= 2;
+  const std::size_t ry = Y->rank();
+  const std::size_t p = ry - (has_m ? 1 : 0) - (has_n ? 1 : 0);
+  const auto ka = A->shape.back();
+  const auto kb = has_n ? B->shape[B->rank() - 2] : B->shape.back();
+  if (ka != kb) v.fail("contraction mismatch: A[..," + std::to_string(ka) + "] vs B[" + std::to_string(kb) + ",..]", B->name);
+  // Dims: batch b0..b(p-1), m, n, k (contraction last, as the reference).
+  const int m = static_cast<int>(p), nd = m + (has_m ? 1 : 0), k = nd + (has_n ? 1 : 0);
+  const int dims = k + 1;
+  std::vector<std::int64_t> ybatch(Y->shape.begin(), Y->shape.begin() + static_cast<std::ptrdiff_t>(p));
+  auto batch = [&](const Tensor& t, std::size_t own_batch) {
+    std::vector<E> r;
+    if (own_batch > p) v.fail("operand has more batch axes than the output", t.name);
+    for (std::size_t j = 0; j < own_batch; ++j) {
+      const auto o = p - own_batch + j;
+      if (t.shape[j] == ybatch[o] && t.shape[j] != 1) r.push_back(E::dim(static_cast<int>(o)));
+      else if (t.shape[j] == 1) r.push_back(E::constant(0));
+      else v.fail("batch axis " + std::to_string(j) + " of size " + std::to_string(t.shape[j]) + " does not broadcast to " +
+                      std::to_string(ybatch[o]), t.name);
+    }
+    return r;
+  };
+  auto ar = batch(*A, has_m ? A->rank() - 2 : 0);
+  if (has_m) ar.push_back(E::dim(m));
+  ar.push_back(E::dim(k));
+  auto br = batch(*B, has_n ? B->rank() - 2 : 0);
+  br.push_back(E::dim(k));
+  if (has_n) br.push_back(E::dim(nd));
+  std::vector<E> yr;
+  for (std::size_t j = 0; j < p; ++j) yr.push_back(E::dim(static_cast<int>(j)));
+  if (has_m) yr.push_back(E::dim(m));
+  if (has_n) yr.push_back(E::dim(nd));
+  auto node = make_computation(v.name, "MatMul", {A, B}, {Y}, {AffineMap(dims, ar), AffineMap(dims, br), AffineMap(dims, yr)});
+  auto names = numbered_names("b", p);
+  if (has_m) names.push_back("m");
+  if (has_n) names.push_back("n");
+  names.push_back("k");
+  node.dim_names = names;
+  validate(node);
+  return {std::move(node)};
+}
+
+std::vector<Node> parse_einsum(const OnnxNodeView& v, OnnxParseContext& ctx) {
+  std::string eq;
+  for (char ch : v.attr_string("equation", "")) if (ch != ' ') eq += ch;
+  if (eq.empty()) v.fail("missing equation");
+  if (eq.find("...") != std::string::npos) v.fail("equation '" + eq + "' uses an ellipsis, which is not supported");
+  const auto arrow = eq.find("->");
+  const std::string lhs = eq.substr(0, arrow);
+  std::vector<std::string> terms;
+  std::string cur;
+  for (char ch : lhs) {
+    if (ch == ',') { terms.push_back(cur); cur.clear(); } else cur += ch;
+  }
+  terms.push_back(cur);
+  std::string rhs;
+  if (arrow != std::string::npos) {
+    rhs = eq.substr(arrow + 2);
+  } else {  // implicit output: letters used once, alphabetically
+    std::map<char, int> count;
+    for (auto& t : terms) for (char ch : t) ++count[ch];
+    for (auto& [ch, n] : count) if (n == 1) rhs += ch;
+  }
+  std::vector<TensorPtr> ins;
+  for (std::size_t i = 0; i < terms.size(); ++i) ins.push_back(input_tensor(v, ctx, i));
+  auto Y = output_tensor(v, ctx, 0);
+  // Dims: output letters in order, then contracted letters in order of first appearance.
+  std::vector<char> letters(rhs.begin(), rhs.end());
+  std::set<char> seen(letters.begin(), letters.end());
+  for (auto& t : terms)
+    for (char ch : t)
+      if (seen.insert(ch).second) letters.push_back(ch);
+  std::map<char, int> pos;
+  std::map<char, std::int64_t> extent;
+  for (std::size_t i = 0; i < letters.size(); ++i) pos[letters[i]] = static_cast<int>(i);
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    if (terms[i].size() != ins[i]->rank())
+      v.fail("equation term '" + terms[i] + "' has " + std::to_string(terms[i].size()) + " letters for a tensor of rank " +
+                 std::to_string(ins[i]->rank()), ins[i]->name);
+    for (std::size_t a = 0; a < terms[i].size(); ++a) {
+      auto& e = extent[terms[i][a]];
+      const auto s = ins[i]->shape[a];
+      if (e == 0 || e == 1) e = std::max(e, s);
+      else if (s != e && s != 1) v.fail("letter '" + std::string(1, terms[i][a]) + "' has inconsistent extents", ins[i]->name);
+    }
+  }
+  const int dims = static_cast<int>(letters.size());
+  std::vector<AffineMap> maps;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    std::vector<E> r;
+    for (std::size_t a = 0; a < terms[i].size(); ++a) {
+      const char ch = terms[i][a];
+      r.push_back(ins[i]->shape[a] == 1 && extent[ch] != 1 ? E::constant(0) : E::dim(pos[ch]));
+    }
+    maps.emplace_back(dims, r);
+  }
+  std::vector<E> yr;
+  for (char ch : rhs) yr.push_back(E::dim(pos[ch]));
+  maps.emplace_back(dims, yr);
+  const bool contracts = letters.size() > rhs.size();
+  // A binary contraction is a (batched) matrix multiplication and is costed as one; this is
+  // also what makes the JAX attention parse to the same nodes as the PyTorch one.
+  std::string type = "Einsum";
+  if (terms.size() == 2) type = contracts ? "MatMul" : "Mul";
+  else if (terms.size() == 1 && contracts) type = "ReduceSum";
+  auto node = make_computation(v.name, type, ins, {Y}, maps);
+  for (char ch : letters) node.dim_names.emplace_back(1, ch);
+  validate(node);
+  return {std::move(node)};
+}
+
+}  // namespace
+
+void add_linear_algebra_parsers(std::vector<ParserEntry>& out) {
+  out.emplace_back("Conv", parse_conv);
+  out.emplace_back("Gemm", parse_gemm);
+  out.emplace_back("MatMul", parse_matmul);
+  out.emplace_back("Einsum", parse_einsum);
+}
+
+}  // namespace stream::onnx_frontend

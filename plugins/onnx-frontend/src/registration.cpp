@@ -1,0 +1,35 @@
+#include "parser_util.hpp"
+#include "stream_onnx/onnx_frontend.hpp"
+
+namespace stream::onnx_frontend {
+namespace {
+
+std::vector<ParserEntry> all_parsers() {
+  std::vector<ParserEntry> out;
+  add_linear_algebra_parsers(out);
+  add_pooling_parsers(out);
+  add_normalization_parsers(out);
+  add_elementwise_parsers(out);
+  add_movement_parsers(out);
+  add_layout_parsers(out);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> builtin_op_types() {
+  std::vector<std::string> out;
+  for (auto& [op, parser] : all_parsers()) out.push_back(op);
+  return out;
+}
+
+void register_builtin_parsers(PluginRegistrar& registrar) {
+  for (auto& [op, parser] : all_parsers()) registrar.add_onnx_parser(op, std::move(parser));
+}
+
+void register_onnx_frontend(PluginRegistrar& registrar) {
+  registrar.add_frontend(make_onnx_frontend());
+  register_builtin_parsers(registrar);
+}
+
+}  // namespace stream::onnx_frontend
