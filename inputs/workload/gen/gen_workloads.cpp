@@ -1,0 +1,179 @@
+// Writes the ONNX fixtures of inputs/workload/ (weights cleared: only names, types and shapes).
+// Usage: stream-gen-workloads <output-dir>
+#include <filesystem>
+#include <iostream>
+
+#include "model_builder.hpp"
+
+using namespace stream::onnx_testing;
+
+namespace {
+
+// [1,8,32,32] -> Conv(16, k3, p1) -> Conv(32, k3, p1) -> [1,32,32,32], bf16 (the CLI's default).
+ModelBuilder two_conv() {
+  ModelBuilder m("TwoConv");
+  m.input("input", BF16, {1, 8, 32, 32}).output("output", BF16, {1, 32, 32, 32});
+  m.initializer("weights_1", BF16, {16, 8, 3, 3}).initializer("weights_2", BF16, {32, 16, 3, 3});
+  m.node("Conv", {"input", "weights_1"}, {"conv1_out"}, "Conv1").attr("kernel_shape", Shape{3, 3}).attr("pads", Shape{1, 1, 1, 1});
+  m.node("Conv", {"conv1_out", "weights_2"}, {"output"}, "Conv2").attr("kernel_shape", Shape{3, 3}).attr("pads", Shape{1, 1, 1, 1});
+  return m;
+}
+
+// SwiGLU: two parallel Gemms, a custom-domain Silu function op, a Mul, a down projection; bf16.
+ModelBuilder swiglu(std::int64_t seq, std::int64_t embed, std::int64_t hidden) {
+  ModelBuilder m("SwiGLU");
+  m.opset("com.example", 1).silu_function();
+  m.input("input", BF16, {seq, embed}).output("output", BF16, {seq, embed});
+  m.initializer("weights_1", BF16, {embed, hidden}).initializer("weights_2", BF16, {embed, hidden});
+  m.initializer("weights_3", BF16, {hidden, embed});
+  auto gemm = [&](const std::string& a, const std::string& b, const std::string& y, const std::string& name) {
+    m.node("Gemm", {a, b}, {y}, name).attr("alpha", 1.0f).attr("beta", 1.0f).attr("transA", 0).attr("transB", 0);
+  };
+  gemm("input", "weights_1", "left", "Gemm_Left");
+  gemm("input", "weights_2", "right", "Gemm_Right");
+  m.node("Silu", {"left"}, {"left_swished"}, "Silu", "com.example");
+  m.node("Mul", {"left_swished", "right"}, {"intermediate"}, "Elt_Mul");
+  gemm("intermediate", "weights_3", "output", "Gemm_Down");
+  return m;
+}
+
+constexpr std::int64_t S = 128, D = 512, H = 8, Dh = 64;
+
+// Multi-head attention as PyTorch exports it: 2-D weights, MatMul, Reshape to heads, Transpose, back.
+ModelBuilder attention_pytorch() {
+  ModelBuilder m("attention_pytorch");
+  m.input("x", BF16, {1, S, D}).output("y", BF16, {1, S, D});
+  for (const char* w : {"Wq", "Wk", "Wv", "Wo"}) m.initializer(w, BF16, {D, D});
+  m.int_initializer("heads_shape", {1, S, H, Dh}).int_initializer("model_shape", {1, S, D});
+  for (const std::string p : {"q", "k", "v"}) {
+    std::string W = p == "q" ? "Wq" : p == "k" ? "Wk" : "Wv";
+    m.node("MatMul", {"x", W}, {p}, "proj_" + p);
+    m.node("Reshape", {p, "heads_shape"}, {p + "_heads"}, "reshape_" + p);
+    m.node("Transpose", {p + "_heads"}, {p + "_t"}, "transpose_" + p)
+        .attr("perm", p == "k" ? Shape{0, 2, 3, 1} : Shape{0, 2, 1, 3});
+  }
+  m.node("MatMul", {"q_t", "k_t"}, {"scores"}, "scores");
+  m.node("Softmax", {"scores"}, {"probs"}, "softmax").attr("axis", -1);
+  m.node("MatMul", {"probs", "v_t"}, {"context"}, "context");
+  m.node("Transpose", {"context"}, {"context_t"}, "transpose_context").attr("perm", Shape{0, 2, 1, 3});
+  m.node("Reshape", {"context_t", "model_shape"}, {"context_merged"}, "merge_heads");
+  m.node("MatMul", {"context_merged", "Wo"}, {"y"}, "out_proj");
+  return m;
+}
+
+// The same attention as JAX exports it: Einsum nodes with 3-D weights.
+ModelBuilder attention_jax() {
+  ModelBuilder m("attention_jax");
+  m.input("x", BF16, {1, S, D}).output("y", BF16, {1, S, D});
+  for (const char* w : {"Wq", "Wk", "Wv"}) m.initializer(w, BF16, {D, H, Dh});
+  m.initializer("Wo", BF16, {H, Dh, D});
+  m.node("Einsum", {"x", "Wq"}, {"q"}, "proj_q").attr("equation", "bsd,dhe->bshe");
+  m.node("Einsum", {"x", "Wk"}, {"k"}, "proj_k").attr("equation", "bsd,dhe->bshe");
+  m.node("Einsum", {"x", "Wv"}, {"v"}, "proj_v").attr("equation", "bsd,dhe->bshe");
+  m.node("Einsum", {"q", "k"}, {"scores"}, "scores").attr("equation", "bshe,bthe->bhst");
+  m.node("Softmax", {"scores"}, {"probs"}, "softmax").attr("axis", -1);
+  m.node("Einsum", {"probs", "v"}, {"context"}, "context").attr("equation", "bhst,bthe->bshe");
+  m.node("Einsum", {"context", "Wo"}, {"y"}, "out_proj").attr("equation", "bshe,hed->bsd");
+  return m;
+}
+
+// The same attention per head: batched MatMul with per-head weights [H, D, Dh], an output
+// projection per head [H, Dh, D], then ReduceSum over the heads.
+ModelBuilder attention_per_head() {
+  ModelBuilder m("attention_per_head");
+  m.input("x", BF16, {1, S, D}).output("y", BF16, {1, S, D});
+  for (const char* w : {"Wq", "Wk", "Wv"}) m.initializer(w, BF16, {H, D, Dh});
+  m.initializer("Wo", BF16, {H, Dh, D});
+  m.int_initializer("head_axis", {1}).int_initializer("sum_axes", {1});
+  m.node("Unsqueeze", {"x", "head_axis"}, {"x_heads"}, "broadcast_heads");
+  m.node("MatMul", {"x_heads", "Wq"}, {"q"}, "proj_q");
+  m.node("MatMul", {"x_heads", "Wk"}, {"k"}, "proj_k");
+  m.node("MatMul", {"x_heads", "Wv"}, {"v"}, "proj_v");
+  m.node("Transpose", {"k"}, {"k_t"}, "transpose_k").attr("perm", Shape{0, 1, 3, 2});
+  m.node("MatMul", {"q", "k_t"}, {"scores"}, "scores");
+  m.node("Softmax", {"scores"}, {"probs"}, "softmax").attr("axis", -1);
+  m.node("MatMul", {"probs", "v"}, {"context"}, "context");
+  m.node("MatMul", {"context", "Wo"}, {"y_heads"}, "out_proj");
+  m.node("ReduceSum", {"y_heads", "sum_axes"}, {"y"}, "sum_heads").attr("keepdims", 0);
+  return m;
+}
+
+// A QDQ int8 conv block: f32 in, Q/DQ around an int8 conv (int32 bias) and its Relu, f32 out.
+ModelBuilder qdq_conv() {
+  ModelBuilder m("qdq_conv_int8", 13);
+  m.input("input", F32, {1, 8, 16, 16}).output("output", F32, {1, 16, 16, 16});
+  m.initializer("scale", F32, {}).initializer("zero_point", I8, {});
+  m.initializer("w_q", I8, {16, 8, 3, 3}).initializer("w_scale", F32, {}).initializer("w_zero_point", I8, {});
+  m.initializer("b_q", I32, {16}).initializer("b_scale", F32, {}).initializer("b_zero_point", I32, {});
+  m.node("QuantizeLinear", {"input", "scale", "zero_point"}, {"input_q"}, "quant_input");
+  m.node("DequantizeLinear", {"input_q", "scale", "zero_point"}, {"input_dq"}, "dequant_input");
+  m.node("DequantizeLinear", {"w_q", "w_scale", "w_zero_point"}, {"w"}, "dequant_w");
+  m.node("DequantizeLinear", {"b_q", "b_scale", "b_zero_point"}, {"b"}, "dequant_b");
+  m.node("Conv", {"input_dq", "w", "b"}, {"conv_out"}, "conv").attr("kernel_shape", Shape{3, 3}).attr("pads", Shape{1, 1, 1, 1});
+  m.node("QuantizeLinear", {"conv_out", "scale", "zero_point"}, {"conv_q"}, "quant_conv");
+  m.node("DequantizeLinear", {"conv_q", "scale", "zero_point"}, {"conv_dq"}, "dequant_conv");
+  m.node("Relu", {"conv_dq"}, {"relu_out"}, "relu");
+  m.node("QuantizeLinear", {"relu_out", "scale", "zero_point"}, {"relu_q"}, "quant_relu");
+  m.node("DequantizeLinear", {"relu_q", "scale", "zero_point"}, {"output"}, "dequant_output");
+  return m;
+}
+
+// A residual block: Conv-Relu-Conv, Add with the block input, Relu.
+ModelBuilder residual_block() {
+  ModelBuilder m("residual_block");
+  m.input("input", BF16, {1, 16, 16, 16}).output("output", BF16, {1, 16, 16, 16});
+  m.initializer("w1", BF16, {16, 16, 3, 3}).initializer("w2", BF16, {16, 16, 3, 3});
+  m.node("Conv", {"input", "w1"}, {"c1"}, "Conv1").attr("kernel_shape", Shape{3, 3}).attr("pads", Shape{1, 1, 1, 1});
+  m.node("Relu", {"c1"}, {"r1"}, "Relu1");
+  m.node("Conv", {"r1", "w2"}, {"c2"}, "Conv2").attr("kernel_shape", Shape{3, 3}).attr("pads", Shape{1, 1, 1, 1});
+  m.node("Add", {"c2", "input"}, {"sum"}, "Add1");
+  m.node("Relu", {"sum"}, {"output"}, "Relu2");
+  return m;
+}
+
+// A small CNN with pooling and an Inception-style Concat, ending in a classifier.
+ModelBuilder cnn_concat_pool() {
+  ModelBuilder m("cnn_concat_pool");
+  m.input("input", F32, {1, 3, 32, 32}).output("logits", F32, {1, 10});
+  m.initializer("w_stem", F32, {16, 3, 3, 3}).initializer("b_stem", F32, {16});
+  m.initializer("w_a", F32, {8, 16, 1, 1}).initializer("w_b", F32, {24, 16, 3, 3});
+  m.initializer("w_fc", F32, {10, 32}).initializer("b_fc", F32, {10});
+  m.node("Conv", {"input", "w_stem", "b_stem"}, {"stem"}, "stem_conv").attr("kernel_shape", Shape{3, 3}).attr("pads", Shape{1, 1, 1, 1});
+  m.node("Relu", {"stem"}, {"stem_relu"}, "stem_relu");
+  m.node("MaxPool", {"stem_relu"}, {"pooled"}, "pool").attr("kernel_shape", Shape{2, 2}).attr("strides", Shape{2, 2});
+  m.node("Conv", {"pooled", "w_a"}, {"branch_a"}, "branch_a").attr("kernel_shape", Shape{1, 1});
+  m.node("Conv", {"pooled", "w_b"}, {"branch_b"}, "branch_b").attr("kernel_shape", Shape{3, 3}).attr("pads", Shape{1, 1, 1, 1});
+  m.node("Concat", {"branch_a", "branch_b"}, {"mixed"}, "concat").attr("axis", 1);
+  m.node("AveragePool", {"mixed"}, {"smoothed"}, "avgpool")
+      .attr("kernel_shape", Shape{3, 3}).attr("strides", Shape{1, 1}).attr("pads", Shape{1, 1, 1, 1});
+  m.node("GlobalAveragePool", {"smoothed"}, {"gap"}, "gap");
+  m.node("Flatten", {"gap"}, {"flat"}, "flatten").attr("axis", 1);
+  m.node("Gemm", {"flat", "w_fc", "b_fc"}, {"logits"}, "fc").attr("transB", 1);
+  return m;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: stream-gen-workloads <output-dir>\n";
+    return 2;
+  }
+  const std::filesystem::path dir = argv[1];
+  std::filesystem::create_directories(dir);
+  const std::pair<const char*, ModelBuilder> models[] = {
+      {"2conv_1_8_32_32_16_32_3.onnx", two_conv()},
+      {"swiglu_1_16_32.onnx", swiglu(1, 16, 32)},
+      {"attention_pytorch.onnx", attention_pytorch()},
+      {"attention_jax.onnx", attention_jax()},
+      {"attention_per_head.onnx", attention_per_head()},
+      {"qdq_conv_int8.onnx", qdq_conv()},
+      {"residual_block.onnx", residual_block()},
+      {"cnn_concat_pool.onnx", cnn_concat_pool()},
+  };
+  for (const auto& [name, model] : models) {
+    model.save(dir / name);
+    std::cout << "wrote " << (dir / name).string() << "\n";
+  }
+  return 0;
+}
