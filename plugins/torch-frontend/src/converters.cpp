@@ -255,12 +255,9 @@ AtenConverter reduction(const std::string& type) {
       }
     }
     std::vector<E> yr;
-    for (int a = 0; a < ry; ++a) yr.push_back(keep && axes.count(a) != 0 ? E::constant(0) : E::dim(a));
+    for (int a = 0; a < ry; ++a) yr.push_back(E::dim(a));  // a kept unit axis: a parallel loop of size 1
     const int dims = extra;
-    auto node = make_computation(c.name, type, {X}, {Y}, {AffineMap(dims, xr), AffineMap(dims, yr)});
-    if (keep)  // a kept unit axis's loop is indexed by nothing: size 1
-      for (int a : axes) node.window_extents.emplace_back(a, 1);
-    return {std::move(node)};
+    return {make_computation(c.name, type, {X}, {Y}, {AffineMap(dims, xr), AffineMap(dims, yr)})};
   };
 }
 
