@@ -274,17 +274,16 @@ TEST(TorchLowering, ExpandFoldsIntoComputationReadersOnly) {
 TEST(TorchLowering, UnsupportedOperatorsNameTheOpAndHowToRegister) {
   ProgramBuilder p;
   p.input("q", kBF16, {1, 8, 16, 64});
-  p.call(A + "scaled_dot_product_attention.default", {{"query", T("q")}, {"key", T("q")}, {"value", T("q")}, {"is_causal", B(true)}},
-         "sdpa", kBF16, {1, 8, 16, 64});
-  p.call(A + "scaled_dot_product_attention.default", {{"query", T("sdpa")}, {"key", T("q")}, {"value", T("q")}}, "sdpa_1",
-         kBF16, {1, 8, 16, 64});
-  p.call("torch.ops.mylib.fancy.default", {{"x", T("sdpa_1")}}, "fancy", kBF16, {1, 8, 16, 64});
+  p.call(A + "cumsum.default", {{"self", T("q")}, {"dim", I(2)}}, "cumsum", kBF16, {1, 8, 16, 64});
+  p.call(A + "cumsum.default", {{"self", T("cumsum")}, {"dim", I(3)}}, "cumsum_1", kBF16, {1, 8, 16, 64});
+  p.call("torch.ops.mylib.fancy.default", {{"x", T("cumsum_1")}}, "fancy", kBF16, {1, 8, 16, 64});
   p.call("_operator.mul", {{"a", I(2)}, {"b", I(3)}}, "mul", kBF16, {1});  // symbolic arithmetic: skipped
   p.output("fancy");
   const auto doc = p.build();
   const auto msg = error_of([&] { (void)load_program(doc); });
-  EXPECT_NE(msg.find("unsupported ATen operator 'aten::scaled_dot_product_attention'"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("add_onnx_parser(\"aten::scaled_dot_product_attention\""), std::string::npos) << msg;
+  EXPECT_NE(msg.find("unsupported ATen operator 'aten::cumsum' (target torch.ops.aten.cumsum.default) at node 'cumsum'"),
+            std::string::npos) << msg;
+  EXPECT_NE(msg.find("add_onnx_parser(\"aten::cumsum\""), std::string::npos) << msg;
   EXPECT_NE(msg.find("provides.onnx_ops"), std::string::npos) << msg;
   EXPECT_NE(msg.find("2 more unsupported call(s)"), std::string::npos) << msg;
 
@@ -292,9 +291,41 @@ TEST(TorchLowering, UnsupportedOperatorsNameTheOpAndHowToRegister) {
   report.values["report_unsupported"] = "1";
   const auto all = error_of([&] { (void)load_program(doc, report); });
   EXPECT_NE(all.find("2 unsupported operator(s) in 3 call(s)"), std::string::npos) << all;
-  EXPECT_NE(all.find("aten::scaled_dot_product_attention  x2"), std::string::npos) << all;
+  EXPECT_NE(all.find("aten::cumsum  x2"), std::string::npos) << all;
   EXPECT_NE(all.find("mylib::fancy  x1"), std::string::npos) << all;
   EXPECT_EQ(all.find("_operator"), std::string::npos) << all;
+}
+
+TEST(TorchLowering, ScaledDotProductAttentionLowersToItsSubOperators) {
+  ProgramBuilder p;
+  p.input("q", kBF16, {2, 8, 16, 64}).input("k", kBF16, {2, 8, 32, 64}).input("v", kBF16, {2, 8, 32, 48});
+  p.input("mask", kBF16, {16, 32});
+  p.call(A + "scaled_dot_product_attention.default",
+         {{"query", T("q")}, {"key", T("k")}, {"value", T("v")}, {"attn_mask", T("mask")}}, "sdpa", kBF16, {2, 8, 16, 48});
+  p.output("sdpa");
+  const auto w = load_program(p.build());
+  EXPECT_EQ(computation_types(w), (std::vector<std::string>{"MatMul", "Add", "Softmax", "MatMul"}));
+  for (auto i : w.computation_nodes()) EXPECT_EQ(w.node(i).fused_kernel.value_or(""), "ScaledDotProductAttention:sdpa");
+  const auto& scores = w.node(w.computation_nodes()[0]);
+  // scores = q k^T: dims (b0, b1, m=16, n=32, k=64); k read as [.., n, k]
+  EXPECT_EQ(loop_sizes(scores), (std::vector<std::int64_t>{2, 8, 16, 32, 64}));
+  EXPECT_EQ(scores.operand_mapping[1].str(), "(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)");
+  EXPECT_EQ(w.node(w.computation_nodes()[1]).operand_mapping[1].str(), "(d0, d1, d2, d3) -> (d2, d3)");
+  EXPECT_EQ(w.node(w.computation_nodes()[2]).reduction_axes, (std::vector<int>{3}));
+  EXPECT_EQ(loop_sizes(w.node_by_name("sdpa")), (std::vector<std::int64_t>{2, 8, 16, 48, 32}));
+}
+
+TEST(TorchLowering, SliceAndSelectAreSubRangeReads) {
+  ProgramBuilder p;
+  p.input("x", kF32, {10, 8});
+  p.call(A + "slice.Tensor", {{"self", T("x")}, {"dim", I(0)}, {"start", I(-8)}, {"end", I(9223372036854775807LL)}, {"step", I(2)}},
+         "slice", kF32, {4, 8});
+  p.call(A + "select.int", {{"self", T("x")}, {"dim", I(1)}, {"index", I(-1)}}, "select", kF32, {10});
+  p.output("select").output("slice");
+  const auto w = load_program(p.build());
+  EXPECT_EQ(w.node_by_name("slice").operand_mapping[0].str(), "(d0, d1) -> (((d0 * 2) + 2), d1)");
+  EXPECT_EQ(w.node_by_name("select").operand_mapping[0].str(), "(d0) -> (d0, 7)");
+  EXPECT_EQ(loop_sizes(w.node_by_name("slice")), (std::vector<std::int64_t>{4, 8}));
 }
 
 TEST(TorchLowering, APluginRegistersAConverterThroughTheOnnxParserRegistry) {

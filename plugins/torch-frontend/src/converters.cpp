@@ -61,16 +61,17 @@ AtenConverter elementwise(const std::string& type) {
 
 // numpy matmul (the ONNX MatMul maps): dims batch..., m, n, k. With b_nk the second operand is
 // stored [n, k] (a linear layer's weight).
-Node contraction(const AtenCall& c, AtenContext& ctx, const TensorPtr& A, const TensorPtr& B, const TensorPtr& Y, bool b_nk) {
+Node contraction(const std::string& node_name, AtenContext& ctx, const TensorPtr& A, const TensorPtr& B, const TensorPtr& Y,
+                 bool b_nk) {
   if (A->rank() == 0 || B->rank() == 0) ctx.fail("operands must have rank >= 1", A->rank() == 0 ? A->name : B->name);
-  if (b_nk && B->rank() != 2) ctx.fail("the weight must be 2-D [out, in]", B->name);
+  if (b_nk && B->rank() < 2) ctx.fail("the second operand must be [..., n, k]", B->name);
   const bool has_m = A->rank() >= 2, has_n = B->rank() >= 2;
   const std::size_t ry = Y->rank();
   const std::size_t sub = (has_m ? 1 : 0) + (has_n ? 1 : 0);
   if (ry < sub) ctx.fail("output rank " + std::to_string(ry) + " is too small", Y->name);
   const std::size_t p = ry - sub;
   const auto ka = A->shape.back();
-  const auto kb = b_nk ? B->shape[1] : (has_n ? B->shape[B->rank() - 2] : B->shape.back());
+  const auto kb = b_nk ? B->shape.back() : (has_n ? B->shape[B->rank() - 2] : B->shape.back());
   if (ka != kb) ctx.fail("contraction mismatch: " + std::to_string(ka) + " vs " + std::to_string(kb), B->name);
   const int m = static_cast<int>(p), nd = m + (has_m ? 1 : 0), k = nd + (has_n ? 1 : 0);
   const int dims = k + 1;
@@ -90,7 +91,9 @@ Node contraction(const AtenCall& c, AtenContext& ctx, const TensorPtr& A, const 
   ar.push_back(E::dim(k));
   std::vector<E> br;
   if (b_nk) {
-    br = {E::dim(nd), E::dim(k)};
+    br = batch(*B, B->rank() - 2);
+    br.push_back(E::dim(nd));
+    br.push_back(E::dim(k));
   } else {
     br = batch(*B, has_n ? B->rank() - 2 : 0);
     br.push_back(E::dim(k));
@@ -100,7 +103,7 @@ Node contraction(const AtenCall& c, AtenContext& ctx, const TensorPtr& A, const 
   for (std::size_t j = 0; j < p; ++j) yr.push_back(E::dim(static_cast<int>(j)));
   if (has_m) yr.push_back(E::dim(m));
   if (has_n) yr.push_back(E::dim(nd));
-  auto node = make_computation(c.name, "MatMul", {A, B}, {Y}, {AffineMap(dims, ar), AffineMap(dims, br), AffineMap(dims, yr)});
+  auto node = make_computation(node_name, "MatMul", {A, B}, {Y}, {AffineMap(dims, ar), AffineMap(dims, br), AffineMap(dims, yr)});
   for (std::size_t j = 0; j < p; ++j) node.dim_names.push_back("b" + std::to_string(j));
   if (has_m) node.dim_names.push_back("m");
   if (has_n) node.dim_names.push_back("n");
@@ -111,20 +114,93 @@ Node contraction(const AtenCall& c, AtenContext& ctx, const TensorPtr& A, const 
 std::vector<Node> convert_matmul(const AtenCall& c, AtenContext& ctx) {
   const auto a = c.tensor_arg("self"), b = c.tensor_arg(c.has("mat2") ? "mat2" : "other");
   if (a.empty() || b.empty()) ctx.fail(c.op + " needs two tensor operands");
-  return {contraction(c, ctx, ctx.tensor(a), ctx.tensor(b), ctx.output(0), false)};
+  return {contraction(c.name, ctx, ctx.tensor(a), ctx.tensor(b), ctx.output(0), false)};
 }
 
 std::vector<Node> convert_addmm(const AtenCall& c, AtenContext& ctx) {
   const auto a = c.tensor_arg("mat1"), b = c.tensor_arg("mat2");
   if (a.empty() || b.empty()) ctx.fail("addmm needs mat1 and mat2");
-  return {contraction(c, ctx, ctx.tensor(a), ctx.tensor(b), ctx.output(0), false)};
+  return {contraction(c.name, ctx, ctx.tensor(a), ctx.tensor(b), ctx.output(0), false)};
 }
 
 std::vector<Node> convert_linear(const AtenCall& c, AtenContext& ctx) {
   const auto x = c.tensor_arg("input"), w = c.tensor_arg("weight");
   if (x.empty() || w.empty()) ctx.fail("linear needs input and weight");
-  return {contraction(c, ctx, ctx.tensor(x), ctx.tensor(w), ctx.output(0), true)};
+  auto W = ctx.tensor(w);
+  if (W->rank() != 2) ctx.fail("the weight must be 2-D [out, in]", W->name);
+  return {contraction(c.name, ctx, ctx.tensor(x), W, ctx.output(0), true)};
 }
+
+// scaled_dot_product_attention -> its affine sub-operators, tagged with the fused kernel:
+// scores = q k^T (MatMul), [+ attn_mask (Add)], Softmax over the key axis, out = probs v (MatMul).
+// The 1/sqrt(E) scale is a constant factor of the scores and is not a node; is_causal masks half
+// the scores, which the dense maps over-approximate.
+std::vector<Node> convert_sdpa(const AtenCall& c, AtenContext& ctx) {
+  auto q = ctx.tensor(c.tensor_arg("query")), k = ctx.tensor(c.tensor_arg("key")), v = ctx.tensor(c.tensor_arg("value"));
+  auto Y = ctx.output(0);
+  if (q->rank() < 2 || k->rank() != q->rank() || v->rank() != q->rank())
+    ctx.fail("query, key and value must have the same rank >= 2", q->name);
+  const auto r = q->rank();
+  for (std::size_t a = 0; a + 2 < r; ++a)
+    if (k->shape[a] != q->shape[a] && k->shape[a] != 1)
+      ctx.fail("key batch/head axis " + std::to_string(a) + " (" + std::to_string(k->shape[a]) + ") differs from the query's (" +
+                   std::to_string(q->shape[a]) + "): grouped-query attention (enable_gqa) is not supported",
+               k->name);
+  std::vector<std::int64_t> sshape(q->shape.begin(), q->shape.end() - 1);
+  sshape.push_back(k->shape[r - 2]);
+  const std::string tag = "ScaledDotProductAttention:" + c.name;
+  std::vector<Node> out;
+  auto scores = ctx.new_tensor(c.name + "_scores", q->dtype, sshape);
+  out.push_back(contraction(scores->name, ctx, q, k, scores, true));
+  auto logits = scores;
+  if (const auto mask = c.tensor_arg("attn_mask"); !mask.empty()) {
+    auto M = ctx.tensor(mask);
+    auto masked = ctx.new_tensor(c.name + "_masked", q->dtype, sshape);
+    const int rr = static_cast<int>(r);
+    out.push_back(make_computation(masked->name, "Add", {scores, M}, {masked},
+                                   {AffineMap::identity(rr), broadcast_map(ctx, *M, sshape, rr), AffineMap::identity(rr)}));
+    logits = masked;
+  }
+  auto probs = ctx.new_tensor(c.name + "_probs", q->dtype, sshape);
+  out.push_back(make_normalization(probs->name, "Softmax", logits, probs, {static_cast<int>(r) - 1}));
+  out.push_back(contraction(c.name, ctx, probs, v, Y, false));
+  for (auto& n : out) n.fused_kernel = tag;
+  return out;
+}
+
+// slice.Tensor: a strided sub-range read along one axis (the ONNX Slice maps).
+std::vector<Node> convert_slice(const AtenCall& c, AtenContext& ctx) {
+  auto X = ctx.tensor(c.tensor_arg("self"));
+  auto Y = ctx.output(0);
+  const auto r = X->rank();
+  const int axis = norm_axis(c, ctx, c.int_arg("dim", 0), r);
+  const auto extent = X->shape[static_cast<std::size_t>(axis)];
+  auto start = c.int_arg("start", 0);
+  if (start < 0) start += extent;
+  start = std::clamp<std::int64_t>(start, 0, extent);
+  const auto step = c.int_arg("step", 1);
+  if (step < 1) ctx.fail("slice step must be >= 1");
+  std::vector<E> xr;
+  for (int a = 0; a < static_cast<int>(r); ++a) xr.push_back(a == axis ? E::dim(a) * step + start : E::dim(a));
+  const int dims = static_cast<int>(r);
+  return {make_computation(c.name, "Slice", {X}, {Y}, {AffineMap(dims, xr), AffineMap::identity(dims)})};
+}
+
+// select.int: one index along an axis, which the output drops.
+std::vector<Node> convert_select(const AtenCall& c, AtenContext& ctx) {
+  auto X = ctx.tensor(c.tensor_arg("self"));
+  auto Y = ctx.output(0);
+  const auto r = X->rank();
+  const int axis = norm_axis(c, ctx, c.int_arg("dim", 0), r);
+  auto index = c.int_arg("index", 0);
+  if (index < 0) index += X->shape[static_cast<std::size_t>(axis)];
+  std::vector<E> xr;
+  for (int a = 0; a < static_cast<int>(r); ++a)
+    xr.push_back(a == axis ? E::constant(index) : E::dim(a < axis ? a : a - 1));
+  const int dims = static_cast<int>(Y->rank());
+  return {make_computation(c.name, "Slice", {X}, {Y}, {AffineMap(dims, xr), AffineMap::identity(dims)})};
+}
+
 
 // conv1d/2d/3d and convolution: the ONNX Conv maps (strides, dilations, groups honoured).
 std::vector<Node> convert_conv(const AtenCall& c, AtenContext& ctx) {
@@ -359,6 +435,10 @@ void fill(AtenConverterTable& t) {
   t.add("aten::layer_norm", convert_layer_norm);
   t.add("aten::native_layer_norm", convert_layer_norm);
   t.add("aten::embedding", convert_embedding);
+  t.add("aten::scaled_dot_product_attention", convert_sdpa);
+  t.add("aten::_scaled_dot_product_flash_attention_for_cpu", convert_sdpa);
+  t.add("aten::slice", convert_slice);
+  t.add("aten::select", convert_select);
   t.add("aten::sum", reduction("ReduceSum"));
   t.add("aten::mean", reduction("ReduceMean"));
   t.add("aten::amax", reduction("ReduceMax"));

@@ -78,6 +78,8 @@ class AtenContext {
   [[nodiscard]] virtual TensorPtr tensor(const std::string& value) = 0;
   /// The tensor of the call's output i.
   [[nodiscard]] virtual TensorPtr output(std::size_t i) = 0;
+  /// A new intermediate tensor for a multi-node lowering; the name is made unique if needed.
+  [[nodiscard]] virtual TensorPtr new_tensor(const std::string& name, DType dtype, std::vector<std::int64_t> shape) = 0;
   /// Makes output value `value` the same tensor as value `of` (contiguous, clone, no-op views).
   virtual void alias(const std::string& value, const std::string& of) = 0;
   /// Records the permutation of a Transpose FusionEdge: output axis k is input axis perm[k].
