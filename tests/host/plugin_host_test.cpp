@@ -140,3 +140,19 @@ TEST(PluginHost, ManifestFieldsAreChecked) {
   }
   fs::remove_all(dir);
 }
+
+TEST(PluginHost, EnvironmentGivesSearchPathAndAllowList) {
+  ::setenv("STREAM_PLUGIN_PATH", "/a:/b::/c", 1);
+  ::setenv("STREAM_PLUGINS", " x, y ,,", 1);
+  auto o = PluginHostOptions::from_environment({"/d"});
+  EXPECT_EQ(o.extra_dirs, (std::vector<fs::path>{"/a", "/b", "/c", "/d"}));  // env first, then --plugin-dir
+  ASSERT_TRUE(o.allow.has_value());
+  EXPECT_EQ(*o.allow, (std::set<std::string>{"x", "y"}));
+  ASSERT_EQ(o.bundled_dirs.size(), 1u);
+  EXPECT_EQ(o.bundled_dirs[0].filename(), "plugins");
+  ::setenv("STREAM_PLUGINS", "", 1);
+  EXPECT_TRUE(PluginHostOptions::from_environment({}).allow->empty());  // bundled only
+  ::unsetenv("STREAM_PLUGINS");
+  ::unsetenv("STREAM_PLUGIN_PATH");
+  EXPECT_FALSE(PluginHostOptions::from_environment({}).allow.has_value());
+}
