@@ -106,7 +106,7 @@ bool PluginRecord::declares(Category c, const std::string& key) const {
   switch (c) {
     case Category::Frontend:
       for (const auto& f : manifest.frontends) {
-        if (key.empty() || f.extensions.empty()) return true;
+        if (key.empty() || f.extensions.empty() || key == f.name) return true;  // a path, or the frontend's name
         for (const auto& ext : f.extensions)
           if (key.size() >= ext.size() && key.compare(key.size() - ext.size(), ext.size(), ext) == 0) return true;
       }

@@ -61,7 +61,10 @@ std::vector<std::int64_t> loop_sizes(const Node& node) {
   for (std::size_t i : order) {
     const auto& t = *node.operand(i);
     const auto& map = node.operand_mapping[i];
-    const bool data_dependent = access_relation(node, i).kind == AccessKind::DataDependent;
+    // A data-dependent or a masked (piecewise, e.g. Concat/Pad) input covers only part of the loop.
+    const auto access = access_relation(node, i).kind;
+    const bool data_dependent = access == AccessKind::DataDependent ||
+                                (access == AccessKind::PiecewiseAffine && !node.is_output_operand(i));
     for (std::size_t axis = 0; axis < map.num_results(); ++axis) {
       const int d = bare_dim(map.result(axis));
       if (d < 0) continue;

@@ -4,9 +4,11 @@
 #include <deque>
 #include <numeric>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 
 #include "stream/error.hpp"
+#include "stream/ir/iteration_space.hpp"
 
 namespace stream {
 namespace {
@@ -60,10 +62,16 @@ std::vector<std::pair<std::size_t, std::size_t>> split_loop(Node& n, int d, cons
     }
     n.operand_mapping[i] = AffineMap(nd + m - 1, std::move(results));
   }
-  for (auto& [w, extent] : n.window_extents) {
-    if (w == d) throw Failed{};
-    if (w > d) w += m - 1;
+  std::vector<std::pair<int, std::int64_t>> windows;
+  for (auto [w, extent] : n.window_extents) {
+    if (w == d) {
+      if (extent != product(e)) throw Failed{};
+      for (int t = 0; t < m; ++t) windows.emplace_back(d + t, e[static_cast<std::size_t>(t)]);
+    } else {
+      windows.emplace_back(w > d ? w + m - 1 : w, extent);
+    }
   }
+  n.window_extents = windows;
   std::vector<int> axes;
   for (int a : n.reduction_axes) {
     if (a < d) axes.push_back(a);
@@ -81,6 +89,31 @@ std::vector<std::pair<std::size_t, std::size_t>> split_loop(Node& n, int d, cons
   for (std::size_t i = 0; i < n.access_overrides.size(); ++i)
     if (n.access_overrides[i]) n.access_overrides[i]->pieces = {n.operand_mapping[i]};
   return expanded;
+}
+
+// When r is exactly sum_t d_t * stride_t over distinct loops with extents e (row-major), the
+// component loops d_1..d_m; otherwise nothing.
+// `n` must be consistent (its tensors match its maps) for its loop sizes to be read.
+std::optional<std::vector<AffineExpr>> row_major_components(const Node& n, const AffineExpr& r, const Shape& e) {
+  auto f = r.linear();
+  if (!f || f->constant != 0 || f->num_terms() != static_cast<int>(e.size())) return std::nullopt;
+  std::vector<std::pair<std::int64_t, int>> terms;  // (coefficient, dim)
+  for (std::size_t d = 0; d < f->coeffs.size(); ++d)
+    if (f->coeffs[d] != 0) terms.emplace_back(f->coeffs[d], static_cast<int>(d));
+  std::sort(terms.rbegin(), terms.rend());
+  const auto stride = row_major_strides(e);
+  std::vector<std::int64_t> extents;
+  try {
+    extents = loop_sizes(n);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  std::vector<AffineExpr> out;
+  for (std::size_t t = 0; t < e.size(); ++t) {
+    if (terms[t].first != stride[t] || extents[static_cast<std::size_t>(terms[t].second)] != e[t]) return std::nullopt;
+    out.push_back(AffineExpr::dim(terms[t].second));
+  }
+  return out;
 }
 
 struct Group {
@@ -131,10 +164,30 @@ struct Refinement {
   std::set<std::size_t> done;  // node indices already updated for this refinement
 };
 
+// Shared across the layout ops of one pass: the nodes (removed ones stay in place, marked), and
+// for each tensor name the nodes that may access it (a superset: always check the operand).
+struct FoldState {
+  std::vector<Node> nodes;
+  std::vector<bool> removed;
+  std::unordered_map<std::string, std::vector<std::size_t>> accessors;
+  std::map<std::string, std::vector<std::int64_t>> perms;
+};
+
+// Folds one layout op. Every node it changes is saved first, so a failed fold restores exactly
+// those (the pass stays linear in the graph size instead of copying it per layout op).
 class Folder {
  public:
-  Folder(std::vector<Node>& nodes, std::map<std::string, std::vector<std::int64_t>>& perms, const LayoutFoldingOptions& opt)
-      : nodes_(nodes), perms_(perms), opt_(opt) {}
+  Folder(FoldState& state, const LayoutFoldingOptions& opt)
+      : state_(state), nodes_(state.nodes), perms_(state.perms), opt_(opt), saved_perms_(state.perms) {}
+
+  void rollback() {
+    for (auto& [i, n] : saved_) nodes_[i] = std::move(n);
+    perms_ = std::move(saved_perms_);
+  }
+  void validate_touched() const {
+    for (const auto& [i, n] : saved_)
+      if (!state_.removed[i]) validate(nodes_[i]);
+  }
 
   bool is_transpose(const Node& n) const {
     return n.kind == NodeKind::FusionEdge && opt_.transpose_types.count(n.type) != 0 && perms_.count(n.name) != 0;
@@ -151,13 +204,16 @@ class Folder {
     const bool transpose = is_transpose(L);
     std::vector<std::int64_t> perm;
     if (transpose) perm = perms_.at(L.name);
-    for (std::size_t ri = 0; ri < nodes_.size(); ++ri) {
+    const auto readers = unique_accessors(Y->name);
+    for (std::size_t ri : readers) {
       if (ri == li) continue;
-      Node& R = nodes_[ri];
       std::vector<std::size_t> occ;
-      for (std::size_t i = 0; i < R.inputs.size(); ++i)
-        if (R.inputs[i]->name == Y->name) occ.push_back(i);
+      for (std::size_t i = 0; i < nodes_[ri].inputs.size(); ++i)
+        if (nodes_[ri].inputs[i]->name == Y->name) occ.push_back(i);
       if (occ.empty()) continue;
+      touch(ri);
+      Node& R = nodes_[ri];
+      state_.accessors[X->name].push_back(ri);
       if (R.kind == NodeKind::OutEdge) {
         R.inputs[0] = X;
         continue;
@@ -171,14 +227,7 @@ class Folder {
       compose(ri, occ[0], *X, *Y, transpose ? &perm : nullptr);
       nodes_[ri].inputs[occ[0]] = X;
     }
-    nodes_.erase(nodes_.begin() + static_cast<std::ptrdiff_t>(li));
-    // Node indices in pending refinements shift past the erased node.
-    for (auto& r : work_) {
-      std::set<std::size_t> shifted;
-      for (auto n : r.done)
-        if (n != li) shifted.insert(n > li ? n - 1 : n);
-      r.done = shifted;
-    }
+    state_.removed[li] = true;
     run_refinements();
   }
 
@@ -269,18 +318,42 @@ class Folder {
     return true;
   }
 
+  // N with operand j set back to the tensor before refinement (so its maps and tensors agree).
+  static Node unrefined(const Node& N, std::size_t j, const TensorPtr& before) {
+    Node probe = N;
+    if (j < probe.inputs.size()) probe.inputs[j] = before;
+    else probe.outputs[j - probe.inputs.size()] = before;
+    return probe;
+  }
+
+  void touch(std::size_t i) {
+    if (saved_.count(i) == 0) saved_.emplace(i, nodes_[i]);
+  }
+
+  std::vector<std::size_t> unique_accessors(const std::string& name) const {
+    auto it = state_.accessors.find(name);
+    if (it == state_.accessors.end()) return {};
+    std::vector<std::size_t> out;
+    for (auto i : it->second)
+      if (!state_.removed[i]) out.push_back(i);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
   TensorPtr find_tensor(const std::string& name) const {
-    for (const auto& n : nodes_) {
-      for (const auto& t : n.inputs) if (t->name == name) return t;
-      for (const auto& t : n.outputs) if (t->name == name) return t;
+    for (auto i : unique_accessors(name)) {
+      for (const auto& t : nodes_[i].inputs) if (t->name == name) return t;
+      for (const auto& t : nodes_[i].outputs) if (t->name == name) return t;
     }
     return nullptr;
   }
 
   void replace_tensor(const std::string& name, const TensorPtr& t) {
-    for (auto& n : nodes_) {
-      for (auto& x : n.inputs) if (x->name == name) x = t;
-      for (auto& x : n.outputs) if (x->name == name) x = t;
+    for (auto i : unique_accessors(name)) {
+      touch(i);
+      for (auto& x : nodes_[i].inputs) if (x->name == name) x = t;
+      for (auto& x : nodes_[i].outputs) if (x->name == name) x = t;
     }
   }
 
@@ -314,8 +387,9 @@ class Folder {
       if (w.tensor == T->name && w.axis > item.axis) w.axis += m - 1;
 
     const auto stride = row_major_strides(e);
-    for (std::size_t ni = 0; ni < nodes_.size(); ++ni) {
+    for (std::size_t ni : unique_accessors(T->name)) {
       if (item.done.count(ni) != 0) continue;
+      touch(ni);
       Node& N = nodes_[ni];
       if (N.kind == NodeKind::FusionEdge) {
         if (!is_transpose(N)) continue;
@@ -364,6 +438,15 @@ class Folder {
             }
             work_.push_back({N.operand(u)->name, b, e, {ni}});
           }
+        } else if (auto comps = row_major_components(unrefined(N, j, T), r, e)) {
+          // The node already walks the axis with one loop per factor (a grouped conv's g*K/G + k).
+          std::vector<AffineExpr> res;
+          const auto& old = N.operand_mapping[j].results();
+          res.insert(res.end(), old.begin(), old.begin() + static_cast<std::ptrdiff_t>(item.axis));
+          res.insert(res.end(), comps->begin(), comps->end());
+          res.insert(res.end(), old.begin() + static_cast<std::ptrdiff_t>(item.axis) + 1, old.end());
+          N.operand_mapping[j] = AffineMap(N.num_dims(), std::move(res));
+          if (j < N.access_overrides.size() && N.access_overrides[j]) N.access_overrides[j]->pieces = {N.operand_mapping[j]};
         } else if (r.is_constant() && r.value() >= 0 && r.value() < product(e)) {
           std::vector<AffineExpr> res;
           const auto& old = N.operand_mapping[j].results();
@@ -383,9 +466,12 @@ class Folder {
     }
   }
 
+  FoldState& state_;
   std::vector<Node>& nodes_;
   std::map<std::string, std::vector<std::int64_t>>& perms_;
   const LayoutFoldingOptions& opt_;
+  std::map<std::string, std::vector<std::int64_t>> saved_perms_;
+  std::map<std::size_t, Node> saved_;
   std::deque<Refinement> work_;
   std::vector<int> dropped_;
 };
@@ -393,36 +479,43 @@ class Folder {
 }  // namespace
 
 std::vector<Node> fold_layout_ops(std::vector<Node> nodes, const LayoutFoldingOptions& options, LayoutFoldingReport* report) {
-  auto perms = options.perms;
+  FoldState state;
+  state.perms = options.perms;
   // Transposes without an explicit permutation reverse their axes (the ONNX default).
   for (const auto& n : nodes)
-    if (n.kind == NodeKind::FusionEdge && options.transpose_types.count(n.type) != 0 && perms.count(n.name) == 0) {
+    if (n.kind == NodeKind::FusionEdge && options.transpose_types.count(n.type) != 0 && state.perms.count(n.name) == 0) {
       std::vector<std::int64_t> p(n.inputs[0]->rank());
       std::iota(p.rbegin(), p.rend(), 0);
-      perms[n.name] = p;
+      state.perms[n.name] = p;
     }
+  state.nodes = std::move(nodes);
+  state.removed.assign(state.nodes.size(), false);
+  for (std::size_t i = 0; i < state.nodes.size(); ++i) {
+    for (const auto& t : state.nodes[i].inputs) state.accessors[t->name].push_back(i);
+    for (const auto& t : state.nodes[i].outputs) state.accessors[t->name].push_back(i);
+  }
   std::vector<std::string> kept;
   std::vector<std::string> folded;
   // Last to first, so a chain's downstream ops are folded into computation nodes before the
   // upstream ones compose with them.
-  for (std::size_t idx = nodes.size(); idx-- > 0;) {
-    const Node& L = nodes[idx];
+  for (std::size_t idx = state.nodes.size(); idx-- > 0;) {
+    const Node& L = state.nodes[idx];
     const bool layout = L.kind == NodeKind::FusionEdge &&
                         (options.reshape_types.count(L.type) != 0 || options.transpose_types.count(L.type) != 0);
     if (!layout) continue;
     const auto name = L.name;
-    auto trial = nodes;
-    auto trial_perms = perms;
+    Folder folder(state, options);
     try {
-      Folder folder(trial, trial_perms, options);
       folder.fold(idx);
-      for (auto& n : trial) validate(n);
-      nodes = std::move(trial);
-      perms = std::move(trial_perms);
+      folder.validate_touched();
       folded.push_back(name);
     } catch (const Failed&) {
+      folder.rollback();
+      state.removed[idx] = false;
       kept.push_back(name);
     } catch (const Error&) {
+      folder.rollback();
+      state.removed[idx] = false;
       kept.push_back(name);
     }
   }
@@ -430,7 +523,11 @@ std::vector<Node> fold_layout_ops(std::vector<Node> nodes, const LayoutFoldingOp
     report->folded.assign(folded.rbegin(), folded.rend());
     report->kept.assign(kept.rbegin(), kept.rend());
   }
-  return nodes;
+  std::vector<Node> out;
+  out.reserve(state.nodes.size());
+  for (std::size_t i = 0; i < state.nodes.size(); ++i)
+    if (!state.removed[i]) out.push_back(std::move(state.nodes[i]));
+  return out;
 }
 
 std::vector<Node> fold_reductions_into_contractions(std::vector<Node> nodes) {

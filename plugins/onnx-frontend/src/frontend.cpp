@@ -319,6 +319,107 @@ class Loader {
       return &(known[name] = dims);
     };
     bool changed = false;
+    // Element-wise activations newer than ONNX 1.12's schemas (Gelu is opset 20) or outside the
+    // default domain keep their input's type and shape.
+    static const std::set<std::string> shape_preserving{"Gelu", "Silu", "Swish", "Mish", "QuickGelu", "FastGelu",
+                                                        "HardSwish", "Relu", "Sigmoid", "Tanh", "Erf"};
+    for (const auto& n : g->node()) {
+      if (shape_preserving.count(n.op_type()) == 0 || n.input_size() < 1 || n.output_size() < 1) continue;
+      if (shape_of(n.output(0)) || !shape_of(n.input(0))) continue;
+      int elem = 0;
+      if (auto in = infos.find(n.input(0)); in != infos.end()) elem = in->second->type().tensor_type().elem_type();
+      for (const auto& init : g->initializer()) if (init.name() == n.input(0)) elem = init.data_type();
+      onnx::ValueInfoProto* vi = nullptr;
+      if (auto it = infos.find(n.output(0)); it != infos.end()) vi = it->second;
+      else {
+        vi = g->add_value_info();
+        vi->set_name(n.output(0));
+        infos[n.output(0)] = vi;
+      }
+      vi->mutable_type()->mutable_tensor_type()->set_elem_type(elem);
+      auto* shape = vi->mutable_type()->mutable_tensor_type()->mutable_shape();
+      shape->clear_dim();
+      for (auto d : *shape_of(n.input(0))) shape->add_dim()->set_dim_value(d);
+      known.erase(n.output(0));
+      changed = true;
+    }
+    // Reshape targets computed by int64 shape arithmetic that ONNX's data propagation misses
+    // (old opsets): evaluate the arithmetic here.
+    std::unordered_map<std::string, std::vector<std::int64_t>> ints;
+    for (const auto& init : g->initializer())
+      if (auto v = int_data(init)) ints[init.name()] = *v;
+    auto attr_ints = [](const onnx::NodeProto& n, const std::string& key) -> std::optional<std::vector<std::int64_t>> {
+      for (const auto& a : n.attribute()) {
+        if (a.name() != key) continue;
+        if (a.type() == onnx::AttributeProto_AttributeType_INT) return std::vector<std::int64_t>{a.i()};
+        if (a.type() == onnx::AttributeProto_AttributeType_INTS) return std::vector<std::int64_t>(a.ints().begin(), a.ints().end());
+        if (a.type() == onnx::AttributeProto_AttributeType_TENSOR) return int_data(a.t());
+      }
+      return std::nullopt;
+    };
+    for (const auto& n : g->node()) {
+      if (n.output_size() < 1) continue;
+      const auto& op = n.op_type();
+      auto in = [&](int i) -> const std::vector<std::int64_t>* {
+        if (i >= n.input_size()) return nullptr;
+        auto it = ints.find(n.input(i));
+        return it == ints.end() ? nullptr : &it->second;
+      };
+      std::optional<std::vector<std::int64_t>> out;
+      if (op == "Constant") {
+        out = attr_ints(n, "value");
+        if (!out) out = attr_ints(n, "value_ints");
+        if (!out) out = attr_ints(n, "value_int");
+      } else if (op == "Shape" && n.input_size() == 1) {
+        if (auto* sh = shape_of(n.input(0))) out = *sh;
+      } else if ((op == "Unsqueeze" || op == "Squeeze" || op == "Cast" || op == "Identity") && in(0)) {
+        out = *in(0);
+      } else if (op == "Gather" && in(0) && in(1)) {
+        std::vector<std::int64_t> r;
+        for (auto i : *in(1)) {
+          const auto k = i < 0 ? i + static_cast<std::int64_t>(in(0)->size()) : i;
+          if (k < 0 || k >= static_cast<std::int64_t>(in(0)->size())) { r.clear(); break; }
+          r.push_back((*in(0))[static_cast<std::size_t>(k)]);
+        }
+        if (!r.empty()) out = r;
+      } else if (op == "Concat") {
+        std::vector<std::int64_t> r;
+        bool ok = true;
+        for (int i = 0; i < n.input_size() && ok; ++i) {
+          if (auto* v = in(i)) r.insert(r.end(), v->begin(), v->end());
+          else ok = false;
+        }
+        if (ok) out = r;
+      }
+      if (out) ints[n.output(0)] = *out;
+      if (op == "Reshape" && n.input_size() >= 2 && !shape_of(n.output(0)) && in(1) && shape_of(n.input(0))) {
+        const auto src = *shape_of(n.input(0));
+        std::int64_t total = 1, known_product = 1;
+        for (auto d : src) total *= d;
+        std::vector<std::int64_t> dims = *in(1);
+        int infer = -1;
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+          if (dims[i] == 0 && i < src.size()) dims[i] = src[i];
+          if (dims[i] == -1) infer = static_cast<int>(i);
+          else known_product *= dims[i];
+        }
+        if (infer >= 0 && known_product > 0) dims[static_cast<std::size_t>(infer)] = total / known_product;
+        onnx::ValueInfoProto* vi = nullptr;
+        if (auto it = infos.find(n.output(0)); it != infos.end()) vi = it->second;
+        else {
+          vi = g->add_value_info();
+          vi->set_name(n.output(0));
+          infos[n.output(0)] = vi;
+          if (auto src_info = infos.find(n.input(0)); src_info != infos.end())
+            vi->mutable_type()->mutable_tensor_type()->set_elem_type(src_info->second->type().tensor_type().elem_type());
+        }
+        auto* shape = vi->mutable_type()->mutable_tensor_type()->mutable_shape();
+        shape->clear_dim();
+        for (auto d : dims) shape->add_dim()->set_dim_value(d);
+        known.erase(n.output(0));
+        changed = true;
+      }
+    }
     for (const auto& n : g->node()) {
       if (n.op_type() != "Einsum" || n.output_size() < 1) continue;
       if (shape_of(n.output(0))) continue;
@@ -507,6 +608,8 @@ class Loader {
     }
   }
 
+  // An unused output other than the first (a Dropout mask, MaxPool indices, LayerNorm statistics)
+  // is blanked so that parsers need not support it; the first output always stays.
   OnnxValue view_value(const std::string& name, bool output) const {
     OnnxValue v;
     v.name = name;
@@ -537,7 +640,7 @@ class Loader {
       view.opset = op == opsets_.end() ? 0 : op->second;
       for (const auto& a : w.proto->attribute()) view.attributes[a.name()] = convert(a);
       for (const auto& i : w.inputs) view.inputs.push_back(view_value(i, false));
-      for (const auto& o : w.outputs) view.outputs.push_back(view_value(o, true));
+      for (std::size_t i = 0; i < w.outputs.size(); ++i) view.outputs.push_back(view_value(w.outputs[i], i > 0));
       const OnnxParser* parser = registries_.onnx_parser(w.op_type);
       if (!parser)
         fail("unsupported ONNX operator '" + w.op_type + "' (domain '" + (w.domain.empty() ? "ai.onnx" : w.domain) +

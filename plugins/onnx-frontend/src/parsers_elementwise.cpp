@@ -9,20 +9,19 @@ namespace {
 
 std::vector<Node> elementwise(const OnnxNodeView& v, OnnxParseContext& ctx, const std::string& type, std::size_t max_inputs) {
   require_inputs(v, 1);
-  auto Y = output_tensor(v, ctx, 0);
-  for (std::size_t i = 1; i < v.outputs.size(); ++i)
-    if (v.outputs[i].present()) v.fail("only one output is supported", v.outputs[i].name);
-  const int dims = static_cast<int>(Y->rank());
   std::vector<TensorPtr> ins;
-  std::vector<AffineMap> maps;
   for (std::size_t i = 0; i < v.inputs.size() && i < max_inputs; ++i) {
     if (!v.inputs[i].present()) continue;
     // An int64 constant operand (a Pow exponent, say) is a parameter, not data.
     if (i > 0 && !v.inputs[i].dtype && v.inputs[i].is_constant) continue;
-    auto t = ctx.tensor(v.inputs[i].name);
-    maps.push_back(broadcast_map(v, *t, Y->shape, dims));
-    ins.push_back(std::move(t));
+    ins.push_back(ctx.tensor(v.inputs[i].name));
   }
+  auto Y = output_tensor(v, ctx, 0);
+  for (std::size_t i = 1; i < v.outputs.size(); ++i)
+    if (v.outputs[i].present()) v.fail("only one output is supported", v.outputs[i].name);
+  const int dims = static_cast<int>(Y->rank());
+  std::vector<AffineMap> maps;
+  for (const auto& t : ins) maps.push_back(broadcast_map(v, *t, Y->shape, dims));
   maps.push_back(AffineMap::identity(dims));
   return {make_computation(v.name, type, ins, {Y}, maps)};
 }

@@ -87,8 +87,9 @@ std::vector<Node> parse_conv(const OnnxNodeView& v, OnnxParseContext& ctx) {
   names[static_cast<std::size_t>(k)] = "k";
   if (G > 1) names[static_cast<std::size_t>(g)] = "g";
 
-  const E in_ch = G > 1 ? E::dim(g) * (C / G) + E::dim(c) : E::dim(c);
-  const E out_ch = G > 1 ? E::dim(g) * (K / G) + E::dim(k) : E::dim(k);
+  // With one channel per group (depthwise) the group loop indexes the channel alone.
+  const E in_ch = G == 1 ? E::dim(c) : C / G == 1 ? E::dim(g) : E::dim(g) * (C / G) + E::dim(c);
+  const E out_ch = G == 1 ? E::dim(k) : K / G == 1 ? E::dim(g) : E::dim(g) * (K / G) + E::dim(k);
   std::vector<E> xr{E::dim(0), in_ch}, wr{out_ch, E::dim(c)}, yr{E::dim(0), out_ch};
   for (std::size_t s = 0; s < n; ++s) {
     xr.push_back(E::dim(o_dim(s)) * strides[s] + E::dim(f_dim(s)) * dil[s] - pad[s]);

@@ -4,7 +4,8 @@
 //    first, so a Slice's loop has the slice's extent, not the source's); a dim no axis indexes
 //    alone takes its extent from window_extents; as a last resort the reference's inference from
 //    a windowed axis (s*o + f - p) is used. Reads that disagree are an error unless the input is
-//    larger (a sub-range read) or the access is data-dependent.
+//    larger (a sub-range read) or the access is data-dependent or piecewise (a masked read, as a
+//    Concat or Pad input).
 //  - Iterator kind per dim: SEQUENTIAL when an input carrying state (same shape as an output) is
 //    read at `d + c` (c != 0) and the outputs index d; else PARALLEL when the last output indexes
 //    d; else REDUCTION (indexes an input only).

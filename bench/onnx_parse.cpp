@@ -1,0 +1,98 @@
+// Parsing generated 2,000-node ONNX models end to end (protobuf read, ONNX shape inference,
+// parsers, layout folding, Workload construction): a CNN of residual blocks, and a transformer
+// stack written PyTorch-style (half of its layout ops fold away).
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+
+#include <stream/registry/registries.hpp>
+
+#include "model_builder.hpp"
+#include "stream_onnx/onnx_frontend.hpp"
+
+using namespace stream;
+using namespace stream::onnx_testing;
+
+namespace {
+
+Registries& registries() {
+  static Registries r = [] {
+    Registries reg;
+    PluginRegistrar registrar(reg, Provenance{"onnx-frontend", 0, 0});
+    onnx_frontend::register_onnx_frontend(registrar);
+    return reg;
+  }();
+  return r;
+}
+
+// 400 residual blocks of 5 nodes (Conv, Relu, Conv, Add, Relu): 2,000 nodes.
+std::filesystem::path cnn_model() {
+  ModelBuilder m("cnn2000");
+  m.input("x0", BF16, {1, 16, 16, 16});
+  std::string x = "x0";
+  for (int b = 0; b < 400; ++b) {
+    const auto p = "b" + std::to_string(b) + "_";
+    m.initializer(p + "w1", BF16, {16, 16, 3, 3}).initializer(p + "w2", BF16, {16, 16, 3, 3});
+    m.node("Conv", {x, p + "w1"}, {p + "c1"}, p + "conv1").attr("kernel_shape", Shape{3, 3}).attr("pads", Shape{1, 1, 1, 1});
+    m.node("Relu", {p + "c1"}, {p + "r1"}, p + "relu1");
+    m.node("Conv", {p + "r1", p + "w2"}, {p + "c2"}, p + "conv2").attr("kernel_shape", Shape{3, 3}).attr("pads", Shape{1, 1, 1, 1});
+    m.node("Add", {p + "c2", x}, {p + "sum"}, p + "add");
+    m.node("Relu", {p + "sum"}, {p + "out"}, p + "relu2");
+    x = p + "out";
+  }
+  m.output(x, BF16, {1, 16, 16, 16});
+  return m.save_temp("bench_cnn2000.onnx");
+}
+
+// Attention blocks with MatMul, Reshape, Transpose, Softmax and a residual Add: 16 nodes each,
+// 125 blocks = 2,000 nodes, 1,000 of them layout ops.
+std::filesystem::path transformer_model() {
+  constexpr std::int64_t S = 64, D = 256, H = 4, Dh = 64;
+  ModelBuilder m("transformer2000");
+  m.input("x0", BF16, {1, S, D});
+  m.int_initializer("heads", {1, S, H, Dh}).int_initializer("merged", {1, S, D});
+  std::string x = "x0";
+  for (int b = 0; b < 125; ++b) {
+    const auto p = "b" + std::to_string(b) + "_";
+    for (const char* w : {"wq", "wk", "wv", "wo"}) m.initializer(p + w, BF16, {D, D});
+    for (const std::string t : {"q", "k", "v"}) {
+      m.node("MatMul", {x, p + "w" + t}, {p + t}, p + "proj_" + t);
+      m.node("Reshape", {p + t, "heads"}, {p + t + "_h"}, p + "reshape_" + t);
+      m.node("Transpose", {p + t + "_h"}, {p + t + "_t"}, p + "transpose_" + t)
+          .attr("perm", t == "k" ? Shape{0, 2, 3, 1} : Shape{0, 2, 1, 3});
+    }
+    m.node("MatMul", {p + "q_t", p + "k_t"}, {p + "s"}, p + "scores");
+    m.node("Softmax", {p + "s"}, {p + "p"}, p + "softmax").attr("axis", -1);
+    m.node("MatMul", {p + "p", p + "v_t"}, {p + "c"}, p + "context");
+    m.node("Transpose", {p + "c"}, {p + "c_t"}, p + "transpose_c").attr("perm", Shape{0, 2, 1, 3});
+    m.node("Reshape", {p + "c_t", "merged"}, {p + "c_m"}, p + "merge");
+    m.node("MatMul", {p + "c_m", p + "wo"}, {p + "o"}, p + "out_proj");
+    m.node("Add", {p + "o", x}, {p + "y"}, p + "residual");
+    x = p + "y";
+  }
+  m.output(x, BF16, {1, S, D});
+  return m.save_temp("bench_transformer2000.onnx");
+}
+
+void BM_ParseCnn2000(benchmark::State& state) {
+  const auto path = cnn_model();
+  for (auto _ : state) {
+    auto w = registries().load_workload(path);
+    benchmark::DoNotOptimize(w.size());
+  }
+  state.counters["onnx_nodes"] = 2000;
+}
+
+void BM_ParseTransformer2000(benchmark::State& state) {
+  const auto path = transformer_model();
+  for (auto _ : state) {
+    auto w = registries().load_workload(path);
+    benchmark::DoNotOptimize(w.size());
+  }
+  state.counters["onnx_nodes"] = 2000;
+}
+
+}  // namespace
+
+BENCHMARK(BM_ParseCnn2000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ParseTransformer2000)->Unit(benchmark::kMillisecond);
