@@ -9,6 +9,7 @@
 #include <string>
 
 #include <stream/error.hpp>
+#include <stream/ir/iteration_space.hpp>
 #include <stream/ir/workload.hpp>
 #include <stream/registry/registries.hpp>
 
