@@ -379,3 +379,38 @@ TEST(TorchLowering, TheBuiltinTableCanBeExtendedInProcess) {
   });
   EXPECT_EQ(computation_types(load_program(p.build())), (std::vector<std::string>{"Custom"}));
 }
+
+TEST(TorchLowering, GroupedQueryRepeatKvFoldsIntoOneGroupedContraction) {
+  // k [1, 2 kv-heads, 16, 8] -> unsqueeze(2) -> expand to 4 repeats -> reshape [1, 8, 16, 8]: the
+  // Llama repeat_kv; the scores contraction then reads k once per group without copying it.
+  ProgramBuilder p;
+  p.input("q", kBF16, {1, 8, 16, 8}).input("k", kBF16, {1, 2, 16, 8});
+  p.call(A + "unsqueeze.default", {{"self", T("k")}, {"dim", I(2)}}, "unsqueeze", kBF16, {1, 2, 1, 16, 8});
+  p.call(A + "expand.default", {{"self", T("unsqueeze")}, {"size", Is({1, 2, 4, 16, 8})}}, "expand", kBF16, {1, 2, 4, 16, 8});
+  p.call(A + "reshape.default", {{"self", T("expand")}, {"shape", Is({1, 8, 16, 8})}}, "reshape", kBF16, {1, 8, 16, 8});
+  p.call(A + "transpose.int", {{"self", T("reshape")}, {"dim0", I(-2)}, {"dim1", I(-1)}}, "transpose", kBF16, {1, 8, 8, 16});
+  p.call(A + "matmul.default", {{"self", T("q")}, {"other", T("transpose")}}, "matmul", kBF16, {1, 8, 16, 16});
+  p.output("matmul");
+  const auto w = load_program(p.build());
+  ASSERT_EQ(computation_types(w), (std::vector<std::string>{"MatMul"}));
+  EXPECT_TRUE(w.nodes_of_kind(NodeKind::FusionEdge).empty());
+  const auto& mm = w.node_by_name("matmul");
+  EXPECT_EQ(mm.inputs[1]->name, "k");
+  // the head loop is split into (group 2, repeat 4); k is indexed by the group only
+  EXPECT_EQ(loop_sizes(mm), (std::vector<std::int64_t>{1, 2, 4, 16, 16, 8}));
+  const std::vector<std::int64_t> pt{0, 1, 3, 5, 7, 2};
+  EXPECT_EQ(mm.operand_mapping[1].eval(pt), (std::vector<std::int64_t>{0, 1, 7, 2}));
+  EXPECT_EQ(mm.operand_mapping[0].eval(pt), (std::vector<std::int64_t>{0, 1, 3, 5, 2}));  // q refined [1, 2, 4, 16, 8]
+}
+
+TEST(TorchLowering, ARegroupingViewStaysAFusionEdge) {
+  ProgramBuilder p;
+  p.input("x", kF32, {6, 4});
+  p.call(A + "view.default", {{"self", T("x")}, {"size", Is({4, 6})}}, "view", kF32, {4, 6});
+  p.call(A + "relu.default", {{"self", T("view")}}, "relu", kF32, {4, 6});
+  p.output("relu");
+  const auto w = load_program(p.build());
+  ASSERT_EQ(w.nodes_of_kind(NodeKind::FusionEdge).size(), 1u);
+  EXPECT_EQ(w.node(w.nodes_of_kind(NodeKind::FusionEdge)[0]).type, "Reshape");
+  EXPECT_EQ(w.node_by_name("relu").inputs[0]->name, "view");
+}
