@@ -414,3 +414,25 @@ TEST(TorchLowering, ARegroupingViewStaysAFusionEdge) {
   EXPECT_EQ(w.node(w.nodes_of_kind(NodeKind::FusionEdge)[0]).type, "Reshape");
   EXPECT_EQ(w.node_by_name("relu").inputs[0]->name, "view");
 }
+
+TEST(TorchLowering, SplitPartsMasksAndFactories) {
+  ProgramBuilder p;
+  p.input("x", kF32, {4, 96});
+  // q, k, v = x.split(32, dim=1); only q and v are used
+  p.call_multi(A + "split.Tensor", {{"self", T("x")}, {"split_size", I(32)}, {"dim", I(1)}},
+               {{"getitem", {kF32, {4, 32}}}, {"getitem_1", {kF32, {4, 32}}}, {"getitem_2", {kF32, {4, 32}}}});
+  p.call(A + "add.Tensor", {{"self", T("getitem")}, {"other", T("getitem_2")}}, "add", kF32, {4, 32});
+  // a causal mask: bool factory (metadata), masked_fill reads only the data
+  p.call(A + "ones.default", {{"size", Is({4, 32})}, {"dtype", {{"as_scalar_type", kBool}}}}, "ones", kBool, {4, 32});
+  p.call(A + "masked_fill.Scalar", {{"self", T("add")}, {"mask", T("ones")}, {"value", F(-1e9)}}, "masked_fill", kF32, {4, 32});
+  p.call(A + "full.default", {{"size", Is({4, 32})}, {"fill_value", F(0.5)}}, "full", kF32, {4, 32});
+  p.call(A + "mul.Tensor", {{"self", T("masked_fill")}, {"other", T("full")}}, "mul", kF32, {4, 32});
+  p.output("mul");
+  const auto w = load_program(p.build());
+  EXPECT_EQ(computation_types(w), (std::vector<std::string>{"Slice", "Slice", "Add", "Where", "Mul"}));
+  EXPECT_EQ(w.node_by_name("getitem").operand_mapping[0].str(), "(d0, d1) -> (d0, d1)");
+  EXPECT_EQ(w.node_by_name("getitem_2").operand_mapping[0].str(), "(d0, d1) -> (d0, (d1 + 64))");
+  EXPECT_EQ(w.node_by_name("masked_fill").inputs.size(), 1u);
+  EXPECT_EQ(w.node_by_name("full").kind, NodeKind::InEdge);
+  EXPECT_EQ(w.nodes_of_kind(NodeKind::InEdge).size(), 2u);  // x and the materialized constant
+}

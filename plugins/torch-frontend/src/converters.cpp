@@ -202,6 +202,59 @@ std::vector<Node> convert_select(const AtenCall& c, AtenContext& ctx) {
 }
 
 
+// split / split_with_sizes / unbind: one sub-range read per used output part.
+std::vector<Node> convert_split(const AtenCall& c, AtenContext& ctx) {
+  auto X = ctx.tensor(c.tensor_arg("self"));
+  const auto r = X->rank();
+  const int axis = norm_axis(c, ctx, c.int_arg("dim", 0), r);
+  const bool unbind = c.op == "aten::unbind";
+  std::vector<Node> out;
+  std::int64_t offset = 0;
+  for (const auto& name : c.outputs) {
+    if (name.empty()) continue;
+    auto Y = ctx.tensor(name);
+    const auto extent = unbind ? 1 : Y->shape[static_cast<std::size_t>(axis)];
+    if (ctx.used(name)) {
+      std::vector<E> xr;
+      for (int a = 0; a < static_cast<int>(r); ++a) {
+        if (a != axis) xr.push_back(E::dim(unbind && a > axis ? a - 1 : a));
+        else xr.push_back(unbind ? E::constant(offset) : E::dim(a) + offset);
+      }
+      const int dims = static_cast<int>(Y->rank());
+      out.push_back(make_computation(name, "Slice", {X}, {Y}, {AffineMap(dims, xr), AffineMap::identity(dims)}));
+    }
+    offset += extent;
+  }
+  if (offset != X->shape[static_cast<std::size_t>(axis)]) ctx.fail("the parts do not add up to the split axis", X->name);
+  return out;
+}
+
+// where(condition, self, other) / masked_fill(self, mask, value): element-wise select; a bool
+// condition is metadata (the IR has no bool), so only the data operands are read.
+std::vector<Node> convert_where(const AtenCall& c, AtenContext& ctx) {
+  auto Y = ctx.output(0);
+  const int r = static_cast<int>(Y->rank());
+  std::vector<TensorPtr> ins;
+  std::vector<AffineMap> maps;
+  for (const char* key : {"condition", "self", "mask", "other", "value"}) {
+    const auto name = c.tensor_arg(key);
+    if (name.empty() || !ctx.modelled(name)) continue;
+    auto t = ctx.tensor(name);
+    maps.push_back(broadcast_map(ctx, *t, Y->shape, r));
+    ins.push_back(std::move(t));
+  }
+  if (ins.empty()) ctx.fail(c.op + " has no operand of a modelled element type");
+  maps.push_back(AffineMap::identity(r));
+  return {make_computation(c.name, "Where", ins, {Y}, maps)};
+}
+
+// Tensor factories (arange, zeros, ones, full, ...): a constant the program materializes, an
+// InEdge like a lifted constant; bool/int64 ones (masks, positions) are metadata.
+std::vector<Node> convert_factory(const AtenCall& c, AtenContext& ctx) {
+  if (c.outputs.empty() || c.outputs[0].empty() || !ctx.modelled(c.outputs[0])) return {};
+  return {make_in_edge(c.name, ctx.output(0))};
+}
+
 // conv1d/2d/3d and convolution: the ONNX Conv maps (strides, dilations, groups honoured).
 std::vector<Node> convert_conv(const AtenCall& c, AtenContext& ctx) {
   auto X = ctx.tensor(c.tensor_arg("input"));
@@ -416,7 +469,8 @@ void fill(AtenConverterTable& t) {
       {"relu", "Relu"}, {"silu", "Silu"},       {"gelu", "Gelu"},    {"sigmoid", "Sigmoid"}, {"tanh", "Tanh"},
       {"exp", "Exp"},   {"neg", "Neg"},         {"sqrt", "Sqrt"},    {"rsqrt", "Rsqrt"},     {"pow", "Pow"},
       {"abs", "Abs"},   {"erf", "Erf"},         {"log", "Log"},      {"reciprocal", "Reciprocal"},
-      {"hardswish", "HardSwish"}, {"leaky_relu", "LeakyRelu"}, {"maximum", "Max"}, {"minimum", "Min"}};
+      {"hardswish", "HardSwish"}, {"leaky_relu", "LeakyRelu"}, {"maximum", "Max"}, {"minimum", "Min"},
+      {"tril", "Tril"}, {"triu", "Triu"}};
   for (const auto& [op, type] : ew) {
     t.add("aten::" + op, elementwise(type));
     t.add("aten::" + op + "_", elementwise(type));  // in-place forms of the training IR
@@ -438,6 +492,13 @@ void fill(AtenConverterTable& t) {
   t.add("aten::scaled_dot_product_attention", convert_sdpa);
   t.add("aten::_scaled_dot_product_flash_attention_for_cpu", convert_sdpa);
   t.add("aten::slice", convert_slice);
+  for (const char* op : {"aten::split", "aten::split_with_sizes", "aten::unbind", "aten::chunk"}) t.add(op, convert_split);
+  t.add("aten::where", convert_where);
+  t.add("aten::masked_fill", convert_where);
+  t.add("aten::masked_fill_", convert_where);
+  for (const char* op : {"aten::arange", "aten::zeros", "aten::ones", "aten::full", "aten::empty", "aten::scalar_tensor",
+                         "aten::zeros_like", "aten::ones_like", "aten::full_like", "aten::empty_like", "aten::rand", "aten::randn"})
+    t.add(op, convert_factory);
   t.add("aten::select", convert_select);
   t.add("aten::sum", reduction("ReduceSum"));
   t.add("aten::mean", reduction("ReduceMean"));

@@ -128,6 +128,10 @@ class Lowering : public AtenContext, public OnnxParseContext {
       plan.push_back(r);
     }
     if (!unsupported.empty()) report(unsupported, first_unsupported);
+    for (const auto& c : p_.calls)
+      for (const auto& [key, a] : c.args)
+        for (const auto& t : a.tensors) read_.insert(t);
+    for (const auto& o : p_.outputs) read_.insert(o);
 
     std::vector<Node> body;
     for (const auto& r : plan) {
@@ -171,6 +175,11 @@ class Lowering : public AtenContext, public OnnxParseContext {
     if (value != of) alias_[value] = resolve(of);
   }
   void set_permutation(const std::string& node, std::vector<std::int64_t> perm) override { perms_[node] = std::move(perm); }
+  bool used(const std::string& value) const override { return read_.count(value) != 0; }
+  bool modelled(const std::string& value) const override {
+    auto v = p_.values.find(resolve(value));
+    return v != p_.values.end() && detail::dtype_of(v->second.scalar_type).has_value();
+  }
   [[noreturn]] void fail(const std::string& message, const std::string& tensor_name = "") const override {
     throw Error(message, Location{.file = p_.file, .node = call_ ? call_->name : "", .operand = tensor_name});
   }
@@ -320,6 +329,7 @@ class Lowering : public AtenContext, public OnnxParseContext {
   std::map<std::string, TensorPtr> tensors_;
   std::map<std::string, std::string> alias_;
   std::map<std::string, std::vector<std::int64_t>> perms_;
+  std::set<std::string> read_;
 };
 
 }  // namespace

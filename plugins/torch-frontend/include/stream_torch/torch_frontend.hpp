@@ -80,6 +80,10 @@ class AtenContext {
   [[nodiscard]] virtual TensorPtr output(std::size_t i) = 0;
   /// A new intermediate tensor for a multi-node lowering; the name is made unique if needed.
   [[nodiscard]] virtual TensorPtr new_tensor(const std::string& name, DType dtype, std::vector<std::int64_t> shape) = 0;
+  /// True when some call or the graph output reads the value (unused split parts are skipped).
+  [[nodiscard]] virtual bool used(const std::string& value) const = 0;
+  /// True when the value is a tensor whose element type the IR models (not int64, bool, ...).
+  [[nodiscard]] virtual bool modelled(const std::string& value) const = 0;
   /// Makes output value `value` the same tensor as value `of` (contiguous, clone, no-op views).
   virtual void alias(const std::string& value, const std::string& of) = 0;
   /// Records the permutation of a Transpose FusionEdge: output axis k is input axis perm[k].
