@@ -226,3 +226,42 @@ TEST(TorchArchive, FrontendClaimsPt2AndTheManifestDeclaresIt) {
   EXPECT_EQ(reg.load_workload(kFixtures / "mlp.pt2").computation_nodes().size(), 4u);
   EXPECT_THROW((void)reg.frontend_for("model.unknownformat"), Error);
 }
+
+TEST(TorchArchive, SetGradAndAutocastWrappersAreInlined) {
+  ProgramBuilder p;
+  p.input("x", kF32, {4, 8});
+  auto doc = p.build();
+  auto& g = doc["graph_module"]["graph"];
+  const auto meta = g["tensor_values"]["x"];
+  // torch.no_grad() inside forward: the training IR wraps the block in a higher-order op whose
+  // subgraph has its own placeholders (x_1) and value names (relu collides with nothing here,
+  // add does with the outer graph: inlining renames it).
+  nlohmann::json sub = {{"inputs", {T("x_1")}},
+                        {"outputs", {T("add")}},
+                        {"nodes",
+                         {{{"target", "torch.ops.aten.relu.default"}, {"inputs", {{{"name", "self"}, {"arg", T("x_1")}}}},
+                           {"outputs", {T("relu")}}, {"metadata", nlohmann::json::object()}},
+                          {{"target", "torch.ops.aten.add.Tensor"},
+                           {"inputs", {{{"name", "self"}, {"arg", T("relu")}}, {{"name", "other"}, {"arg", T("x_1")}}}},
+                           {"outputs", {T("add")}}, {"metadata", nlohmann::json::object()}}}},
+                        {"tensor_values", {{"x_1", meta}, {"relu", meta}, {"add", meta}}},
+                        {"sym_int_values", nlohmann::json::object()},
+                        {"sym_bool_values", nlohmann::json::object()}};
+  g["nodes"] = {{{"target", "torch.ops.higher_order.wrap_with_set_grad_enabled"},
+                 {"inputs", {{{"name", ""}, {"arg", B(false)}},
+                             {{"name", ""}, {"arg", {{"as_graph", {{"name", "submod_1"}, {"graph", sub}}}}}},
+                             {{"name", ""}, {"arg", T("x")}}}},
+                 {"outputs", {T("getitem")}}, {"metadata", nlohmann::json::object()}},
+                {{"target", "torch.ops.aten.add.Tensor"}, {"inputs", {{{"name", "self"}, {"arg", T("getitem")}}, {{"name", "other"}, {"arg", T("x")}}}},
+                 {"outputs", {T("add")}}, {"metadata", nlohmann::json::object()}}};
+  g["tensor_values"]["getitem"] = meta;
+  g["tensor_values"]["add"] = meta;
+  g["outputs"] = {T("add")};
+  doc["graph_module"]["signature"]["output_specs"] = {{{"user_output", {{"arg", T("add")}}}}};
+  const auto w = load_program(doc);
+  EXPECT_EQ(computation_types(w), (std::vector<std::string>{"Relu", "Add", "Add"}));
+  const auto& inner_add = w.node_by_name("getitem/add");
+  EXPECT_EQ(inner_add.inputs[0]->name, "getitem/relu");
+  EXPECT_EQ(inner_add.inputs[1]->name, "x");  // the placeholder is bound to the call's argument
+  EXPECT_EQ(w.node_by_name("add").inputs[0]->name, "getitem/add");
+}

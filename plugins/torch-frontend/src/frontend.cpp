@@ -101,7 +101,7 @@ bool truthy(const std::string& v) { return v == "1" || v == "true" || v == "yes"
 class Lowering : public AtenContext, public OnnxParseContext {
  public:
   Lowering(const Program& p, const FrontendOptions& options, const Registries& registries)
-      : p_(p), options_(options), registries_(registries) {}
+      : p_(p), options_(options), registries_(registries), alias_(p.aliases) {}
 
   Workload run() {
     // Resolve every call first, so that unsupported operators are reported before any work.

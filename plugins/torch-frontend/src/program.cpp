@@ -467,8 +467,67 @@ class Decoder {
     const auto& nodes = member(graph, "nodes", "graph");
     if (!nodes.is_array()) fail("graph.nodes is not a list");
     std::size_t index = 0;
-    for (const auto& n : nodes) p.calls.push_back(call(n, index++));
+    for (const auto& n : nodes) add_call(p, n, index++, {}, "");
     return p;
+  }
+
+  // wrap_with_set_grad_enabled / wrap_with_autocast only change autograd or precision state
+  // around a subgraph: their calls are inlined (values renamed under "<node>/", placeholders
+  // bound to the call's tensor arguments, the call's outputs aliased to the subgraph's outputs).
+  static bool inlinable(const std::string& target) {
+    return target == "torch.ops.higher_order.wrap_with_set_grad_enabled" || target == "torch.ops.higher_order.wrap_with_autocast";
+  }
+
+  void add_call(Program& p, const json& n, std::size_t index, const std::map<std::string, std::string>& rename,
+                const std::string& prefix) {
+    auto c = call(n, index);
+    auto renamed = [&](const std::string& v) {
+      if (v.empty()) return v;
+      auto it = rename.find(v);
+      return it != rename.end() ? it->second : prefix + v;
+    };
+    if (!prefix.empty() || !rename.empty()) {
+      c.name = prefix + c.name;
+      for (auto& [k, a] : c.args)
+        for (auto& t : a.tensors) t = renamed(t);
+      for (auto& o : c.outputs) o = renamed(o);
+    }
+    const json* graph = nullptr;
+    if (auto ins_it = n.find("inputs"); inlinable(c.target) && ins_it != n.end() && ins_it->is_array())
+      for (const auto& a : *ins_it)
+        if (a.contains("arg") && a["arg"].is_object() && a["arg"].contains("as_graph") && a["arg"]["as_graph"].is_object())
+          graph = &a["arg"]["as_graph"]["graph"];
+    if (!graph) {
+      p.calls.push_back(std::move(c));
+      return;
+    }
+    const auto inner = c.name + "/";
+    std::vector<std::string> outer_tensors;
+    for (const auto& [k, a] : c.args)
+      if (a.kind == AtenArg::Kind::Tensor) outer_tensors.push_back(a.tensors.front());
+    std::map<std::string, std::string> bind;
+    const auto& ins = member(*graph, "inputs", "the subgraph of '" + c.name + "'");
+    if (ins.size() != outer_tensors.size())
+      fail("the subgraph of '" + c.name + "' has " + std::to_string(ins.size()) + " inputs for " +
+           std::to_string(outer_tensors.size()) + " tensor arguments");
+    for (std::size_t i = 0; i < ins.size(); ++i) {
+      auto [tag, v] = union_member(ins[i]);
+      if (v) bind[name_of(*v)] = outer_tensors[i];
+    }
+    if (auto tv = graph->find("tensor_values"); tv != graph->end() && tv->is_object()) {
+      collect_hints(*tv);
+      for (auto it = tv->begin(); it != tv->end(); ++it)
+        if (bind.count(it.key()) == 0) p.values[inner + it.key()] = tensor_meta(inner + it.key(), it.value());
+    }
+    std::size_t sub = 0;
+    for (const auto& sn : member(*graph, "nodes", "the subgraph of '" + c.name + "'")) add_call(p, sn, sub++, bind, inner);
+    const auto& outs = member(*graph, "outputs", "the subgraph of '" + c.name + "'");
+    for (std::size_t i = 0; i < outs.size() && i < c.outputs.size(); ++i) {
+      auto [tag, v] = union_member(outs[i]);
+      if (tag != "as_tensor" || !v || c.outputs[i].empty()) continue;
+      const auto name = name_of(*v);
+      p.aliases[c.outputs[i]] = bind.count(name) ? bind.at(name) : inner + name;
+    }
   }
 
  private:

@@ -35,6 +35,8 @@ struct Program {
   std::vector<GraphInput> inputs;           ///< graph.inputs with their roles, in order
   std::vector<std::string> outputs;         ///< user outputs that are tensors, in order
   std::vector<AtenCall> calls;              ///< every node, in file (topological) order
+  /// Values that are another value: outputs of an inlined higher-order op -> its subgraph's outputs.
+  std::map<std::string, std::string> aliases;
 };
 
 /// Decodes the JSON; throws a stream::Error naming `file` for anything malformed.
