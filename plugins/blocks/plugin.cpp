@@ -3,8 +3,12 @@
 #include <stream/registry/registries.hpp>
 #include <stream/version.hpp>
 
+#include "blocks.hpp"
+
 namespace {
-void register_plugin(stream::PluginRegistrar& /*registrar*/) {}
+void register_plugin(stream::PluginRegistrar& registrar) {
+  for (auto& spec : stream::blocks::all_block_specs()) registrar.add_block(std::move(spec));
+}
 }  // namespace
 
 STREAM_PLUGIN("blocks", STREAM_VERSION_STRING, register_plugin)

@@ -95,8 +95,10 @@ BlockParams BlockSpec::resolve(const std::map<std::string, std::string>& given) 
   };
   std::map<std::string, std::string> values;
   for (const auto& p : params) values[p.name] = p.default_value;
-  for (const auto& [k, v] : given) {
-    auto it = std::find_if(params.begin(), params.end(), [&](const BlockParam& p) { return p.name == k; });
+  for (const auto& entry : given) {
+    const auto& k = entry.first;
+    const auto& v = entry.second;
+    auto it = std::find_if(params.begin(), params.end(), [&k](const BlockParam& p) { return p.name == k; });
     if (it == params.end())
       throw Error("block '" + key + "' has no parameter '" + k + "'; valid parameters: " + valid_list());
     if (!valid(it->type, v))

@@ -1,0 +1,119 @@
+// The cost of one complete mapping (spatial + temporal): ZigZag's CostModelEvaluation.
+//
+// Given the allocator's per-operand memory levels of a loop ordering, this computes the
+// stationarity merge, data sizes per architecture level, the data movement per (operand, memory
+// level, direction), word accesses and energy (fractional spatial mapping), double-buffer flags,
+// per-port stall/slack, on- and off-loading (integer spatial mapping) and the latency figures.
+// Evaluator keeps its working arrays between calls so that costing an ordering does not allocate
+// once warmed up.
+#pragma once
+
+#include <array>
+#include <stdexcept>
+#include <vector>
+
+#include "stream/cost/core_model.hpp"
+#include "stream/cost/layer.hpp"
+#include "stream/cost/loop_factors.hpp"
+#include "stream/cost/memory_allocator.hpp"
+#include "stream/cost/small_vec.hpp"
+#include "stream/cost/spatial_mapping.hpp"
+
+namespace stream::cost {
+
+/// A failure ZigZag raises while costing (it aborts the whole estimate: Stream falls back).
+class ModelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Movement {
+  double amount = 0, period = 0, count = 0, bw_avg = 0, prec = 0, window = 0;
+};
+
+struct MappingCost {
+  double energy_total = 0, mac_energy = 0, mem_energy = 0;
+  double latency_total0 = 0, latency_total1 = 0, latency_total2 = 0;
+  double stall_slack_comb = 0, onloading = 0, offloading = 0;
+  double ideal_cycle = 0, ideal_temporal_cycle = 0;
+  /// Per layer operand, per memory level: word accesses per direction and energy.
+  std::vector<std::vector<std::array<double, kNumDirs>>> accesses;
+  std::vector<std::vector<double>> mem_energy_breakdown;
+};
+
+class Evaluator {
+ public:
+  Evaluator(const Layer& layer, const CoreModel& core, const std::vector<int>& memop_of_op,
+            const std::vector<OperandSpatial>& frac, const std::vector<OperandSpatial>& integer, int cycles_per_op);
+
+  /// Costs `ordering` allocated as `alloc`. With `detail`, fills the per-level breakdowns.
+  void evaluate(const std::vector<TemporalLoop>& ordering, const Allocation& alloc, MappingCost& out, bool detail);
+
+  /// The stationarity-merged temporal mapping of the last evaluation, per operand and level.
+  [[nodiscard]] std::vector<std::vector<std::vector<TemporalLoop>>> stationary() const;
+
+ private:
+  static constexpr std::size_t kOps = 3;    // O, I1, I2: the only layout that reaches the model
+  static constexpr std::size_t kLev = 14;   // memory levels per operand
+  static constexpr std::size_t kArch = kLev + 3;
+  static constexpr std::size_t kDims = 64;
+  static constexpr std::size_t kServes = 12;  // (memory operand, direction) pairs of one port
+  template <class T>
+  using PerOp = SmallVec<T, kOps>;
+  using ArchD = SmallVec<double, kArch>;
+  struct Version {  // per operand, per spatial-mapping version
+    ArchD deu, dbu, edb, prec, caal;
+    SmallVec<char, kArch> psum;
+    SmallVec<std::array<Movement, kNumDirs>, kLev> mv;  // per memory level
+  };
+  void sizes_for(int op, int v);
+  void movement_for(int op, int v);
+
+  const Layer& layer_;
+  const CoreModel& core_;
+  PerOp<int> memop_of_op_;
+  SmallVec<int, kNumMemOps> op_of_memop_;
+  const std::vector<OperandSpatial>* sm_[2];
+  int cpo_ = 1;
+  double o_size_elem_ = 0;
+  PerOp<int> n_;  // levels per operand
+  // The stationarity merge only moves level boundaries: level m of operand op is
+  // ordering[bnd_[op][m] .. bnd_[op][m+1]).
+  const TemporalLoop* ord_ = nullptr;
+  PerOp<SmallVec<int, kArch>> bnd_;
+  PerOp<char> same_;  // fractional and integer spatial loops are identical
+  PerOp<SmallVec<std::array<const CorePort*, kNumDirs>, kLev>> ports_;
+  PerOp<double> macst_;
+  PerOp<ArchD> cabl_, top_r_, top_ir_;
+  std::array<std::array<Version, 2>, kOps> ver_;  // sized per operand in the constructor
+  SmallVec<double, kDims> run_;
+  SmallVec<double, kDims> prev_r_, prev_ir_;
+  ArchD r1_, ir1_, r2_;
+  SmallVec<char, kArch> irflag_;
+  PerOp<SmallVec<double, kLev>> us_, ues_, ue_;
+  PerOp<SmallVec<char, kArch>> db_;
+  struct Record {
+    double value = 0;
+    bool shared = false;
+    bool present = false;
+  };
+  PerOp<SmallVec<std::array<Record, kNumDirs>, kLev>> rec_;
+  struct Activity {
+    double period, allowed, count, ss, muw;
+  };
+  SmallVec<Activity, kServes> acts_;
+  SmallVec<double, kServes> l1_tot_, l1_min_;
+  SmallVec<int, kServes> order_;
+  SmallVec<PortServe, kServes> l1_serves_;
+  std::vector<char> mark_;
+};
+
+/// ZigZag's reduce_balanced: spreads `surplus` over the largest entries of `c` down to `m`.
+/// `order` is scratch space for k indices.
+void reduce_balanced(double* c, const double* m, std::size_t k, double surplus, int* order);
+inline void reduce_balanced(std::vector<double>& c, const std::vector<double>& m, double surplus, std::vector<int>& order) {
+  order.resize(c.size());
+  reduce_balanced(c.data(), m.data(), c.size(), surplus, order.data());
+}
+
+}  // namespace stream::cost

@@ -1,0 +1,55 @@
+// LOMA's bottom-up memory allocation of one loop ordering.
+//
+// Memories are visited in file order (a valid bottom-up order). At each memory, every operand it
+// holds may take a prefix of its still-unallocated loops: the prefixes whose tile (tensor size of
+// everything allocated so far, in bits) fits the memory; the top memory of an operand takes all of
+// them. Among the combinations whose summed size fits the shared capacity, the one with the least
+// "remaining iterations x tile bits" is chosen, the later combination (last operand fastest) on a
+// tie. An ordering that cannot be placed is rejected (ZigZag's MemoryTooSmall /
+// MemoryHierarchyTooSmall exceptions, which LOMA skips).
+#pragma once
+
+#include <vector>
+
+#include "stream/cost/core_model.hpp"
+#include "stream/cost/layer.hpp"
+#include "stream/cost/loop_factors.hpp"
+#include "stream/cost/small_vec.hpp"
+#include "stream/cost/spatial_mapping.hpp"
+
+namespace stream::cost {
+
+/// Per layer operand, the boundaries of its memory levels in the ordering: level m holds
+/// ordering[bounds[op][m] .. bounds[op][m+1]).
+struct Allocation {
+  SmallVec<SmallVec<int, 24>, 3> bounds;
+};
+
+class MemoryAllocator {
+ public:
+  /// `even`: EVEN mappings (a loop placed in a shared memory for one operand must be placed
+  /// there for every operand sharing it; ZigZag HEAD's position-aware check). Default UNEVEN.
+  MemoryAllocator(const Layer& layer, const CoreModel& core, const std::vector<int>& memop_of_op,
+                  const std::vector<OperandSpatial>& spatial_frac, bool even = false);
+  /// False when no ordering can fit: a necessary condition, independent of the ordering (at an
+  /// operand's top memory its tile is everything; below, at least its spatial fan-in).
+  [[nodiscard]] bool can_fit_some_ordering(const std::vector<TemporalLoop>& loops) const;
+  /// False when the ordering does not fit.
+  bool allocate(const std::vector<TemporalLoop>& ordering, Allocation& out);
+
+ private:
+  const Layer& layer_;
+  const CoreModel& core_;
+  SmallVec<int, 3> memop_of_op_;
+  SmallVec<int, kNumMemOps> op_of_memop_;
+  const std::vector<OperandSpatial>& spatial_;
+  bool even_ = false;
+  // Workspace, reused between orderings.
+  SmallVec<SmallVec<double, 64>, 3> alloc_prod_;
+  SmallVec<int, 3> pos_, mem_level_;
+  SmallVec<double, 64> prod_;
+  SmallVec<SmallVec<double, 128>, kNumMemOps> sizes_, acc_;
+  SmallVec<int, kNumMemOps> offset_, idx_, best_idx_;
+};
+
+}  // namespace stream::cost

@@ -1,0 +1,56 @@
+// The automatic mapping used when the user gives none (spec §3.2, the reference's
+// GenericMappingGenerator), for one fusion group (a Workload).
+//
+// For each computation node, in node order:
+//  1. cores: walk the accelerator's cores in graph order, skip offchip/shim/memory kinds; take the
+//     cores whose operator_types list the node's type ("specialised"), else the cores without
+//     operator_types ("generic"), else every compute core (with a warning);
+//  2. split: with more than one core, factor the core count over the node's dims by gcd: candidate
+//     dims exclude protected ones (unified dims that are sequential or a nonlinear reduction for
+//     any node of the group), stable-sorted by (parallel, size) descending; when the factors
+//     multiply to fewer cores, the group shrinks to the first that many cores not yet used by an
+//     earlier node of the group (or the first ones);
+//  3. one fused group "Fused_Group_1" with every node; its intra-core tiling is the caller's
+//     entries naming nodes of the group (disables automatic tiling), else the fusion tiling of the
+//     largest fused intermediate when it overflows half the smallest core capacity, else one
+//     whole-layer tile (first node's D0); the capacity tiler then starts from that tiling and, when a
+//     core's share of the tensors still overflows half its capacity (fill 50 %), shrinks the dim
+//     that most reduces the worst overflow, keeping at most 1024 steady-state tiles.
+// The result is a Mapping that to_yaml() writes as a valid mapping file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "stream/hardware/accelerator.hpp"
+#include "stream/ir/workload.hpp"
+#include "stream/mapping/mapping.hpp"
+
+namespace stream::mapping {
+
+struct AutoMappingOptions {
+  /// Caller-supplied intra-core tiling (e.g. from parse_tiling_spec); entries whose node is in the
+  /// group are used as is and disable automatic tiling.
+  std::vector<TileEntry> intra_core_tiling;
+  double fill_fraction = 0.5;
+  std::int64_t max_steady_state_tiles = 1024;
+};
+
+/// Step 1 for one node: candidate core ids in graph order. `fallback` is set when neither a
+/// specialised nor a generic core exists and every compute core is returned.
+[[nodiscard]] std::vector<int> select_cores(const Node& node, const hardware::Accelerator& accelerator,
+                                            bool* fallback = nullptr);
+
+/// Step 2: split `n_cores` over dims by gcd. `sizes`/`parallel` per local dim; `protected_dims`
+/// lists local positions that may not be split. Returns (dim, factor) pairs with factor > 1.
+[[nodiscard]] std::vector<DimSplit> factor_split(const std::vector<std::int64_t>& sizes,
+                                                 const std::vector<bool>& parallel,
+                                                 const std::vector<bool>& protected_dims, std::int64_t n_cores);
+
+/// The whole mapping for one fusion group. Warnings (fallback core choice, infeasible capacity)
+/// go to `diagnostics` when given.
+[[nodiscard]] Mapping generate_mapping(const Workload& workload, const hardware::Accelerator& accelerator,
+                                       const AutoMappingOptions& options = {}, Diagnostics* diagnostics = nullptr);
+
+}  // namespace stream::mapping

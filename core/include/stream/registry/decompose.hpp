@@ -1,0 +1,25 @@
+// Applying registered decompositions to a whole workload (`--decompose`).
+//
+// Every computation node whose op type has a registered decomposer is replaced, in place and in
+// insertion order, by the computation nodes of its decomposition; the decomposer's own InEdges and
+// OutEdges are dropped because the sub-nodes read and write the original node's tensors. Nodes
+// without a decomposer are kept as they are. The result is rebuilt, so its graph, order and unified
+// dimensions are derived afresh.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "stream/registry/registries.hpp"
+
+namespace stream {
+
+struct DecomposeResult {
+  Workload workload;
+  std::vector<std::string> decomposed;  ///< names of the replaced nodes, in insertion order
+};
+
+/// Throws stream::Error naming the node when a decomposer fails or returns no computation node.
+[[nodiscard]] DecomposeResult decompose_workload(const Workload& workload, const Registries& registries);
+
+}  // namespace stream

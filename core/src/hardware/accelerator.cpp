@@ -1,0 +1,308 @@
+#include "stream/hardware/accelerator.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <set>
+#include <sstream>
+
+#include <spdlog/spdlog.h>
+
+namespace stream::hardware {
+
+std::string_view name(ConnectionType t) { return t == ConnectionType::Link ? "link" : "bus"; }
+
+namespace {
+std::string format_number(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+std::string format_ids(const std::vector<int>& ids) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? ", " : "") + std::to_string(ids[i]);
+  return out + "]";
+}
+}  // namespace
+
+std::string Connection::str() const {
+  return std::string(name(type)) + " " + format_ids(cores) + " bw " + format_number(bandwidth);
+}
+
+std::string CommunicationLink::str() const {
+  if (is_bus()) return "bus (connection " + std::to_string(connection) + ") bw " + format_number(bandwidth);
+  return std::to_string(sender) + "->" + std::to_string(receiver) + " bw " + format_number(bandwidth);
+}
+
+const Core& Accelerator::core(int id) const {
+  if (id < 0 || static_cast<std::size_t>(id) >= cores.size())
+    throw Error("accelerator '" + name + "' has no core " + std::to_string(id), file_location(source_file));
+  return cores[static_cast<std::size_t>(id)];
+}
+
+Namespace Accelerator::core_namespace() const { return cores.empty() ? Namespace::ZigZag : cores.front().type.ns; }
+
+void Accelerator::build_interconnect() {
+  links_.clear();
+  replacements.clear();
+  edge_link_.clear();
+  edge_list_.clear();
+  graph_order_.clear();
+  succ_.clear();
+  pred_.clear();
+  std::set<int> seen_nodes;
+  // Which connection owns each pair, to name what a later connection replaces.
+  std::map<std::pair<int, int>, std::size_t> owner;
+
+  for (std::size_t ci = 0; ci < connectivity.size(); ++ci) {
+    const Connection& c = connectivity[ci];
+    std::map<std::size_t, std::vector<std::pair<int, int>>> replaced;  // old connection -> pairs
+    auto add_edge = [&](int from, int to, int link) {
+      for (int n : {from, to})
+        if (seen_nodes.insert(n).second) graph_order_.push_back(n);
+      const auto key = std::make_pair(from, to);
+      auto it = edge_link_.find(key);
+      if (it == edge_link_.end()) {
+        edge_link_.emplace(key, link);
+        edge_list_.push_back({from, to, link});
+        succ_[from].push_back(to);
+        pred_[to].push_back(from);
+      } else {
+        const std::size_t old = owner[key];
+        if (old != ci) replaced[old].push_back(key);
+        it->second = link;
+        for (auto& e : edge_list_)
+          if (e[0] == from && e[1] == to) e[2] = link;
+      }
+      owner[key] = ci;
+    };
+    if (c.type == ConnectionType::Link) {
+      if (c.cores.size() != 2) continue;  // reported by the reader
+      CommunicationLink ab{static_cast<int>(links_.size()), c.cores[0], c.cores[1], c.bandwidth, c.unit_energy_cost,
+                           false, ci};
+      links_.push_back(ab);
+      CommunicationLink ba{static_cast<int>(links_.size()), c.cores[1], c.cores[0], c.bandwidth, c.unit_energy_cost,
+                           false, ci};
+      links_.push_back(ba);
+      add_edge(c.cores[0], c.cores[1], ab.id);
+      add_edge(c.cores[1], c.cores[0], ba.id);
+    } else {
+      CommunicationLink bus{static_cast<int>(links_.size()), -1, -1, c.bandwidth, c.unit_energy_cost, true, ci};
+      links_.push_back(bus);
+      for (std::size_t i = 0; i < c.cores.size(); ++i)
+        for (std::size_t j = i + 1; j < c.cores.size(); ++j) {
+          add_edge(c.cores[i], c.cores[j], bus.id);
+          add_edge(c.cores[j], c.cores[i], bus.id);
+        }
+    }
+    if (!replaced.empty()) {
+      // One warning per replacing connection, naming every entry it replaces.
+      std::string list;
+      std::size_t pairs = 0;
+      for (const auto& [old, p] : replaced) {
+        list += (list.empty() ? "" : "; ") + std::string("core_connectivity[") + std::to_string(old) + "] (" +
+                connectivity[old].str() + ")";
+        pairs += p.size();
+        replacements.emplace_back(old, ci);
+      }
+      Diagnostic d{Diagnostic::Severity::Warning, c.where,
+                   "core_connectivity[" + std::to_string(ci) + "] (" + c.str() + ") replaces " + list + " on " +
+                       std::to_string(pairs) +
+                       " directed core pair(s): the reference keeps one connection per ordered core pair and the "
+                       "later entry wins"};
+      spdlog::warn("{}: {}", d.where.str(), d.message);
+      warnings.push_back(std::move(d));
+    }
+  }
+}
+
+std::vector<int> Accelerator::active_links() const {
+  std::set<int> used;
+  for (const auto& [pair, link] : edge_link_) used.insert(link);
+  return {used.begin(), used.end()};
+}
+
+int Accelerator::edge(int from, int to) const {
+  auto it = edge_link_.find({from, to});
+  return it == edge_link_.end() ? -1 : it->second;
+}
+
+bool Accelerator::in_graph(int id) const { return succ_.count(id) > 0 || pred_.count(id) > 0; }
+
+const std::vector<int>& Accelerator::successors(int id) const {
+  static const std::vector<int> none;
+  auto it = succ_.find(id);
+  return it == succ_.end() ? none : it->second;
+}
+
+const std::vector<int>& Accelerator::predecessors(int id) const {
+  static const std::vector<int> none;
+  auto it = pred_.find(id);
+  return it == pred_.end() ? none : it->second;
+}
+
+std::vector<int> Accelerator::shortest_path(int from, int to) const {
+  // networkx.bidirectional_shortest_path: grow the smaller fringe one level at a time, succ from
+  // the source, pred from the target, in adjacency insertion order; stop at the first meeting node.
+  if (!in_graph(from) || !in_graph(to)) return {};
+  if (from == to) return {from};
+  std::map<int, int> pred{{from, -1}}, succ{{to, -1}};
+  std::vector<int> forward{from}, reverse{to};
+  int meet = -1;
+  while (!forward.empty() && !reverse.empty() && meet < 0) {
+    if (forward.size() <= reverse.size()) {
+      std::vector<int> level;
+      level.swap(forward);
+      for (int v : level) {
+        for (int w : successors(v)) {
+          if (!pred.count(w)) {
+            forward.push_back(w);
+            pred[w] = v;
+          }
+          if (succ.count(w)) {
+            meet = w;
+            break;
+          }
+        }
+        if (meet >= 0) break;
+      }
+    } else {
+      std::vector<int> level;
+      level.swap(reverse);
+      for (int v : level) {
+        for (int w : predecessors(v)) {
+          if (!succ.count(w)) {
+            succ[w] = v;
+            reverse.push_back(w);
+          }
+          if (pred.count(w)) {
+            meet = w;
+            break;
+          }
+        }
+        if (meet >= 0) break;
+      }
+    }
+  }
+  if (meet < 0) return {};
+  std::vector<int> path;
+  for (int w = meet; w != -1; w = pred.at(w)) path.push_back(w);
+  std::reverse(path.begin(), path.end());
+  for (int w = succ.at(meet); w != -1; w = succ.at(w)) path.push_back(w);
+  return path;
+}
+
+std::vector<std::vector<int>> Accelerator::all_shortest_paths(int from, int to) const {
+  // networkx.predecessor (BFS, predecessor lists at the right level, in discovery order) and
+  // _build_paths_from_predecessors (an explicit stack from the target).
+  if (!in_graph(from) || !in_graph(to)) return {};
+  std::map<int, int> level_of{{from, 0}};
+  std::map<int, std::vector<int>> pred{{from, {}}};
+  std::vector<int> next{from};
+  int level = 0;
+  while (!next.empty()) {
+    ++level;
+    std::vector<int> current;
+    current.swap(next);
+    for (int v : current)
+      for (int w : successors(v)) {
+        auto it = level_of.find(w);
+        if (it == level_of.end()) {
+          pred[w] = {v};
+          level_of[w] = level;
+          next.push_back(w);
+        } else if (it->second == level) {
+          pred[w].push_back(v);
+        }
+      }
+  }
+  if (!pred.count(to)) return {};
+  std::vector<std::vector<int>> out;
+  std::vector<std::pair<int, std::size_t>> stack{{to, 0}};
+  std::set<int> seen{to};
+  int top = 0;
+  while (top >= 0) {
+    auto& [node, i] = stack[static_cast<std::size_t>(top)];
+    if (node == from) {
+      std::vector<int> path;
+      for (int k = top; k >= 0; --k) path.push_back(stack[static_cast<std::size_t>(k)].first);
+      out.push_back(std::move(path));
+    }
+    const auto& preds = pred[node];
+    if (preds.size() > i) {
+      const int nxt = preds[i];
+      ++i;
+      if (seen.count(nxt)) continue;
+      seen.insert(nxt);
+      ++top;
+      if (static_cast<std::size_t>(top) == stack.size()) stack.emplace_back(nxt, 0);
+      else stack[static_cast<std::size_t>(top)] = {nxt, 0};
+    } else {
+      seen.erase(node);
+      --top;
+    }
+  }
+  return out;
+}
+
+std::vector<int> Accelerator::path_links(const std::vector<int>& path) const {
+  std::vector<int> out;
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) out.push_back(edge(path[i], path[i + 1]));
+  return out;
+}
+
+std::vector<int> Accelerator::compute_cores() const {
+  std::vector<int> out;
+  for (int id : graph_order_)
+    if (id >= 0 && static_cast<std::size_t>(id) < cores.size() && cores[static_cast<std::size_t>(id)].kind() == CoreKind::Compute)
+      out.push_back(id);
+  for (std::size_t id = 0; id < cores.size(); ++id)
+    if (!in_graph(static_cast<int>(id)) && cores[id].kind() == CoreKind::Compute) out.push_back(static_cast<int>(id));
+  return out;
+}
+
+std::vector<int> Accelerator::performance_representatives() const {
+  std::vector<int> rep(cores.size());
+  for (std::size_t i = 0; i < cores.size(); ++i) {
+    rep[i] = static_cast<int>(i);
+    for (std::size_t j = 0; j < i; ++j)
+      if (rep[j] == static_cast<int>(j) && cores[j].same_performance(cores[i])) {
+        rep[i] = static_cast<int>(j);
+        break;
+      }
+  }
+  return rep;
+}
+
+std::vector<int> Accelerator::shared_memory_groups() const {
+  // Union the sharing groups, then number classes by their lowest core id.
+  std::vector<int> parent(cores.size());
+  for (std::size_t i = 0; i < parent.size(); ++i) parent[i] = static_cast<int>(i);
+  auto find = [&](int x) {
+    while (parent[static_cast<std::size_t>(x)] != x) x = parent[static_cast<std::size_t>(x)];
+    return x;
+  };
+  for (const auto& g : memory_sharing)
+    for (std::size_t k = 1; k < g.cores.size(); ++k) {
+      const int a = g.cores[0], b = g.cores[k];
+      if (a < 0 || b < 0 || static_cast<std::size_t>(a) >= cores.size() || static_cast<std::size_t>(b) >= cores.size())
+        continue;
+      const int ra = find(a), rb = find(b);
+      if (ra != rb) parent[static_cast<std::size_t>(std::max(ra, rb))] = std::min(ra, rb);
+    }
+  std::vector<int> out(cores.size());
+  std::map<int, int> index;
+  for (std::size_t i = 0; i < cores.size(); ++i) {
+    const int r = find(static_cast<int>(i));
+    auto [it, added] = index.emplace(r, static_cast<int>(index.size()));
+    out[i] = it->second;
+    (void)added;
+  }
+  return out;
+}
+
+int Accelerator::nb_shared_mem_groups() const {
+  auto groups = shared_memory_groups();
+  return groups.empty() ? 0 : *std::max_element(groups.begin(), groups.end()) + 1;
+}
+
+}  // namespace stream::hardware

@@ -1,0 +1,401 @@
+#include "stream/mapping/auto_mapping.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+
+#include "stream/ir/dimensions.hpp"
+#include "stream/ir/iteration_space.hpp"
+
+namespace stream::mapping {
+
+using hardware::Accelerator;
+using hardware::CoreKind;
+
+std::vector<int> select_cores(const Node& node, const Accelerator& accelerator, bool* fallback) {
+  if (fallback) *fallback = false;
+  std::vector<int> order = accelerator.graph_cores();
+  // Cores outside the graph still exist; they come after, by id.
+  for (std::size_t id = 0; id < accelerator.size(); ++id)
+    if (!accelerator.in_graph(static_cast<int>(id))) order.push_back(static_cast<int>(id));
+  std::vector<int> specialised, generic, compute;
+  for (int id : order) {
+    const auto& core = accelerator.core(id);
+    if (core.kind() == CoreKind::Offchip || core.kind() == CoreKind::Shim || core.kind() == CoreKind::Memory) continue;
+    compute.push_back(id);
+    if (!core.operator_types) generic.push_back(id);
+    else if (core.accepts(node.type)) specialised.push_back(id);
+  }
+  if (!specialised.empty()) return specialised;
+  if (!generic.empty()) return generic;
+  if (fallback) *fallback = true;
+  return compute;
+}
+
+std::vector<DimSplit> factor_split(const std::vector<std::int64_t>& sizes, const std::vector<bool>& parallel,
+                                   const std::vector<bool>& protected_dims, std::int64_t n_cores) {
+  std::vector<int> candidates;
+  for (std::size_t d = 0; d < sizes.size(); ++d)
+    if (d >= protected_dims.size() || !protected_dims[d]) candidates.push_back(static_cast<int>(d));
+  // Stable sort by (parallel, size) descending: ties keep dim order.
+  std::stable_sort(candidates.begin(), candidates.end(), [&](int a, int b) {
+    const bool pa = static_cast<std::size_t>(a) < parallel.size() && parallel[static_cast<std::size_t>(a)];
+    const bool pb = static_cast<std::size_t>(b) < parallel.size() && parallel[static_cast<std::size_t>(b)];
+    if (pa != pb) return pa;
+    return sizes[static_cast<std::size_t>(a)] > sizes[static_cast<std::size_t>(b)];
+  });
+  std::vector<DimSplit> out;
+  std::int64_t remaining = n_cores;
+  for (int d : candidates) {
+    if (remaining <= 1) break;
+    const std::int64_t f = std::gcd(remaining, sizes[static_cast<std::size_t>(d)]);
+    if (f > 1) {
+      out.push_back(DimSplit{d, f});
+      remaining /= f;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+struct NodeInfo {
+  std::size_t index = 0;
+  const Node* node = nullptr;
+  std::vector<std::int64_t> sizes;
+  std::vector<IteratorKind> kinds;
+  std::vector<int> global;  ///< unified dim per local dim
+};
+
+/// Unified dims indexed by operand `op` of a node (any use), and those indexed as a bare dim.
+void operand_dims(const NodeInfo& info, std::size_t op, std::set<int>& any, std::set<int>* bare) {
+  const AffineMap& map = info.node->operand_mapping.at(op);
+  for (const auto& e : map.results()) {
+    for (int d : e.dims())
+      if (static_cast<std::size_t>(d) < info.global.size()) any.insert(info.global[static_cast<std::size_t>(d)]);
+    if (bare && e.is_dim() && static_cast<std::size_t>(e.position()) < info.global.size())
+      bare->insert(info.global[static_cast<std::size_t>(e.position())]);
+  }
+}
+
+std::vector<std::int64_t> divisors_descending(std::int64_t n) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t d = 1; d * d <= n; ++d)
+    if (n % d == 0) {
+      out.push_back(d);
+      if (d != n / d) out.push_back(n / d);
+    }
+  std::sort(out.rbegin(), out.rend());
+  return out;
+}
+
+class Generator {
+ public:
+  Generator(const Workload& wl, const Accelerator& acc, const AutoMappingOptions& opt, Diagnostics* diag)
+      : wl_(wl), acc_(acc), opt_(opt), diag_(diag), ud_(wl.unified_dimensions()) {}
+
+  Mapping run() {
+    collect();
+    Mapping m;
+    std::set<int> used;
+    for (const auto& info : nodes_) {
+      bool fallback = false;
+      std::vector<int> cores = select_cores(*info.node, acc_, &fallback);
+      if (fallback) warn("node '" + info.node->name + "' (" + info.node->type +
+                         "): no core lists this op type and no generic core exists; using every compute core");
+      if (cores.empty()) throw Error("the accelerator has no core that can compute node '" + info.node->name + "'");
+      std::vector<DimSplit> splits;
+      if (cores.size() > 1) {
+        std::vector<bool> parallel, prot;
+        for (std::size_t d = 0; d < info.sizes.size(); ++d) {
+          parallel.push_back(info.kinds[d] == IteratorKind::Parallel);
+          prot.push_back(protected_.count(info.global[d]) > 0);
+        }
+        splits = factor_split(info.sizes, parallel, prot, static_cast<std::int64_t>(cores.size()));
+        std::int64_t prod = 1;
+        for (const auto& s : splits) prod *= s.split;
+        if (prod < static_cast<std::int64_t>(cores.size())) {
+          std::vector<int> free;
+          for (int c : cores)
+            if (!used.count(c)) free.push_back(c);
+          const std::vector<int>& from = static_cast<std::int64_t>(free.size()) >= prod ? free : cores;
+          cores.assign(from.begin(), from.begin() + prod);
+        }
+      }
+      used.insert(cores.begin(), cores.end());
+      LayerMapping layer;
+      layer.name = info.node->name;
+      layer.core_allocation = {cores};
+      if (!splits.empty()) layer.inter_core_tiling = {splits};
+      for (const auto& s : splits) {
+        auto& best = max_split_[info.global[static_cast<std::size_t>(s.dim)]];
+        best = std::max(best, s.split);
+      }
+      first_core_.push_back(cores.front());
+      cores_of_.push_back(cores);
+      m.layers.push_back(std::move(layer));
+    }
+    FusedGroup group;
+    group.name = "Fused_Group_1";
+    for (const auto& info : nodes_) group.layers.push_back(info.node->name);
+    group.intra_core_tiling = tiling();
+    m.fused_groups.push_back(std::move(group));
+    return m;
+  }
+
+ private:
+  void warn(const std::string& message) {
+    if (diag_) diag_->warning(Location{}, message);
+  }
+
+  void collect() {
+    for (std::size_t index : wl_.computation_nodes()) {
+      const Node& n = wl_.node(index);
+      NodeInfo info;
+      info.index = index;
+      info.node = &n;
+      info.sizes = loop_sizes(n);
+      info.kinds = iterator_kinds(n);
+      info.global = ud_.dims_of(index, n.num_dims());
+      for (std::size_t d = 0; d < info.kinds.size(); ++d) {
+        if (info.kinds[d] == IteratorKind::Sequential) {
+          protected_.insert(info.global[d]);
+          recurrence_.insert(info.global[d]);
+        }
+        // Reductions of a fused kernel are nonlinear (softmax, norms): not spatially unrollable.
+        if (n.fused_kernel && info.kinds[d] == IteratorKind::Reduction) protected_.insert(info.global[d]);
+      }
+      for (int axis : n.reduction_axes)
+        if (axis >= 0 && static_cast<std::size_t>(axis) < info.global.size())
+          protected_.insert(info.global[static_cast<std::size_t>(axis)]);
+      nodes_.push_back(std::move(info));
+    }
+  }
+
+  std::int64_t dim_size(int g) const {
+    return g >= 0 && static_cast<std::size_t>(g) < ud_.dim_size.size() ? ud_.dim_size[static_cast<std::size_t>(g)] : 1;
+  }
+  std::int64_t split_of(int g) const {
+    auto it = max_split_.find(g);
+    return it == max_split_.end() ? 1 : it->second;
+  }
+  std::int64_t per_core(int g) const { return std::max<std::int64_t>(1, dim_size(g) / split_of(g)); }
+
+  /// "<first node having g>.D<pos>".
+  TileEntry entry_for(int g, std::int64_t tile) const {
+    for (const auto& info : nodes_)
+      for (std::size_t d = 0; d < info.global.size(); ++d)
+        if (info.global[d] == g) return TileEntry{info.node->name, static_cast<int>(d), tile};
+    return TileEntry{nodes_.front().node->name, 0, tile};
+  }
+
+  struct TensorUse {
+    const Tensor* tensor = nullptr;
+    std::set<int> dims;              ///< unified dims indexing it
+    double per_core_bits = 0.0;      ///< bits / product of the inter-core splits of its dims
+  };
+
+  /// Distinct tensors of node k (first access defines the dims).
+  std::vector<TensorUse> tensors_of(std::size_t k) const {
+    std::vector<TensorUse> out;
+    const NodeInfo& info = nodes_[k];
+    for (std::size_t op = 0; op < info.node->num_operands(); ++op) {
+      const Tensor* t = info.node->operand(op).get();
+      if (std::any_of(out.begin(), out.end(), [&](const TensorUse& u) { return u.tensor == t; })) continue;
+      TensorUse u;
+      u.tensor = t;
+      operand_dims(info, op, u.dims, nullptr);
+      double splits = 1.0;
+      for (int g : u.dims) splits *= static_cast<double>(split_of(g));
+      u.per_core_bits = static_cast<double>(t->size_bits()) / splits;
+      out.push_back(std::move(u));
+    }
+    return out;
+  }
+
+  std::vector<TileEntry> tiling() {
+    std::set<std::string> names;
+    for (const auto& info : nodes_) names.insert(info.node->name);
+    std::vector<TileEntry> caller;
+    for (const auto& t : opt_.intra_core_tiling)
+      if (names.count(t.node)) caller.push_back(t);
+    if (!caller.empty()) return caller;
+    std::vector<TileEntry> seed = fusion_tiling();
+    if (seed.empty()) seed = whole_layer_tiling();
+    std::vector<TileEntry> refined = capacity_refine(seed);
+    return refined.empty() ? seed : refined;
+  }
+
+  std::vector<TileEntry> whole_layer_tiling() const {
+    const NodeInfo& first = nodes_.front();
+    if (first.global.empty()) return {TileEntry{first.node->name, 0, 1}};
+    return {TileEntry{first.node->name, 0, per_core(first.global[0])}};
+  }
+
+  std::vector<TileEntry> fusion_tiling() const {
+    if (nodes_.size() < 2) return {};
+    std::set<std::string> group_names;
+    for (const auto& info : nodes_) group_names.insert(info.node->name);
+    // Intermediates: produced by one node of the group and read by another.
+    std::vector<const Tensor*> intermediates;
+    std::set<int> indexed;
+    for (std::size_t k = 0; k < nodes_.size(); ++k) {
+      const NodeInfo& info = nodes_[k];
+      for (std::size_t i = 0; i < info.node->inputs.size(); ++i) {
+        const std::size_t p = wl_.producer_of(info.node->inputs[i]->name);
+        if (p == Workload::npos || !group_names.count(wl_.node(p).name) || !wl_.node(p).has_iteration_space()) continue;
+        const Tensor* t = info.node->inputs[i].get();
+        if (std::find(intermediates.begin(), intermediates.end(), t) == intermediates.end()) intermediates.push_back(t);
+        std::set<int> any;
+        operand_dims(info, i, any, &indexed);
+      }
+    }
+    if (intermediates.empty()) return {};
+    // Parallel for every node using the dim.
+    std::map<int, bool> all_parallel;
+    for (const auto& info : nodes_)
+      for (std::size_t d = 0; d < info.global.size(); ++d) {
+        auto [it, added] = all_parallel.emplace(info.global[d], true);
+        it->second = it->second && info.kinds[d] == IteratorKind::Parallel;
+        (void)added;
+      }
+    auto pick = [&](const std::set<int>& pool) {
+      int best = -1;
+      for (int g : pool) {
+        if (!indexed.count(g) || dim_size(g) <= 1) continue;
+        // Largest size, then the larger name "z<g>" (string order, as the reference's tuple max).
+        if (best < 0 || dim_size(g) > dim_size(best) ||
+            (dim_size(g) == dim_size(best) && "z" + std::to_string(g) > "z" + std::to_string(best)))
+          best = g;
+      }
+      return best;
+    };
+    int axis = pick(recurrence_);
+    if (axis < 0) {
+      std::set<int> fusible;
+      for (const auto& [g, par] : all_parallel)
+        if (par) fusible.insert(g);
+      axis = pick(fusible);
+    }
+    if (axis < 0) return {};
+    const std::int64_t pc = per_core(axis);
+    std::int64_t budget = -1;
+    for (int c : first_core_) {
+      const std::int64_t cap = acc_.core(c).memory_capacity() / 2;
+      budget = budget < 0 ? cap : std::min(budget, cap);
+    }
+    // The largest streamed intermediate, per core.
+    double largest = 0.0;
+    for (std::size_t k = 0; k < nodes_.size(); ++k)
+      for (const auto& u : tensors_of(k))
+        if (u.dims.count(axis) && std::find(intermediates.begin(), intermediates.end(), u.tensor) != intermediates.end())
+          largest = std::max(largest, u.per_core_bits);
+    if (largest <= static_cast<double>(budget)) return {};
+    for (std::int64_t tile : divisors_descending(pc))
+      if (largest * static_cast<double>(tile) / static_cast<double>(pc) <= static_cast<double>(budget))
+        return {entry_for(axis, tile)};
+    return {entry_for(axis, 1)};
+  }
+
+  /// Starts from the seed tiling; returns [] when it already fits (keep the seed), else the shrunk
+  /// resident tiles.
+  std::vector<TileEntry> capacity_refine(const std::vector<TileEntry>& seed) {
+    // Per physical core: the distinct tensors of every node it may run.
+    std::map<int, std::vector<TensorUse>> per_core_tensors;
+    for (std::size_t k = 0; k < nodes_.size(); ++k)
+      for (int c : cores_of_[k]) {
+        auto& list = per_core_tensors[c];
+        for (auto& u : tensors_of(k))
+          if (std::none_of(list.begin(), list.end(), [&](const TensorUse& v) { return v.tensor == u.tensor; }))
+            list.push_back(u);
+      }
+    std::set<int> dims;
+    for (const auto& info : nodes_) dims.insert(info.global.begin(), info.global.end());
+    std::map<int, std::int64_t> resident;
+    for (int g : dims) resident[g] = per_core(g);
+    for (const auto& t : seed)
+      for (const auto& info : nodes_)
+        if (info.node->name == t.node && t.dim >= 0 && static_cast<std::size_t>(t.dim) < info.global.size()) {
+          const int g = info.global[static_cast<std::size_t>(t.dim)];
+          resident[g] = std::clamp<std::int64_t>(t.tile, 1, per_core(g));
+        }
+    auto usage = [&](const std::vector<TensorUse>& tensors, const std::map<int, std::int64_t>& r) {
+      double bits = 0.0;
+      for (const auto& u : tensors) {
+        double f = 1.0;
+        for (int g : u.dims) f *= static_cast<double>(r.at(g)) / static_cast<double>(per_core(g));
+        bits += u.per_core_bits * f;
+      }
+      return bits;
+    };
+    auto worst = [&](const std::map<int, std::int64_t>& r) {
+      double w = -1e300;
+      for (const auto& [c, tensors] : per_core_tensors)
+        w = std::max(w, usage(tensors, r) - opt_.fill_fraction * static_cast<double>(acc_.core(c).memory_capacity()));
+      return w;
+    };
+    auto tiles = [&](const std::map<int, std::int64_t>& r) {
+      double n = 1.0;
+      for (const auto& [g, v] : r) n *= static_cast<double>(per_core(g)) / static_cast<double>(v);
+      return n;
+    };
+    if (worst(resident) <= 0) return {};
+    while (worst(resident) > 0) {
+      int best_dim = -1;
+      std::int64_t best_value = 0;
+      double best_worst = 0.0;
+      for (int g : dims) {
+        const std::int64_t pc = per_core(g);
+        std::int64_t next = 0;
+        for (std::int64_t d : divisors_descending(pc))
+          if (d < resident[g]) {
+            next = d;
+            break;
+          }
+        if (next == 0) continue;
+        auto trial = resident;
+        trial[g] = next;
+        if (tiles(trial) > static_cast<double>(opt_.max_steady_state_tiles)) continue;
+        const double w = worst(trial);
+        if (best_dim < 0 || w < best_worst) {
+          best_dim = g;
+          best_value = next;
+          best_worst = w;
+        }
+      }
+      if (best_dim < 0) {
+        warn("capacity tiler: the tensors do not fit in " + std::to_string(static_cast<int>(opt_.fill_fraction * 100)) +
+             "% of a core's memory within " + std::to_string(opt_.max_steady_state_tiles) + " steady-state tiles");
+        break;
+      }
+      resident[best_dim] = best_value;
+    }
+    std::vector<TileEntry> out;
+    for (const auto& [g, r] : resident)
+      if (r < per_core(g)) out.push_back(entry_for(g, r));
+    return out;
+  }
+
+  const Workload& wl_;
+  const Accelerator& acc_;
+  const AutoMappingOptions& opt_;
+  Diagnostics* diag_;
+  const UnifiedDimensions& ud_;
+  std::vector<NodeInfo> nodes_;
+  std::set<int> protected_, recurrence_;
+  std::map<int, std::int64_t> max_split_;
+  std::vector<int> first_core_;
+  std::vector<std::vector<int>> cores_of_;
+};
+
+}  // namespace
+
+Mapping generate_mapping(const Workload& workload, const Accelerator& accelerator, const AutoMappingOptions& options,
+                         Diagnostics* diagnostics) {
+  if (workload.computation_nodes().empty()) throw Error("the workload has no computation node to map");
+  Generator g(workload, accelerator, options, diagnostics);
+  return g.run();
+}
+
+}  // namespace stream::mapping

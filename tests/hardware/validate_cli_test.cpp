@@ -1,0 +1,84 @@
+// `stream validate` end to end: the built executable on reference files, on a broken file and on a
+// mapping. Skipped when the executable has not been built.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kExe = fs::path(STREAM_BUILD_DIR) / "bin" / "stream";
+const fs::path kInputs = fs::path(STREAM_SHARED_DIR) / "reference" / "stream-inputs";
+
+struct Result {
+  int code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+Result run(const std::string& args) {
+  Result r;
+  const std::string cmd = "'" + kExe.string() + "' " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), static_cast<int>(buf.size()), p) != nullptr) r.out += buf.data();
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+}  // namespace
+
+TEST(ValidateCommand, SummarisesReferenceHardware) {
+  if (!fs::exists(kExe)) GTEST_SKIP() << "stream executable not built";
+  const Result r = run("validate --hardware '" + (kInputs / "hardware/tpu_like_quad_core.yaml").string() + "'");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("7 cores"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("array 32x32 (1024 units)"), std::string::npos);
+  EXPECT_NE(r.out.find("capacity 16777216 bits"), std::string::npos);
+  EXPECT_NE(r.out.find("same as core 0"), std::string::npos);
+  EXPECT_NE(r.out.find("[12] bus 0-6, 128 bits/cycle, 42 directed pairs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("replaces core_connectivity[0]"), std::string::npos);  // the warning
+  EXPECT_NE(r.out.find("valid"), std::string::npos);
+}
+
+TEST(ValidateCommand, ReportsEveryErrorAndExitsTwo) {
+  if (!fs::exists(kExe)) GTEST_SKIP() << "stream executable not built";
+  const fs::path dir = fs::temp_directory_path() / "stream_validate_cli_test";
+  fs::create_directories(dir);
+  const fs::path file = dir / "broken.yaml";
+  {
+    std::ofstream f(file);
+    f << "name: x\n"
+         "colour: 1\n"
+         "cores:\n"
+         "  0: " << (kInputs / "hardware/cores/tpu_like.yaml").string().substr(1) << "\n"  // not found here
+         "offchip_core_id: 3\n"
+         "core_connectivity: []\n";
+  }
+  const Result r = run("validate --hardware '" + file.string() + "'");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("broken.yaml:2:1: error: accelerator: unknown key 'colour'"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("broken.yaml:5:18: error: accelerator: offchip_core_id does not correspond"), std::string::npos)
+      << r.out;
+  fs::remove_all(dir);
+}
+
+TEST(ValidateCommand, ChecksMappingAgainstHardware) {
+  if (!fs::exists(kExe)) GTEST_SKIP() << "stream executable not built";
+  const std::string hw = "--hardware '" + (kInputs / "hardware/tpu_like_quad_core.yaml").string() + "'";
+  const Result ok = run("validate -q " + hw + " --mapping '" + (kInputs / "mapping/tpu_like_quad_core.yaml").string() + "'");
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  // The fused SwiGLU mapping names cores up to 38: tpu_like_quad_core has 7.
+  const Result bad =
+      run("validate -q " + hw + " --mapping '" + (kInputs / "mapping/swiglu_tpu_v7_fused.yaml").string() + "'");
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("core 37 does not exist (the accelerator has 7 cores)"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("core 6 is a offchip core and cannot run computations"), std::string::npos) << bad.out;
+}
