@@ -9,7 +9,7 @@ using namespace onnx_test;
 namespace {
 
 std::filesystem::path write_bytes(const std::string& name, const std::string& bytes) {
-  auto path = std::filesystem::temp_directory_path() / ("stream-onnx-errors-" + std::to_string(::getpid()) + "-" + name);
+  auto path = std::filesystem::temp_directory_path() / ("stream-onnx-errors-" + std::to_string(::getuid()) + "-" + name);
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
 }
@@ -41,6 +41,33 @@ TEST(Errors, ArbitraryBytesNeverCrash) {
     const auto path = write_bytes("random.onnx", bytes);
     EXPECT_THROW((void)parse_file(path.string()), Error);
   }
+}
+
+TEST(Errors, MutatedModelsNeverCrash) {
+  // Valid fixtures with bytes overwritten: each either parses or gives a stream::Error.
+  std::uint32_t seed = 777;
+  int parsed = 0, rejected = 0;
+  for (const char* f : {"2conv_1_8_32_32_16_32_3.onnx", "attention_pytorch.onnx", "qdq_conv_int8.onnx", "cnn_concat_pool.onnx"}) {
+    std::ifstream in(std::string(STREAM_INPUTS_DIR) + "/workload/" + f, std::ios::binary);
+    const std::string original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (int round = 0; round < 60; ++round) {
+      auto bytes = original;
+      for (int k = 0; k < 1 + round % 3; ++k) {
+        seed = seed * 1664525u + 1013904223u;
+        const auto pos = (seed >> 8) % bytes.size();
+        seed = seed * 1664525u + 1013904223u;
+        bytes[pos] = static_cast<char>(seed >> 24);
+      }
+      const auto path = write_bytes("mutated.onnx", bytes);
+      try {
+        (void)parse_file(path.string());
+        ++parsed;
+      } catch (const Error&) {
+        ++rejected;
+      }
+    }
+  }
+  EXPECT_EQ(parsed + rejected, 240);
 }
 
 TEST(Errors, UnknownShapeNamesNodeAndTensor) {
@@ -93,6 +120,30 @@ TEST(Errors, ParserErrorsCarryTheFileAndNode) {
   m.node("MaxPool", {"x"}, {"y"}, "pool_without_kernel").attr("kernel_shape", Shape{2, 2});
   m.model().mutable_graph()->mutable_node(0)->clear_attribute();
   expect_error([&] { (void)parse(m); }, {".onnx", "pool_without_kernel"});
+}
+
+TEST(Errors, AnInputNobodyProducesIsNamed) {
+  ModelBuilder m("g");
+  m.input("x", F32, {2, 3}).output("y", F32, {2, 3});
+  m.node("Add", {"x", "ghost"}, {"y"}, "add_ghost");
+  expect_error([&] { (void)parse(m); }, {".onnx", "add_ghost", "ghost"});
+}
+
+TEST(Errors, BadTransposePermutationIsAnErrorNotACrash) {
+  ModelBuilder m("g");
+  m.input("x", F32, {2, 3}).output("y", F32, {3, 2});
+  m.node("Transpose", {"x"}, {"y"}, "t").attr("perm", Shape{1, 1});
+  EXPECT_THROW((void)parse(m), Error);
+}
+
+TEST(Robustness, DuplicateNodeNamesAreMadeUnique) {
+  ModelBuilder m("g");
+  m.input("x", F32, {2, 3}).output("y", F32);
+  m.node("Relu", {"x"}, {"a"}, "n");
+  m.node("Sigmoid", {"a"}, {"y"}, "n");
+  auto w = parse(m);
+  EXPECT_EQ(node(w, "n").type, "Relu");
+  EXPECT_EQ(node(w, "n_1").type, "Sigmoid");
 }
 
 TEST(ExternalData, WeightsInMissingExternalFilesAreNotNeeded) {

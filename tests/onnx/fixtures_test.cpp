@@ -171,6 +171,9 @@ TEST(Fixtures, ThreeAttentionStylesParseToTheSameNodes) {
   // The output projection contracts heads and head dimension.
   EXPECT_EQ(std::count(expected.begin(), expected.end(), "MatMul:1P,8R,64R,128P,512P,"), 1);
   EXPECT_EQ(std::count(expected.begin(), expected.end(), "Softmax:1P,8P,128P,128P,"), 1);
+  // The same axes workload-wide: batch, query position, key position, head, q/k head dim,
+  // v head dim, model dim in, model dim out.
+  for (const auto* w : {&torch, &jax, &per_head}) EXPECT_EQ(w->unified_dimensions().num_unique(), 8u);
 }
 
 TEST(Fixtures, PytorchAttentionRefinesWeightsAndActivations) {

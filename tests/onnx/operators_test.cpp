@@ -206,6 +206,22 @@ TEST(Einsum, ImplicitOutputAndUnaryReduction) {
   EXPECT_EQ(kinds(node(w, "rowsum")), "PR");
 }
 
+TEST(Einsum, EllipsisBroadcastsLeadingAxes) {
+  ModelBuilder m("g");
+  m.input("a", F32, {2, 3, 4, 5}).input("b", F32, {5, 6}).output("c", F32).output("d", F32);
+  m.node("Einsum", {"a", "b"}, {"c"}, "explicit").attr("equation", "...ij,...jk->...ik");
+  m.node("Einsum", {"a", "b"}, {"d"}, "implicit").attr("equation", "...ij,jk");
+  auto w = parse(m);
+  for (const char* name : {"explicit", "implicit"}) {
+    const auto& n = node(w, name);
+    // dims: the two ellipsis axes, i, k, then the contracted j.
+    EXPECT_EQ(n.outputs[0]->shape, (std::vector<std::int64_t>{2, 3, 4, 6})) << name;
+    EXPECT_EQ(map_of(n, 0), "(d0, d1, d2, d4)") << name;
+    EXPECT_EQ(map_of(n, 1), "(d4, d3)") << name;
+    EXPECT_EQ(sizes(n), (std::vector<std::int64_t>{2, 3, 4, 6, 5})) << name;
+  }
+}
+
 // Pooling: dims (b, c, oy, ox, fy, fx) with window_extents for the kernel loops.
 TEST(Pool, MaxPoolUsesKernelShapeStridesPerAxisAndAsymmetricPads) {
   ModelBuilder m("g");

@@ -35,6 +35,12 @@ TEST(Frontend, CanLoadOnlyOnnxPaths) {
   EXPECT_THROW((void)registries().frontend_for("model.unknownformat"), Error);
 }
 
+TEST(Registry, BuiltinParsersAreFoundAndUnknownOpsAreNot) {
+  EXPECT_NE(registries().onnx_parser("MatMul"), nullptr);
+  EXPECT_NE(registries().onnx_parser("Reshape"), nullptr);  // layout ops go through the registry too
+  EXPECT_EQ(registries().onnx_parser("NoSuchOp"), nullptr);
+}
+
 Registries with_override(const std::string& op, OnnxParser parser) {
   Registries reg;
   PluginRegistrar builtin(reg, Provenance{"onnx-frontend", 0, 0});
@@ -162,6 +168,18 @@ TEST(ParseCommand, JsonFollowsTheDocumentedSchema) {
   EXPECT_EQ(j["totals"]["computation_nodes"], 2);
   EXPECT_EQ(j["totals"]["unique_dims"], 12);
   EXPECT_EQ(j["totals"]["by_type"]["Conv"], 2);
+}
+
+TEST(ParseCommand, PluginDirAddsTheFusedAttentionParser) {
+  const auto model = fused_attention_model().save_temp(test_file());
+  auto [without, msg] = run("parse " + model.string());
+  EXPECT_EQ(without, 2);
+  EXPECT_NE(msg.find("FusedAttention"), std::string::npos) << msg;
+  auto [code, out] = run("parse " + model.string() + " --plugin-dir " + STREAM_ONNX_TEST_PLUGIN_DIR + " --format json");
+  ASSERT_EQ(code, 0) << out;
+  const auto j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["totals"]["computation_nodes"], 7);
+  EXPECT_EQ(j["totals"]["by_type"]["MatMul"], 6);
 }
 
 TEST(ParseCommand, TextAndErrors) {

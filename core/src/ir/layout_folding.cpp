@@ -192,10 +192,6 @@ class Folder {
   bool is_transpose(const Node& n) const {
     return n.kind == NodeKind::FusionEdge && opt_.transpose_types.count(n.type) != 0 && perms_.count(n.name) != 0;
   }
-  bool is_layout(const Node& n) const {
-    return n.kind == NodeKind::FusionEdge &&
-           (opt_.reshape_types.count(n.type) != 0 || opt_.transpose_types.count(n.type) != 0);
-  }
 
   // Folds the layout FusionEdge at index li; throws Failed when it cannot.
   void fold(std::size_t li) {
@@ -310,6 +306,12 @@ class Folder {
   bool transpose_compose(Node& R, std::size_t operand, const Tensor& X, const std::vector<std::int64_t>* perm) {
     if (!perm) return false;
     const auto& yr = R.operand_mapping[operand].results();
+    std::vector<bool> seen(X.rank(), false);
+    if (perm->size() != X.rank() || yr.size() != X.rank()) throw Failed{};
+    for (auto p : *perm) {
+      if (p < 0 || p >= static_cast<std::int64_t>(X.rank()) || seen[static_cast<std::size_t>(p)]) throw Failed{};
+      seen[static_cast<std::size_t>(p)] = true;
+    }
     std::vector<AffineExpr> xr(X.rank());
     for (std::size_t k = 0; k < perm->size(); ++k) xr[static_cast<std::size_t>((*perm)[k])] = yr[k];
     R.operand_mapping[operand] = AffineMap(R.num_dims(), std::move(xr));

@@ -20,11 +20,13 @@
 #include <set>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <stream/error.hpp>
 #include <stream/ir/layout_folding.hpp>
 #include <stream/registry/registries.hpp>
 
+#include "parser_util.hpp"
 #include "stream_onnx/onnx_frontend.hpp"
 
 namespace stream::onnx_frontend {
@@ -132,31 +134,21 @@ OnnxAttribute convert(const onnx::AttributeProto& a) {
 // Einsum output extents from the equation (ONNX 1.12 infers only the rank).
 std::optional<std::vector<std::int64_t>> einsum_shape(const std::string& equation,
                                                        const std::vector<const std::vector<std::int64_t>*>& shapes) {
-  std::string eq;
-  for (char c : equation) if (c != ' ') eq += c;
-  if (eq.find("...") != std::string::npos) return std::nullopt;
-  const auto arrow = eq.find("->");
-  std::vector<std::string> terms(1);
-  for (char c : eq.substr(0, arrow)) {
-    if (c == ',') terms.emplace_back();
-    else terms.back() += c;
+  std::vector<std::size_t> ranks;
+  for (const auto* s : shapes) {
+    if (!s) return std::nullopt;
+    ranks.push_back(s->size());
   }
-  if (terms.size() != shapes.size()) return std::nullopt;
+  const auto terms = expand_einsum(equation, ranks);
+  if (!terms) return std::nullopt;
   std::map<char, std::int64_t> extent;
-  std::map<char, int> count;
-  for (std::size_t i = 0; i < terms.size(); ++i) {
-    if (!shapes[i] || shapes[i]->size() != terms[i].size()) return std::nullopt;
-    for (std::size_t a = 0; a < terms[i].size(); ++a) {
-      auto& e = extent[terms[i][a]];
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    for (std::size_t a = 0; a < terms->inputs[i].size(); ++a) {
+      auto& e = extent[terms->inputs[i][a]];
       e = std::max(e, (*shapes[i])[a]);
-      ++count[terms[i][a]];
     }
-  }
-  std::string rhs;
-  if (arrow != std::string::npos) rhs = eq.substr(arrow + 2);
-  else for (auto& [c, n] : count) if (n == 1) rhs += c;
   std::vector<std::int64_t> out;
-  for (char c : rhs) {
+  for (char c : terms->output) {
     if (extent.count(c) == 0) return std::nullopt;
     out.push_back(extent[c]);
   }
@@ -247,6 +239,17 @@ class Loader {
     int unnamed = 0;
     std::set<std::string> names;
     for (const auto& n : model_.graph().node()) names.insert(n.name());
+    // Node names must be unique in a workload: a repeated name gets a suffix.
+    std::set<std::string> seen;
+    for (auto& n : *model_.mutable_graph()->mutable_node()) {
+      if (n.name().empty() || seen.insert(n.name()).second) continue;
+      std::string name;
+      for (int k = 1; names.count(name = n.name() + "_" + std::to_string(k)) != 0; ++k) {
+      }
+      names.insert(name);
+      seen.insert(name);
+      n.set_name(name);
+    }
     for (auto& n : *model_.mutable_graph()->mutable_node()) {
       if (!n.name().empty()) continue;
       std::string name;
@@ -592,8 +595,8 @@ class Loader {
         const auto rs = readers(y);
         for (auto [r, slot] : rs) work_[r].inputs[slot] = x;
         for (auto& [from, to] : alias_) if (to == y) to = x;
+        // A dequantized graph output keeps its DequantizeLinear, parsed as a Cast.
         if (!rs.empty() && !is_graph_output(y)) w.removed = true;
-        else if (!rs.empty()) dq_outputs_kept_.insert(y);
       } else if (w.op_type == "QuantizeLinear") {
         for (std::size_t j = 1; j < w.inputs.size(); ++j) qdq_params_.insert(w.inputs[j]);
         const auto x = w.inputs[0], y = w.outputs[0];
@@ -621,7 +624,7 @@ class Loader {
       v.is_constant = val->is_constant;
       v.int_values = val->int_values;
     }
-    if (output && !name.empty() && readers(name).empty() && !is_graph_output(name)) v.name.clear();  // unused output
+    if (output && !name.empty() && read_values_.count(name) == 0 && !is_graph_output(name)) v.name.clear();  // unused
     return v;
   }
 
@@ -629,6 +632,9 @@ class Loader {
     std::vector<Node> out;
     ctx_ = std::make_unique<Context>(*this);
     Context& ctx = *ctx_;
+    for (const auto& w : work_)
+      if (!w.removed)
+        for (const auto& i : w.inputs) read_values_.insert(i);
     for (const auto& w : work_) {
       if (w.removed) continue;
       OnnxNodeView view;
@@ -740,7 +746,8 @@ class Loader {
   std::vector<std::string> initializers_, graph_inputs_, graph_outputs_;
   std::unordered_map<std::string, std::string> alias_;
   std::vector<WorkNode> work_;
-  std::set<std::string> qdq_params_, dq_outputs_kept_;
+  std::set<std::string> qdq_params_;
+  std::unordered_set<std::string> read_values_;  // values some remaining node reads
   std::map<std::string, std::vector<std::int64_t>> perms_;
   std::unique_ptr<Context> ctx_;
 };

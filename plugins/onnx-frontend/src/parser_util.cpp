@@ -1,5 +1,9 @@
 #include "parser_util.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <map>
+
 namespace stream::onnx_frontend {
 
 bool has_input(const OnnxNodeView& v, std::size_t i) { return i < v.inputs.size() && v.inputs[i].present(); }
@@ -52,6 +56,64 @@ AffineMap broadcast_map(const OnnxNodeView& v, const Tensor& operand, const std:
 }
 
 std::int64_t opset_of(const OnnxNodeView& v) { return v.opset; }
+
+std::optional<EinsumTerms> expand_einsum(const std::string& equation, const std::vector<std::size_t>& ranks) {
+  std::string eq;
+  for (char c : equation)
+    if (c != ' ') eq += c;
+  const auto arrow = eq.find("->");
+  std::vector<std::string> terms(1);
+  for (char c : eq.substr(0, arrow)) {
+    if (c == ',') terms.emplace_back();
+    else terms.back() += c;
+  }
+  if (terms.size() != ranks.size()) return std::nullopt;
+  // Ellipsis rank per operand, and the broadcast ellipsis rank.
+  std::size_t ell = 0;
+  std::vector<long> own(terms.size(), -1);
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const auto pos = terms[i].find("...");
+    if (pos == std::string::npos) {
+      if (terms[i].size() != ranks[i]) return std::nullopt;
+      continue;
+    }
+    const auto letters = terms[i].size() - 3;
+    if (ranks[i] < letters) return std::nullopt;
+    own[i] = static_cast<long>(ranks[i] - letters);
+    ell = std::max(ell, ranks[i] - letters);
+  }
+  auto placeholders = [](std::size_t from, std::size_t count) {
+    std::string p;
+    for (std::size_t k = from; k < from + count; ++k) p += static_cast<char>('0' + k);
+    return p;
+  };
+  if (ell > 10) return std::nullopt;
+  EinsumTerms out;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    auto t = terms[i];
+    if (own[i] >= 0) {
+      const auto n = static_cast<std::size_t>(own[i]);
+      t.replace(t.find("..."), 3, placeholders(ell - n, n));
+    }
+    for (char c : t)
+      if (!std::isalpha(static_cast<unsigned char>(c)) && !(c >= '0' && c <= '9')) return std::nullopt;
+    out.inputs.push_back(t);
+  }
+  if (arrow != std::string::npos) {
+    auto rhs = eq.substr(arrow + 2);
+    if (const auto pos = rhs.find("..."); pos != std::string::npos) rhs.replace(pos, 3, placeholders(0, ell));
+    out.output = rhs;
+  } else {
+    std::map<char, int> count;
+    for (const auto& t : out.inputs)
+      for (char c : t)
+        if (std::isalpha(static_cast<unsigned char>(c))) ++count[c];
+    out.output = placeholders(0, ell);
+    for (auto& [c, n] : count)
+      if (n == 1) out.output += c;
+  }
+  return out;
+}
 
 std::vector<std::string> numbered_names(const std::string& prefix, std::size_t count) {
   std::vector<std::string> out;

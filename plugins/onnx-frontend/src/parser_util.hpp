@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +36,15 @@ void require_inputs(const OnnxNodeView& v, std::size_t min_count);
 
 /// Readable loop names ("d0".. when not given) of the right count.
 [[nodiscard]] std::vector<std::string> numbered_names(const std::string& prefix, std::size_t count);
+
+/// An Einsum equation with spaces removed, the ellipsis expanded into one placeholder per
+/// broadcast axis (right-aligned, '0', '1', ...), and the implicit output made explicit
+/// (ellipsis axes first, then the letters used once, alphabetically). Empty when malformed.
+struct EinsumTerms {
+  std::vector<std::string> inputs;
+  std::string output;
+};
+[[nodiscard]] std::optional<EinsumTerms> expand_einsum(const std::string& equation, const std::vector<std::size_t>& ranks);
 
 using ParserEntry = std::pair<std::string, OnnxParser>;
 

@@ -15,7 +15,13 @@ std::vector<Node> parse_layout(const OnnxNodeView& v, OnnxParseContext& ctx) {
            Y->name);
   if (v.op_type == "Transpose") {
     const auto perm = v.attr_ints("perm");
+    std::vector<bool> seen(X->rank(), false);
     if (!perm.empty() && perm.size() != X->rank()) v.fail("perm must list every axis", X->name);
+    for (auto p : perm) {
+      if (p < 0 || p >= static_cast<std::int64_t>(X->rank()) || seen[static_cast<std::size_t>(p)])
+        v.fail("perm is not a permutation of the input axes", X->name);
+      seen[static_cast<std::size_t>(p)] = true;
+    }
   }
   return {make_fusion_edge(v.name, v.op_type, X, Y)};
 }

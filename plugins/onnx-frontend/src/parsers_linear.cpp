@@ -2,6 +2,7 @@
 // with the reference's defects corrected: Conv honours strides per axis, dilations, groups and
 // auto_pad; Gemm honours transA/transB; MatMul accepts 1-D operands.
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -99,9 +100,8 @@ std::vector<Node> parse_conv(const OnnxNodeView& v, OnnxParseContext& ctx) {
   auto node = make_computation(v.name, "Conv", {X, W}, {Y},
                                {AffineMap(dims, xr), AffineMap(dims, wr), AffineMap(dims, yr)});
   node.dim_names = names;
+  // With groups, k and g index the channels only inside g*K/G + k: their extents are given.
   if (G > 1) node.window_extents = {{k, K / G}, {g, G}};
-  for (std::size_t s = 0; s < n; ++s)
-    if (dil[s] != 1) node.window_extents.emplace_back(f_dim(s), kernel[s]);
   validate(node);
   return {std::move(node)};
 }
@@ -142,7 +142,9 @@ std::vector<Node> parse_matmul(const OnnxNodeView& v, OnnxParseContext& ctx) {
     if (own_batch > p) v.fail("operand has more batch axes than the output", t.name);
     for (std::size_t j = 0; j < own_batch; ++j) {
       const auto o = p - own_batch + j;
-      if (t.shape[j] == ybatch[o] && t.shape[j] != 1) r.push_back(E::dim(static_cast<int>(o)));
+      // Equal extents (1 included, unlike the reference) index with the batch loop, so that a
+      // unit batch axis stays one axis across nodes; a broadcast size-1 axis reads at 0.
+      if (t.shape[j] == ybatch[o]) r.push_back(E::dim(static_cast<int>(o)));
       else if (t.shape[j] == 1) r.push_back(E::constant(0));
       else v.fail("batch axis " + std::to_string(j) + " of size " + std::to_string(t.shape[j]) + " does not broadcast to " +
                       std::to_string(ybatch[o]), t.name);
@@ -170,26 +172,14 @@ std::vector<Node> parse_matmul(const OnnxNodeView& v, OnnxParseContext& ctx) {
 }
 
 std::vector<Node> parse_einsum(const OnnxNodeView& v, OnnxParseContext& ctx) {
-  std::string eq;
-  for (char ch : v.attr_string("equation", "")) if (ch != ' ') eq += ch;
-  if (eq.empty()) v.fail("missing equation");
-  if (eq.find("...") != std::string::npos) v.fail("equation '" + eq + "' uses an ellipsis, which is not supported");
-  const auto arrow = eq.find("->");
-  const std::string lhs = eq.substr(0, arrow);
-  std::vector<std::string> terms;
-  std::string cur;
-  for (char ch : lhs) {
-    if (ch == ',') { terms.push_back(cur); cur.clear(); } else cur += ch;
-  }
-  terms.push_back(cur);
-  std::string rhs;
-  if (arrow != std::string::npos) {
-    rhs = eq.substr(arrow + 2);
-  } else {  // implicit output: letters used once, alphabetically
-    std::map<char, int> count;
-    for (auto& t : terms) for (char ch : t) ++count[ch];
-    for (auto& [ch, n] : count) if (n == 1) rhs += ch;
-  }
+  const auto equation = v.attr_string("equation", "");
+  if (equation.empty()) v.fail("missing equation");
+  std::vector<std::size_t> ranks;
+  for (const auto& in : v.inputs) ranks.push_back(in.shape.size());
+  const auto expanded = expand_einsum(equation, ranks);
+  if (!expanded) v.fail("cannot read equation '" + equation + "' for inputs of ranks given");
+  const auto& terms = expanded->inputs;
+  const auto& rhs = expanded->output;
   std::vector<TensorPtr> ins;
   for (std::size_t i = 0; i < terms.size(); ++i) ins.push_back(input_tensor(v, ctx, i));
   auto Y = output_tensor(v, ctx, 0);
@@ -233,7 +223,7 @@ std::vector<Node> parse_einsum(const OnnxNodeView& v, OnnxParseContext& ctx) {
   if (terms.size() == 2) type = contracts ? "MatMul" : "Mul";
   else if (terms.size() == 1 && contracts) type = "ReduceSum";
   auto node = make_computation(v.name, type, ins, {Y}, maps);
-  for (char ch : letters) node.dim_names.emplace_back(1, ch);
+  for (char ch : letters) node.dim_names.push_back(std::isdigit(static_cast<unsigned char>(ch)) ? std::string("ell") + ch : std::string(1, ch));
   validate(node);
   return {std::move(node)};
 }

@@ -142,7 +142,7 @@ void ModelBuilder::save(const std::filesystem::path& path) const {
 }
 
 std::filesystem::path ModelBuilder::save_temp(const std::string& file_name) const {
-  auto dir = std::filesystem::temp_directory_path() / ("stream-onnx-tests-" + std::to_string(::getpid()));
+  auto dir = std::filesystem::temp_directory_path() / ("stream-onnx-tests-" + std::to_string(::getuid()));
   std::filesystem::create_directories(dir);
   auto path = dir / file_name;
   save(path);
