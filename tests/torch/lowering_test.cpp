@@ -208,6 +208,10 @@ TEST(TorchLowering, PyTorchAttentionFoldsToTheAttentionContractions) {
       EXPECT_EQ(w.node(i).outputs[0]->shape, (std::vector<std::int64_t>{8, 64, 512}));
     }
   EXPECT_EQ(w.node_by_name("softmax").kind, NodeKind::Normalization);
+  // The reference attention block's figures (workload spec §4.1): 13 nodes, 14 edges, 8 unique dims.
+  EXPECT_EQ(w.size(), 13u);
+  EXPECT_EQ(w.edges().size(), 14u);
+  EXPECT_EQ(w.unified_dimensions().num_unique(), 8u);
 }
 
 #ifdef STREAM_TORCH_TEST_HAVE_ONNX

@@ -80,7 +80,9 @@ Node contraction(const std::string& node_name, AtenContext& ctx, const TensorPtr
     if (own > p) ctx.fail("operand has more batch axes than the output", t.name);
     for (std::size_t j = 0; j < own; ++j) {
       const auto o = p - own + j;
-      if (t.shape[j] == Y->shape[o] && t.shape[j] != 1) r.push_back(E::dim(static_cast<int>(o)));
+      // Equal extents (1 included) index with the batch loop, so that a unit batch axis stays one
+      // axis across nodes (as the ONNX MatMul); a broadcast size-1 axis reads at 0.
+      if (t.shape[j] == Y->shape[o]) r.push_back(E::dim(static_cast<int>(o)));
       else if (t.shape[j] == 1) r.push_back(E::constant(0));
       else ctx.fail("batch axis " + std::to_string(j) + " does not broadcast to " + std::to_string(Y->shape[o]), t.name);
     }
