@@ -265,3 +265,18 @@ TEST(TorchArchive, SetGradAndAutocastWrappersAreInlined) {
   EXPECT_EQ(inner_add.inputs[1]->name, "x");  // the placeholder is bound to the call's argument
   EXPECT_EQ(w.node_by_name("add").inputs[0]->name, "getitem/add");
 }
+
+TEST(TorchArchive, AMultiModelArchiveLoadsTheChosenModel) {
+  const auto path = temp_file("multi");
+  const auto stem = path.stem().string();
+  write_zip(path, {{stem + "/models/encoder.json", mlp_training().build().dump()},
+                   {stem + "/models/decoder.json", conv_block().build().dump()},
+                   {stem + "/archive_format", "pt2"}});
+  const auto msg = error_of([&] { (void)load_file(path); });
+  EXPECT_NE(msg.find("several models (encoder, decoder)"), std::string::npos) << msg;
+  FrontendOptions o;
+  o.values["model"] = "decoder";
+  EXPECT_EQ(computation_types(load_file(path, o)), (std::vector<std::string>{"Conv", "Relu", "Conv", "Add", "Relu"}));
+  o.values["model"] = "nope";
+  EXPECT_NE(error_of([&] { (void)load_file(path, o); }).find("has no model 'nope'"), std::string::npos);
+}
