@@ -440,3 +440,23 @@ TEST(TorchLowering, SplitPartsMasksAndFactories) {
   EXPECT_EQ(w.node_by_name("full").kind, NodeKind::InEdge);
   EXPECT_EQ(w.nodes_of_kind(NodeKind::InEdge).size(), 2u);  // x and the materialized constant
 }
+
+TEST(TorchLowering, AdvancedIndexingWithOneIndexTensorIsADataDependentGather) {
+  // cos_cached[:, position_ids] : [2, 64, 16] indexed on axis 1 by ids [4, 8] -> [2, 4, 8, 16]
+  ProgramBuilder p;
+  p.buffer("b_cos_cached", "rope.cos_cached", kF32, {2, 64, 16});
+  p.input("position_ids", kI64, {4, 8});
+  p.call(A + "index.Tensor", {{"self", T("b_cos_cached")}, {"indices", {{"as_optional_tensors", {None(), T("position_ids")}}}}},
+         "index", kF32, {2, 4, 8, 16});
+  p.output("index");
+  const auto w = load_program(p.build());
+  const auto& g = w.node_by_name("index");
+  EXPECT_EQ(g.type, "Gather");
+  EXPECT_EQ(g.operand_mapping[0].str(), "(d0, d1, d2, d3, d4) -> (d0, d4, d3)");
+  EXPECT_EQ(loop_sizes(g), (std::vector<std::int64_t>{2, 4, 8, 16, 64}));
+  const auto rel = access_relation(g, 0);
+  EXPECT_EQ(rel.kind, AccessKind::DataDependent);
+  EXPECT_EQ(rel.index_tensor, "position_ids");
+  // the buffer is a constant input
+  EXPECT_EQ(w.node_by_name("b_cos_cached").kind, NodeKind::InEdge);
+}

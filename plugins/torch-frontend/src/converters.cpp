@@ -362,6 +362,38 @@ std::vector<Node> convert_embedding(const AtenCall& c, AtenContext& ctx) {
   return {std::move(node)};
 }
 
+// index.Tensor with one index tensor (x[idx], x[:, idx]): a Gather along that axis, read
+// data-dependently; several index tensors (a point gather) are not supported.
+std::vector<Node> convert_index(const AtenCall& c, AtenContext& ctx) {
+  auto X = ctx.tensor(c.tensor_arg("self"));
+  auto Y = ctx.output(0);
+  const auto* idx = c.arg("indices");
+  if (!idx || idx->kind != AtenArg::Kind::Tensors) ctx.fail("index needs a list of index tensors");
+  int axis = -1;
+  std::string index_name;
+  for (std::size_t a = 0; a < idx->tensors.size(); ++a) {
+    if (idx->tensors[a].empty()) continue;
+    if (axis >= 0) ctx.fail("indexing with several index tensors is not supported");
+    axis = static_cast<int>(a);
+    index_name = idx->tensors[a];
+  }
+  if (axis < 0 || static_cast<std::size_t>(axis) >= X->rank()) ctx.fail("index has no index tensor");
+  const int r = static_cast<int>(X->rank()), ry = static_cast<int>(Y->rank());
+  const int q = ry - r + 1;  // the index tensor's rank
+  if (q < 0) ctx.fail("output rank does not match the indexing", Y->name);
+  const int src = ry;
+  std::vector<E> xr, yr;
+  for (int a = 0; a < r; ++a) xr.push_back(a < axis ? E::dim(a) : a == axis ? E::dim(src) : E::dim(a - 1 + q));
+  for (int a = 0; a < ry; ++a) yr.push_back(E::dim(a));
+  auto node = make_computation(c.name, "Gather", {X}, {Y}, {AffineMap(ry + 1, xr), AffineMap(ry + 1, yr)});
+  AccessRelation rel;
+  rel.kind = AccessKind::DataDependent;
+  rel.pieces = {node.operand_mapping[0]};
+  rel.index_tensor = index_name;
+  node.access_overrides = {rel, std::nullopt};
+  return {std::move(node)};
+}
+
 // sum.dim_IntList / mean.dim / amax: dims are the output positions, then one per reduced axis.
 AtenConverter reduction(const std::string& type) {
   return [type](const AtenCall& c, AtenContext& ctx) -> std::vector<Node> {
@@ -491,6 +523,7 @@ void fill(AtenConverterTable& t) {
   t.add("aten::layer_norm", convert_layer_norm);
   t.add("aten::native_layer_norm", convert_layer_norm);
   t.add("aten::embedding", convert_embedding);
+  t.add("aten::index", convert_index);
   t.add("aten::scaled_dot_product_attention", convert_sdpa);
   t.add("aten::_scaled_dot_product_flash_attention_for_cpu", convert_sdpa);
   t.add("aten::slice", convert_slice);
