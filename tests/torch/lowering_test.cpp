@@ -319,6 +319,20 @@ TEST(TorchLowering, ScaledDotProductAttentionLowersToItsSubOperators) {
   EXPECT_EQ(loop_sizes(w.node_by_name("sdpa")), (std::vector<std::int64_t>{2, 8, 16, 48, 32}));
 }
 
+TEST(TorchLowering, CatReadsEachInputAtItsOffset) {
+  ProgramBuilder p;
+  p.input("a", kF32, {10, 8}).input("b", kF32, {4, 8});
+  p.call(A + "cat.default", {{"tensors", {{"as_tensors", {{{"name", "a"}}, {{"name", "b"}}}}}}}, "cat", kF32, {14, 8});
+  p.output("cat");
+  const auto w = load_program(p.build());
+  const auto& cat = w.node_by_name("cat");
+  EXPECT_EQ(cat.type, "Concat");
+  EXPECT_EQ(loop_sizes(cat), (std::vector<std::int64_t>{14, 8}));
+  EXPECT_EQ(cat.operand_mapping[1].eval(std::vector<std::int64_t>{12, 3}), (std::vector<std::int64_t>{2, 3}));
+  EXPECT_EQ(access_relation(cat, 0).kind, AccessKind::PiecewiseAffine);
+  EXPECT_EQ(access_relation(cat, 1).kind, AccessKind::PiecewiseAffine);
+}
+
 TEST(TorchLowering, SliceAndSelectAreSubRangeReads) {
   ProgramBuilder p;
   p.input("x", kF32, {10, 8});

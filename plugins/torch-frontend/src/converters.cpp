@@ -257,6 +257,38 @@ std::vector<Node> convert_factory(const AtenCall& c, AtenContext& ctx) {
   return {make_in_edge(c.name, ctx.output(0))};
 }
 
+// cat: each input fills its part of the output along the axis (a masked, piecewise read).
+std::vector<Node> convert_cat(const AtenCall& c, AtenContext& ctx) {
+  const auto* list = c.arg("tensors");
+  if (!list || list->kind != AtenArg::Kind::Tensors || list->tensors.empty()) ctx.fail("cat needs a list of tensors");
+  auto Y = ctx.output(0);
+  const int r = static_cast<int>(Y->rank());
+  const int axis = norm_axis(c, ctx, c.int_arg("dim", 0), Y->rank());
+  std::vector<TensorPtr> ins;
+  std::vector<AffineMap> maps;
+  std::int64_t offset = 0;
+  for (const auto& name : list->tensors) {
+    auto t = ctx.tensor(name);
+    if (static_cast<int>(t->rank()) != r) ctx.fail("input rank differs from the output rank", t->name);
+    std::vector<E> xr;
+    for (int a = 0; a < r; ++a) xr.push_back(a == axis ? E::dim(a) - offset : E::dim(a));
+    offset += t->shape[static_cast<std::size_t>(axis)];
+    maps.emplace_back(r, xr);
+    ins.push_back(std::move(t));
+  }
+  if (offset != Y->shape[static_cast<std::size_t>(axis)]) ctx.fail("input extents do not add up to the output extent", Y->name);
+  maps.push_back(AffineMap::identity(r));
+  auto node = make_computation(c.name, "Concat", ins, {Y}, maps);
+  for (std::size_t i = 0; i < ins.size(); ++i) {
+    AccessRelation rel;
+    rel.kind = AccessKind::PiecewiseAffine;
+    rel.pieces = {node.operand_mapping[i]};
+    node.access_overrides.push_back(rel);
+  }
+  node.access_overrides.emplace_back(std::nullopt);
+  return {std::move(node)};
+}
+
 // conv1d/2d/3d and convolution: the ONNX Conv maps (strides, dilations, groups honoured).
 std::vector<Node> convert_conv(const AtenCall& c, AtenContext& ctx) {
   auto X = ctx.tensor(c.tensor_arg("input"));
@@ -527,6 +559,8 @@ void fill(AtenConverterTable& t) {
   t.add("aten::scaled_dot_product_attention", convert_sdpa);
   t.add("aten::_scaled_dot_product_flash_attention_for_cpu", convert_sdpa);
   t.add("aten::slice", convert_slice);
+  t.add("aten::cat", convert_cat);
+  t.add("aten::concat", convert_cat);
   for (const char* op : {"aten::split", "aten::split_with_sizes", "aten::unbind", "aten::chunk"}) t.add(op, convert_split);
   t.add("aten::where", convert_where);
   t.add("aten::masked_fill", convert_where);
