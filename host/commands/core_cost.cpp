@@ -1,4 +1,5 @@
-// `stream core-cost`: the per-core cost model on a file of cases (the oracle format).
+// `stream core-cost`: the per-core cost model on a file of cases (the oracle format), or the
+// (node, core) cost table of a workload on an accelerator (--hardware with --workload/--block).
 //
 // Each case names a core file by base name; it is looked up in --cores-dir (by default the
 // reference's example cores beside the case file, then the installed inputs). Prints per case
@@ -15,6 +16,10 @@
 #include <nlohmann/json.hpp>
 
 #include "../command.hpp"
+#include "../inputs.hpp"
+#include "../workload_source.hpp"
+#include "stream/hardware/accelerator_reader.hpp"
+#include "stream/pipeline/run.hpp"
 #include "stream/cost/case_file.hpp"
 #include "stream/cost/cost_model.hpp"
 #include "stream/error.hpp"
@@ -27,6 +32,10 @@ namespace fs = std::filesystem;
 
 struct Options {
   std::string cases;
+  std::string hardware;
+  WorkloadSource workload;
+  std::string mapping;
+  int threads = 1;
   std::string cores_dir;
   std::string format = "text";
   bool check = false;
@@ -61,7 +70,45 @@ std::string num(double v) {
   return buf;
 }
 
+// The (node, core) cost table of every fusion group of a workload, as the pipeline builds it.
+void run_workload(const Options& o, HostContext& ctx) {
+  const auto acc = hardware::load_accelerator(resolve_input(o.hardware));
+  WorkloadSource source = o.workload;
+  if (source.block.empty()) source.file = resolve_input(source.file).string();
+  const Workload workload = load_workload(ctx, source);
+  pipeline::RunOptions ro;
+  ro.costs_only = true;
+  ro.threads = o.threads;
+  if (!o.mapping.empty()) ro.mapping = resolve_input(o.mapping);
+  const auto result = pipeline::run(workload, acc, ro);
+  nlohmann::json out = nlohmann::json::array();
+  if (o.format == "text")
+    std::printf("%-5s %-28s %5s %-16s %14s %22s %12s %14s %10s  %s\n", "group", "node", "core", "core type",
+                "latency_total", "energy_total", "ideal_cycle", "ideal_temporal", "mac_util", "backend");
+  for (const auto& g : result.groups) {
+    for (const auto& [node, entries] : g.costs) {
+      for (const auto& e : entries) {
+        if (o.format == "json") {
+          out.push_back({{"group", g.index}, {"node", node}, {"core", e.core_id}, {"core_type", e.core_type},
+                         {"latency_total", e.latency_total}, {"energy_total", e.energy_total},
+                         {"ideal_cycle", e.ideal_cycle}, {"ideal_temporal_cycle", e.ideal_temporal_cycle},
+                         {"mac_spatial_utilization", e.mac_spatial_utilization}, {"backend", e.backend}});
+          continue;
+        }
+        std::printf("%-5d %-28s %5d %-16s %14s %22s %12s %14s %10.6g  %s\n", g.index, node.c_str(), e.core_id,
+                    e.core_type.c_str(), num(e.latency_total).c_str(), num(e.energy_total).c_str(),
+                    num(e.ideal_cycle).c_str(), num(e.ideal_temporal_cycle).c_str(), e.mac_spatial_utilization,
+                    e.backend.c_str());
+      }
+    }
+  }
+  if (o.format == "json") std::cout << nlohmann::json{{"entries", out}}.dump(1) << "\n";
+}
+
 void run(const Options& o, HostContext& ctx) {
+  if (o.cases.empty() == o.hardware.empty())
+    throw Error("give either --cases FILE, or --hardware H with a workload (--workload W or --block KEY)");
+  if (!o.hardware.empty()) return run_workload(o, ctx);
   const fs::path cases_path(o.cases);
   const auto cases = cost::read_cost_cases(cases_path);
   const fs::path cores_dir = o.cores_dir.empty() ? default_cores_dir(cases_path) : fs::path(o.cores_dir);
@@ -138,7 +185,12 @@ void run(const Options& o, HostContext& ctx) {
 void setup(CLI::App& app, HostContext& ctx) {
   auto* cmd = app.add_subcommand("core-cost", "Per-core cost model (latency, energy) of node tiles on cores");
   auto o = std::make_shared<Options>();
-  cmd->add_option("--cases", o->cases, "Case file (oracle format: layer tiles with core names)")->required();
+  cmd->add_option("--cases", o->cases, "Case file (oracle format: layer tiles with core names)");
+  cmd->add_option("--hardware", o->hardware, "Accelerator YAML: print the (node, core) cost table of --workload on it");
+  cmd->add_option("--workload", o->workload.file, "Workload file for --hardware");
+  cmd->add_option("--mapping", o->mapping, "Mapping YAML for --hardware (default: automatic mapping)");
+  cmd->add_option("--threads", o->threads, "Threads for the cost table")->check(CLI::PositiveNumber);
+  add_workload_source_options(*cmd, o->workload);
   cmd->add_option("--cores-dir", o->cores_dir, "Directory of core files (default: the reference's example cores)");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}));
   cmd->add_flag("--check", o->check, "Compare with each case's expected result; exit 1 on any disagreement");

@@ -12,6 +12,7 @@
 #include <stream/ir/workload.hpp>
 
 #include "../command.hpp"
+#include "../workload_source.hpp"
 #include "../plugin_host.hpp"
 
 namespace stream::host {
@@ -116,21 +117,14 @@ void print_text(const Workload& w, std::ostream& out) {
 
 void setup(CLI::App& app, HostContext& ctx) {
   auto* cmd = app.add_subcommand("parse", "Load a workload (an ONNX model, ...) and print its affine form");
-  auto model = std::make_shared<std::string>();
+  auto source = std::make_shared<WorkloadSource>();
   auto format = std::make_shared<std::string>("text");
-  auto dims = std::make_shared<std::vector<std::string>>();
-  cmd->add_option("MODEL", *model, "Workload file (.onnx or any format a frontend plugin accepts)")->required();
+  cmd->add_option("MODEL", source->file, "Workload file (.onnx, .pt2 or any format a frontend plugin accepts)");
   cmd->add_option("--format", *format, "Output format")->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("--dim", *dims, "Size of a symbolic dimension, NAME=SIZE (repeatable)");
+  add_workload_source_options(*cmd, *source);
   cmd->add_option("--plugin-dir", ctx.plugin_dirs, "Extra directory to search for plugins (repeatable)");
-  cmd->callback([&ctx, model, format, dims] {
-    FrontendOptions options;
-    for (const auto& d : *dims) {
-      const auto eq = d.find('=');
-      if (eq == std::string::npos || eq == 0) throw stream::Error("--dim expects NAME=SIZE, got '" + d + "'");
-      options.values[d.substr(0, eq)] = d.substr(eq + 1);
-    }
-    const auto workload = ctx.plugins().registries().load_workload(*model, options);
+  cmd->callback([&ctx, source, format] {
+    const auto workload = load_workload(ctx, *source);
     if (*format == "json") std::cout << workload_json(workload).dump(2) << "\n";
     else print_text(workload, std::cout);
   });

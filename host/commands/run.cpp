@@ -2,7 +2,7 @@
 //
 //   stream run [--hardware H] [--workload W] [--mapping M] [--intra-core-tiling SPEC]
 //              [--fusion-cut-points per-layer|N1,N2] [--out DIR] [--experiment-id ID]
-//              [--threads N] [--time-limit S]
+//              [--threads N] [--time-limit S] [--block KEY --param k=v ...] [--decompose]
 //
 // Defaults: the bundled 2-conv workload on the bundled TPU-like quad core. Progress goes to
 // stderr; stdout gets a short table (total latency, energy, EDP, per group latency, share and
@@ -22,13 +22,14 @@
 #include "../command.hpp"
 #include "../inputs.hpp"
 #include "../plugin_host.hpp"
+#include "../workload_source.hpp"
 
 namespace stream::host {
 namespace {
 
 struct Options {
   std::string hardware = "hardware/tpu_like_quad_core.yaml";
-  std::string workload = "workload/2conv_1_8_32_32_16_32_3.onnx";
+  WorkloadSource workload{.file = "workload/2conv_1_8_32_32_16_32_3.onnx"};
   std::string mapping;
   std::string intra_core_tiling;
   std::string fusion_cut_points;
@@ -43,12 +44,18 @@ std::string stem(const std::string& p) { return std::filesystem::path(p).stem().
 void run(const Options& o, HostContext& ctx) {
   const auto t0 = std::chrono::steady_clock::now();
   const auto hw_path = resolve_input(o.hardware);
-  const auto wl_path = resolve_input(o.workload);
   auto say = [](const std::string& s) { std::cerr << "[stream run] " << s << "\n"; };
   say("hardware " + hw_path.string());
   const auto acc = hardware::load_accelerator(hw_path);
-  say("workload " + wl_path.string());
-  const Workload workload = ctx.plugins().registries().load_workload(wl_path);
+  WorkloadSource source = o.workload;
+  if (!source.block.empty()) {
+    source.file.clear();
+    say("block " + source.block);
+  } else {
+    source.file = resolve_input(source.file).string();
+    say("workload " + source.file);
+  }
+  const Workload workload = load_workload(ctx, source);
 
   pipeline::RunOptions ro;
   if (!o.mapping.empty()) ro.mapping = resolve_input(o.mapping);
@@ -64,7 +71,7 @@ void run(const Options& o, HostContext& ctx) {
   ro.threads = o.threads;
   ro.time_limit_s = o.time_limit;
   const std::string id = o.experiment_id.empty()
-                             ? stem(o.hardware) + "-" + stem(o.workload) + "-constraint_optimization"
+                             ? stem(o.hardware) + "-" + source.label() + "-constraint_optimization"
                              : o.experiment_id;
   const auto out_dir = std::filesystem::path(o.out) / id;
   ro.failure_dir = out_dir;
@@ -99,7 +106,8 @@ void setup(CLI::App& app, HostContext& ctx) {
   auto opts = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("run", "Map a workload onto an accelerator: latency, energy, schedule");
   cmd->add_option("--hardware", opts->hardware, "Accelerator YAML (default: bundled tpu_like_quad_core)");
-  cmd->add_option("--workload", opts->workload, "Workload model (default: bundled 2-conv ONNX)");
+  cmd->add_option("--workload", opts->workload.file, "Workload model (default: bundled 2-conv ONNX)");
+  add_workload_source_options(*cmd, opts->workload);
   cmd->add_option("--mapping", opts->mapping, "Mapping YAML (default: automatic mapping)");
   cmd->add_option("--intra-core-tiling", opts->intra_core_tiling, "Node.D<n>=<tile>,... (automatic mapping)");
   cmd->add_option("--fusion-cut-points", opts->fusion_cut_points, "per-layer, or node names N1,N2 (default: automatic)");

@@ -49,6 +49,11 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
     say("group " + std::to_string(gi) + ": " + std::to_string(g.workload.computation_nodes().size()) +
         " compute nodes, " + std::to_string(g.tiled.iterations()) + " steady-state iterations; costing");
     g.costs = estimate_costs(g.tiled, acc, {o.threads, 6});
+    if (o.costs_only) {
+      g.wall_time_s = std::chrono::duration<double>(clock::now() - t0).count();
+      r.groups.push_back(std::move(g));
+      continue;
+    }
     g.schedule = schedule::steady_state(g.tiled, g.costs, acc);
     allocate::AllocateOptions ao;
     ao.solve.time_limit_s = o.time_limit_s;

@@ -41,6 +41,8 @@ struct RunOptions {
   /// Where each group's infeasible model goes (<dir>/group_<i>/model.mps); empty: not written.
   std::filesystem::path failure_dir;
   std::function<void(const std::string&)> progress;  ///< one line per step, may be empty
+  /// Stop each group after its cost table (no schedule, no MILP): `stream core-cost --workload`.
+  bool costs_only = false;
 };
 
 struct GroupResult {

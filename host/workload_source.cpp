@@ -1,0 +1,63 @@
+#include "workload_source.hpp"
+
+#include <filesystem>
+
+#include <spdlog/spdlog.h>
+#include <stream/error.hpp>
+#include <stream/registry/decompose.hpp>
+
+#include "command.hpp"
+#include "plugin_host.hpp"
+
+namespace stream::host {
+
+namespace {
+
+std::map<std::string, std::string> key_values(const std::vector<std::string>& items, const std::string& flag,
+                                              const std::string& form) {
+  std::map<std::string, std::string> out;
+  for (const auto& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) throw Error(flag + " expects " + form + ", got '" + item + "'");
+    out[item.substr(0, eq)] = item.substr(eq + 1);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string WorkloadSource::label() const {
+  return block.empty() ? std::filesystem::path(file).stem().string() : block;
+}
+
+void add_workload_source_options(CLI::App& cmd, WorkloadSource& source) {
+  cmd.add_option("--block", source.block, "Use a reference block instead of a file (see `stream blocks list`)");
+  cmd.add_option("--param,-p", source.params, "Block parameter KEY=VALUE (repeatable)");
+  cmd.add_option("--dim", source.dims, "Size of a symbolic dimension, NAME=SIZE (repeatable)");
+  cmd.add_flag("--decompose", source.decompose, "Replace operators by their registered decompositions");
+  cmd.add_flag("--report-unsupported", source.report_unsupported,
+               "List every unsupported operator with its count instead of stopping at the first");
+}
+
+Workload load_workload(HostContext& ctx, const WorkloadSource& source) {
+  auto& registries = ctx.plugins().registries();
+  if (!source.file.empty() && !source.block.empty()) throw Error("give either a workload file or --block, not both");
+  if (source.block.empty() && !source.params.empty()) throw Error("--param needs --block");
+  Workload workload;
+  if (!source.block.empty()) {
+    const auto& spec = registries.block(source.block);
+    workload = spec.build(spec.resolve(key_values(source.params, "--param", "KEY=VALUE")));
+  } else {
+    if (source.file.empty()) throw Error("no workload given (a file or --block)");
+    FrontendOptions options;
+    options.values = key_values(source.dims, "--dim", "NAME=SIZE");
+    if (source.report_unsupported) options.values["report_unsupported"] = "1";
+    workload = registries.load_workload(source.file, options);
+  }
+  if (!source.decompose) return workload;
+  auto result = decompose_workload(workload, registries);
+  spdlog::info("decomposed {} node(s) into their sub-operators", result.decomposed.size());
+  return std::move(result.workload);
+}
+
+}  // namespace stream::host

@@ -1,0 +1,37 @@
+// Where a command's workload comes from: a file through the frontend registry, or a reference
+// block with parameters, optionally with every registered decomposition applied. Shared by
+// `stream parse` and `stream run` so both accept the same options the same way.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <stream/ir/workload.hpp>
+
+namespace stream::host {
+
+struct HostContext;
+
+struct WorkloadSource {
+  std::string file;                 ///< a model file (empty when a block is given)
+  std::string block;                ///< a block key (--block)
+  std::vector<std::string> params;  ///< block parameters, k=v (--param)
+  std::vector<std::string> dims;    ///< symbolic sizes, NAME=SIZE (--dim)
+  bool decompose = false;           ///< apply every registered decomposition (--decompose)
+  bool report_unsupported = false;  ///< list every unsupported operator at once (--report-unsupported)
+
+  [[nodiscard]] bool empty() const { return file.empty() && block.empty(); }
+  /// A short name for output folders: the file's stem or the block key.
+  [[nodiscard]] std::string label() const;
+};
+
+/// Adds --block, --param, --dim, --decompose and --report-unsupported to a subcommand.
+void add_workload_source_options(CLI::App& cmd, WorkloadSource& source);
+
+/// Loads the workload; throws stream::Error for bad input (both a file and a block, a malformed
+/// k=v, an unknown block or parameter).
+[[nodiscard]] Workload load_workload(HostContext& ctx, const WorkloadSource& source);
+
+}  // namespace stream::host

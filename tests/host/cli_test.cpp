@@ -1,0 +1,81 @@
+// The `stream` executable end to end: workload sources shared by parse, run and core-cost.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out;
+};
+
+Result stream(const std::string& args) {
+  const std::string cmd = std::string(STREAM_BUILD_DIR) + "/bin/stream " + args + " 2>/dev/null";
+  Result r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  while (pipe && fgets(buf.data(), buf.size(), pipe)) r.out += buf.data();
+  const int status = pipe ? pclose(pipe) : -1;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::size_t count_type(const nlohmann::json& doc, const std::string& type) {
+  std::size_t n = 0;
+  for (const auto& node : doc["nodes"]) n += node["type"] == type;
+  return n;
+}
+
+const std::string kInputs = STREAM_INPUTS_DIR;
+
+}  // namespace
+
+TEST(Cli, ParseBuildsABlockWithParameters) {
+  auto r = stream("parse --block attention -p heads=2 -p seq=16 --format json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(count_type(doc, "Softmax"), 1u);
+  // seq=16 reaches the score loops: some node has a loop of size 16.
+  bool seq = false;
+  for (const auto& n : doc["nodes"])
+    for (const auto& d : n["loop_dims"]) seq = seq || d["size"] == 16;
+  EXPECT_TRUE(seq);
+}
+
+TEST(Cli, DecomposeReplacesSoftmaxBySubOperators) {
+  auto r = stream("parse --block attention --decompose --format json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto doc = nlohmann::json::parse(r.out);
+  // Softmax -> ReduceMax, Exp, ReduceSum, Div (workload-spec §5.1).
+  EXPECT_EQ(count_type(doc, "Softmax"), 0u);
+  EXPECT_EQ(count_type(doc, "ReduceMax"), 1u);
+  EXPECT_EQ(count_type(doc, "ReduceSum"), 1u);
+  EXPECT_EQ(count_type(doc, "Div"), 1u);
+}
+
+TEST(Cli, BadSourcesAreClearErrors) {
+  EXPECT_EQ(stream("parse --block no_such_block").code, 2);
+  EXPECT_EQ(stream("parse --block attention -p nonsense=1").code, 2);
+  EXPECT_EQ(stream("parse --block attention -p heads").code, 2);
+  EXPECT_EQ(stream("parse " + kInputs + "/workload/2conv_1_8_32_32_16_32_3.onnx --block attention").code, 2);
+  EXPECT_EQ(stream("parse").code, 2);
+  EXPECT_EQ(stream("parse /no/such/model.onnx").code, 2);
+}
+
+TEST(Cli, CoreCostTableOfAWorkloadMatchesTheSpecFigures) {
+  // pipeline-spec §6.3: per-core tiles of the 2-conv fixture on tpu_like (ox split over 4 cores).
+  auto r = stream("core-cost --hardware " + kInputs + "/hardware/tpu_like_quad_core.yaml --workload " + kInputs +
+                  "/workload/2conv_1_8_32_32_16_32_3.onnx --format json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto doc = nlohmann::json::parse(r.out);
+  std::map<std::string, std::set<double>> latency;
+  for (const auto& e : doc["entries"]) latency[e["node"].get<std::string>()].insert(e["latency_total"].get<double>());
+  ASSERT_EQ(latency.size(), 2u) << r.out;
+  EXPECT_EQ(latency.begin()->second, (std::set<double>{2376}));   // Conv1 on every tpu_like core
+  EXPECT_EQ(latency.rbegin()->second, (std::set<double>{4656}));  // Conv2
+}
