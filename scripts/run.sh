@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build
-exec build/bin/stream parse inputs/workload/2conv_1_8_32_32_16_32_3.onnx "$@"
+exec build/bin/stream run "$@"
