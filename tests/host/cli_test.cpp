@@ -2,6 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <set>
 #include <cstdio>
 #include <memory>
 
@@ -78,4 +82,16 @@ TEST(Cli, CoreCostTableOfAWorkloadMatchesTheSpecFigures) {
   ASSERT_EQ(latency.size(), 2u) << r.out;
   EXPECT_EQ(latency.begin()->second, (std::set<double>{2376}));   // Conv1 on every tpu_like core
   EXPECT_EQ(latency.rbegin()->second, (std::set<double>{4656}));  // Conv2
+}
+
+TEST(Cli, RunMapsADecomposedBlockLikeAWorkloadFile) {
+  const std::string out = ::testing::TempDir() + "stream-cli-run";
+  auto r = stream("run --block attention -p seq=32 --decompose --out " + out + " --experiment-id attn");
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream lut(out + "/attn/group_0/core_cost_lut.yaml");
+  const std::string text((std::istreambuf_iterator<char>(lut)), std::istreambuf_iterator<char>());
+  // The decomposition reached the pipeline: the Softmax's sub-operators are costed, the node is not.
+  EXPECT_NE(text.find("- name: softmax_max\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("- name: softmax\n"), std::string::npos) << text;
+  EXPECT_NE(r.out.find("OPTIMAL"), std::string::npos) << r.out;
 }
