@@ -149,10 +149,43 @@ TEST(AutoMapping, CapacityTilerShrinksUntilHalfCapacity) {
     EXPECT_EQ(per_core[t.dim] % t.tile, 0);
     resident[t.dim] = t.tile;
   }
+  // Reduction loops (k, dim 1) are emitted innermost: an output is irrelevant to them, and an outer
+  // one would make the forced-reuse rule pin every tile inside it.
+  bool seen_parallel = false;
+  for (const auto& t : tiles) {
+    if (t.dim != 1) seen_parallel = true;
+    else EXPECT_FALSE(seen_parallel) << "the k entry must precede the m/n entries";
+  }
   const double bits = 32.0 * static_cast<double>(resident[0] * resident[1] + resident[1] * resident[2] + resident[0] * resident[2]);
   EXPECT_LE(bits, 0.5 * 16777216);
   const std::int64_t steady = (per_core[0] / resident[0]) * (per_core[1] / resident[1]) * (per_core[2] / resident[2]);
   EXPECT_LE(steady, 1024);
+}
+
+TEST(AutoMapping, CapacityTilerCountsTheWholeShareOfASingleCoreNode) {
+  // Gemm A(1024x64) x B(64x1024) -> C (f32) splits m over the four TPU cores; the Relu C -> R runs
+  // alone on the SIMD core (the only core listing Relu), so that core holds every m row of its
+  // tiles, not a quarter: with m resident r_m (per TPU core) and n resident r_n, the SIMD core keeps
+  // C and R tiles of 4*r_m x r_n f32, and 2 * 32 * 4*r_m*r_n must stay under half of 1,048,576 bits.
+  const auto acc = hardware::load_accelerator(kHardware / "tpu_like_quad_core.yaml");
+  auto a = make_tensor("A", DType::f32, {1024, 64});
+  auto b = make_tensor("B", DType::f32, {64, 1024});
+  auto c = make_tensor("C", DType::f32, {1024, 1024});
+  auto r = make_tensor("R", DType::f32, {1024, 1024});
+  const AffineMap ma(3, {d(0), d(1)}), mb(3, {d(1), d(2)}), mo(3, {d(0), d(2)}), id(2, {d(0), d(1)});
+  const Workload wl({make_in_edge("A", a), make_in_edge("B", b), make_computation("mm", "Gemm", {a, b}, {c}, {ma, mb, mo}),
+                     make_computation("relu", "Relu", {c}, {r}, {id, id}), make_out_edge("R", r)});
+  const Mapping m = generate_mapping(wl, acc);
+  ASSERT_EQ(m.layers.size(), 2u);
+  EXPECT_EQ(m.layers[0].splits(), (std::vector<DimSplit>{{0, 4}}));
+  ASSERT_EQ(m.layers[1].core_allocation.size(), 1u);
+  EXPECT_EQ(m.layers[1].core_allocation[0], (std::vector<int>{5}));
+  std::int64_t resident_m = 1024 / 4, resident_n = 1024;
+  for (const auto& t : m.fused_groups[0].intra_core_tiling) {
+    if (t.node == "mm" && t.dim == 0) resident_m = t.tile;
+    if ((t.node == "mm" && t.dim == 2) || (t.node == "relu" && t.dim == 1)) resident_n = t.tile;
+  }
+  EXPECT_LE(2.0 * 32.0 * 4.0 * static_cast<double>(resident_m * resident_n), 0.5 * 1048576.0);
 }
 
 TEST(AutoMapping, FusionTilingStreamsTheLargeIntermediate) {

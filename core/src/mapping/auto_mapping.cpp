@@ -128,10 +128,13 @@ class Generator {
       layer.name = info.node->name;
       layer.core_allocation = {cores};
       if (!splits.empty()) layer.inter_core_tiling = {splits};
+      std::map<int, std::int64_t> own;
       for (const auto& s : splits) {
         auto& best = max_split_[info.global[static_cast<std::size_t>(s.dim)]];
         best = std::max(best, s.split);
+        own[info.global[static_cast<std::size_t>(s.dim)]] = s.split;
       }
+      own_split_.push_back(std::move(own));
       first_core_.push_back(cores.front());
       cores_of_.push_back(cores);
       m.layers.push_back(std::move(layer));
@@ -193,11 +196,11 @@ class Generator {
   struct TensorUse {
     const Tensor* tensor = nullptr;
     std::set<int> dims;              ///< unified dims indexing it
-    double per_core_bits = 0.0;      ///< bits / product of the inter-core splits of its dims
+    double per_core_bits = 0.0;      ///< bits / product of the inter-core splits of its dims (own or group max)
   };
 
   /// Distinct tensors of node k (first access defines the dims).
-  std::vector<TensorUse> tensors_of(std::size_t k) const {
+  std::vector<TensorUse> tensors_of(std::size_t k, bool own_share) const {
     std::vector<TensorUse> out;
     const NodeInfo& info = nodes_[k];
     for (std::size_t op = 0; op < info.node->num_operands(); ++op) {
@@ -206,8 +209,17 @@ class Generator {
       TensorUse u;
       u.tensor = t;
       operand_dims(info, op, u.dims, nullptr);
+      // A core holds the node's own share of the tensor: a node on one core (e.g. a Relu on the SIMD
+      // core next to k-split convolutions) keeps every channel, however other nodes split the dim.
       double splits = 1.0;
-      for (int g : u.dims) splits *= static_cast<double>(split_of(g));
+      for (int g : u.dims) {
+        if (!own_share) {
+          splits *= static_cast<double>(split_of(g));
+          continue;
+        }
+        auto it = own_split_[k].find(g);
+        if (it != own_split_[k].end()) splits *= static_cast<double>(it->second);
+      }
       u.per_core_bits = static_cast<double>(t->size_bits()) / splits;
       out.push_back(std::move(u));
     }
@@ -288,7 +300,7 @@ class Generator {
     // The largest streamed intermediate, per core.
     double largest = 0.0;
     for (std::size_t k = 0; k < nodes_.size(); ++k)
-      for (const auto& u : tensors_of(k))
+      for (const auto& u : tensors_of(k, false))
         if (u.dims.count(axis) && std::find(intermediates.begin(), intermediates.end(), u.tensor) != intermediates.end())
           largest = std::max(largest, u.per_core_bits);
     if (largest <= static_cast<double>(budget)) return {};
@@ -306,7 +318,7 @@ class Generator {
     for (std::size_t k = 0; k < nodes_.size(); ++k)
       for (int c : cores_of_[k]) {
         auto& list = per_core_tensors[c];
-        for (auto& u : tensors_of(k))
+        for (auto& u : tensors_of(k, true))
           if (std::none_of(list.begin(), list.end(), [&](const TensorUse& v) { return v.tensor == u.tensor; }))
             list.push_back(u);
       }
@@ -371,9 +383,17 @@ class Generator {
       }
       resident[best_dim] = best_value;
     }
+    // Entry order is the temporal loop order, innermost first. Reduction dims go innermost: an output
+    // is irrelevant to them, and the forced-reuse rule keeps an intermediate resident across every
+    // loop inside its last irrelevant one, so an outer reduction loop would pin whole activations.
+    std::set<int> reductions;
+    for (const auto& info : nodes_)
+      for (std::size_t d = 0; d < info.global.size() && d < info.kinds.size(); ++d)
+        if (info.kinds[d] != IteratorKind::Parallel) reductions.insert(info.global[d]);
     std::vector<TileEntry> out;
-    for (const auto& [g, r] : resident)
-      if (r < per_core(g)) out.push_back(entry_for(g, r));
+    for (bool inner : {true, false})
+      for (const auto& [g, r] : resident)
+        if (r < per_core(g) && reductions.count(g) == (inner ? 1u : 0u)) out.push_back(entry_for(g, r));
     return out;
   }
 
@@ -387,6 +407,7 @@ class Generator {
   std::map<int, std::int64_t> max_split_;
   std::vector<int> first_core_;
   std::vector<std::vector<int>> cores_of_;
+  std::vector<std::map<int, std::int64_t>> own_split_;  ///< per node: global dim -> its inter-core split
 };
 
 }  // namespace
