@@ -139,23 +139,6 @@ TEST(Reference, Resnet18) {
   for (std::int64_t s : {112, 56, 28, 14, 7, 64, 128, 256, 512, 3}) EXPECT_EQ(dim_sizes.count(s), 1u) << s;
 }
 
-// Node types, then per node the sorted loop extents and iterator kinds, sorted over nodes.
-std::vector<std::string> signature(const Workload& w) {
-  std::vector<std::string> out;
-  for (const auto* n : computations(w)) {
-    auto s = sizes(*n);
-    auto k = kinds(*n);
-    std::vector<std::pair<std::int64_t, char>> loops;
-    for (std::size_t i = 0; i < s.size(); ++i) loops.emplace_back(s[i], k[i]);
-    std::sort(loops.begin(), loops.end());
-    std::string sig = n->type + ":";
-    for (auto [e, c] : loops) sig += std::to_string(e) + c + ",";
-    out.push_back(sig);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 TEST(Fixtures, ThreeAttentionStylesParseToTheSameNodes) {
   auto torch = parse_file(fixture("attention_pytorch.onnx"));
   auto jax = parse_file(fixture("attention_jax.onnx"));

@@ -65,6 +65,24 @@ inline std::vector<const Node*> computations(const Workload& w) {
   return out;
 }
 
+// Node types, then per node the sorted loop extents and iterator kinds, sorted over nodes: what
+// two spellings of the same computation must share.
+inline std::vector<std::string> signature(const Workload& w) {
+  std::vector<std::string> out;
+  for (const auto* n : computations(w)) {
+    auto s = sizes(*n);
+    auto k = kinds(*n);
+    std::vector<std::pair<std::int64_t, char>> loops;
+    for (std::size_t i = 0; i < s.size(); ++i) loops.emplace_back(s[i], k[i]);
+    std::sort(loops.begin(), loops.end());
+    std::string sig = n->type + ":";
+    for (auto [e, c] : loops) sig += std::to_string(e) + c + ",";
+    out.push_back(sig);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 inline std::size_t count_kind(const Workload& w, NodeKind k) { return w.nodes_of_kind(k).size(); }
 
 /// Expects that loading throws a stream::Error whose message contains every fragment.

@@ -94,22 +94,6 @@ ModelBuilder fused_attention_model() {
   return m;
 }
 
-std::vector<std::string> signature(const Workload& w) {
-  std::vector<std::string> out;
-  for (const auto* n : computations(w)) {
-    auto s = sizes(*n);
-    auto k = kinds(*n);
-    std::vector<std::pair<std::int64_t, char>> loops;
-    for (std::size_t i = 0; i < s.size(); ++i) loops.emplace_back(s[i], k[i]);
-    std::sort(loops.begin(), loops.end());
-    std::string sig = n->type + ":";
-    for (auto [e, c] : loops) sig += std::to_string(e) + c + ",";
-    out.push_back(sig);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 TEST(TestPlugin, FusedAttentionLowersToTheUnfusedAttentionNodes) {
   host::PluginHostOptions opts;
   opts.bundled_dirs = {std::filesystem::path(STREAM_ONNX_MANIFEST).parent_path()};
