@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include <stream/ir/conv_layout.hpp>
 #include "parser_util.hpp"
 
 namespace stream::onnx_frontend {
@@ -69,39 +70,11 @@ std::vector<Node> parse_conv(const OnnxNodeView& v, OnnxParseContext& ctx) {
   const std::vector<std::int64_t> in(X->shape.begin() + 2, X->shape.end()), out(Y->shape.begin() + 2, Y->shape.end());
   const auto pad = begin_pads(v, n, in, out, kernel, strides, dil);
 
-  // Dims: b, outputs (last spatial axis first: ox, oy, ...), kernels (fx, fy, ...), c, k[, g].
-  const int ni = static_cast<int>(n);
-  auto o_dim = [&](std::size_t s) { return 1 + (ni - 1 - static_cast<int>(s)); };
-  auto f_dim = [&](std::size_t s) { return 1 + ni + (ni - 1 - static_cast<int>(s)); };
-  const int c = 1 + 2 * ni, k = c + 1, g = k + 1;
-  const int dims = G > 1 ? g + 1 : k + 1;
-  const std::vector<std::string> spatial_names{"x", "y", "z"};
-  std::vector<std::string> names(static_cast<std::size_t>(dims));
-  names[0] = "b";
-  for (std::size_t s = 0; s < n; ++s) {
-    const auto from_last = n - 1 - s;
-    const auto suffix = from_last < 3 ? spatial_names[from_last] : std::to_string(s);
-    names[static_cast<std::size_t>(o_dim(s))] = "o" + suffix;
-    names[static_cast<std::size_t>(f_dim(s))] = "f" + suffix;
-  }
-  names[static_cast<std::size_t>(c)] = "c";
-  names[static_cast<std::size_t>(k)] = "k";
-  if (G > 1) names[static_cast<std::size_t>(g)] = "g";
-
-  // With one channel per group (depthwise) the group loop indexes the channel alone.
-  const E in_ch = G == 1 ? E::dim(c) : C / G == 1 ? E::dim(g) : E::dim(g) * (C / G) + E::dim(c);
-  const E out_ch = G == 1 ? E::dim(k) : K / G == 1 ? E::dim(g) : E::dim(g) * (K / G) + E::dim(k);
-  std::vector<E> xr{E::dim(0), in_ch}, wr{out_ch, E::dim(c)}, yr{E::dim(0), out_ch};
-  for (std::size_t s = 0; s < n; ++s) {
-    xr.push_back(E::dim(o_dim(s)) * strides[s] + E::dim(f_dim(s)) * dil[s] - pad[s]);
-    wr.push_back(E::dim(f_dim(s)));
-    yr.push_back(E::dim(o_dim(s)));
-  }
-  auto node = make_computation(v.name, "Conv", {X, W}, {Y},
-                               {AffineMap(dims, xr), AffineMap(dims, wr), AffineMap(dims, yr)});
-  node.dim_names = names;
+  const auto l = conv_layout(C, K, G, strides, dil, pad);
+  auto node = make_computation(v.name, "Conv", {X, W}, {Y}, {l.input, l.weight, l.output});
+  node.dim_names = l.names;
   // With groups, k and g index the channels only inside g*K/G + k: their extents are given.
-  if (G > 1) node.window_extents = {{k, K / G}, {g, G}};
+  if (G > 1) node.window_extents = {{l.k, K / G}, {l.g, G}};
   validate(node);
   return {std::move(node)};
 }

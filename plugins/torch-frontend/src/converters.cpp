@@ -8,6 +8,7 @@
 
 #include <stream/error.hpp>
 
+#include <stream/ir/conv_layout.hpp>
 #include "stream_torch/torch_frontend.hpp"
 
 namespace stream::torch_frontend {
@@ -323,34 +324,12 @@ std::vector<Node> convert_conv(const AtenCall& c, AtenContext& ctx) {
   } else {
     pad = per_axis("padding", 0);
   }
-  const int ni = static_cast<int>(n);
-  auto o_dim = [&](std::size_t s) { return 1 + (ni - 1 - static_cast<int>(s)); };
-  auto f_dim = [&](std::size_t s) { return 1 + ni + (ni - 1 - static_cast<int>(s)); };
-  const int cd = 1 + 2 * ni, kd = cd + 1, gd = kd + 1;
-  const int dims = G > 1 ? gd + 1 : kd + 1;
-  const E in_ch = G > 1 ? E::dim(gd) * (C / G) + E::dim(cd) : E::dim(cd);
-  const E out_ch = G > 1 ? E::dim(gd) * (K / G) + E::dim(kd) : E::dim(kd);
-  std::vector<E> xr{E::dim(0), in_ch}, wr{out_ch, E::dim(cd)}, yr{E::dim(0), out_ch};
-  std::vector<std::string> names(static_cast<std::size_t>(dims));
-  const std::vector<std::string> spatial{"x", "y", "z"};
-  names[0] = "b";
-  for (std::size_t s = 0; s < n; ++s) {
-    xr.push_back(E::dim(o_dim(s)) * strides[s] + E::dim(f_dim(s)) * dil[s] - pad[s]);
-    wr.push_back(E::dim(f_dim(s)));
-    yr.push_back(E::dim(o_dim(s)));
-    const auto from_last = n - 1 - s;
-    const auto suffix = from_last < 3 ? spatial[from_last] : std::to_string(s);
-    names[static_cast<std::size_t>(o_dim(s))] = "o" + suffix;
-    names[static_cast<std::size_t>(f_dim(s))] = "f" + suffix;
-  }
-  names[static_cast<std::size_t>(cd)] = "c";
-  names[static_cast<std::size_t>(kd)] = "k";
-  if (G > 1) names[static_cast<std::size_t>(gd)] = "g";
-  auto node = make_computation(c.name, "Conv", {X, W}, {Y}, {AffineMap(dims, xr), AffineMap(dims, wr), AffineMap(dims, yr)});
-  node.dim_names = names;
-  if (G > 1) node.window_extents = {{kd, K / G}, {gd, G}};
+  const auto l = conv_layout(C, K, G, strides, dil, pad);
+  auto node = make_computation(c.name, "Conv", {X, W}, {Y}, {l.input, l.weight, l.output});
+  node.dim_names = l.names;
+  if (G > 1) node.window_extents = {{l.k, K / G}, {l.g, G}};
   for (std::size_t s = 0; s < n; ++s)
-    if (dil[s] != 1) node.window_extents.emplace_back(f_dim(s), W->shape[2 + s]);
+    if (dil[s] != 1) node.window_extents.emplace_back(l.f[s], W->shape[2 + s]);
   return {std::move(node)};
 }
 
