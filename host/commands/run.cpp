@@ -3,6 +3,7 @@
 //   stream run [--hardware H] [--workload W] [--mapping M] [--intra-core-tiling SPEC]
 //              [--fusion-cut-points per-layer|N1,N2] [--out DIR] [--experiment-id ID]
 //              [--threads N] [--time-limit S] [--block KEY --param k=v ...] [--decompose]
+//              [--no-memory-fallback]
 //
 // Defaults: the bundled 2-conv workload on the bundled TPU-like quad core. Progress goes to
 // stderr; stdout gets a short table (total latency, energy, EDP, per group latency, share and
@@ -37,6 +38,7 @@ struct Options {
   std::string experiment_id;
   int threads = 1;
   double time_limit = 0;
+  bool no_memory_fallback = false;
 };
 
 std::string stem(const std::string& p) { return std::filesystem::path(p).stem().string(); }
@@ -70,6 +72,7 @@ void run(const Options& o, HostContext& ctx) {
   }
   ro.threads = o.threads;
   ro.time_limit_s = o.time_limit;
+  ro.memory_fallback = !o.no_memory_fallback;
   const std::string id = o.experiment_id.empty()
                              ? stem(o.hardware) + "-" + source.label() + "-constraint_optimization"
                              : o.experiment_id;
@@ -115,6 +118,8 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_option("--experiment-id", opts->experiment_id, "Sub-directory name (default: <hw>-<workload>-constraint_optimization)");
   cmd->add_option("--threads", opts->threads, "Threads for the cost model and the solver")->check(CLI::PositiveNumber);
   cmd->add_option("--time-limit", opts->time_limit, "Per-level MILP time limit in seconds (0: none)")->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--no-memory-fallback", opts->no_memory_fallback,
+                "Keep the reference's core choice even when a specialised core's memory makes a group infeasible");
   cmd->callback([opts, &ctx] { run(*opts, ctx); });
 }
 

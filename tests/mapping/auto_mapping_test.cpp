@@ -113,6 +113,41 @@ TEST(AutoMapping, CoreSelectionBySpecialisation) {
   EXPECT_TRUE(fallback);
 }
 
+TEST(AutoMapping, ExcludedCoresFallThroughToTheNextClass) {
+  // The pipeline's memory fallback: without the SIMD core (5) a Relu goes to the generic TPU cores,
+  // without the pooling core (4) a MaxPool too; a Conv never used them and keeps the TPU cores.
+  const auto acc = hardware::load_accelerator(kHardware / "tpu_like_quad_core.yaml");
+  Node relu;
+  relu.type = "Relu";
+  Node pool;
+  pool.type = "MaxPool";
+  Node conv_node;
+  conv_node.type = "Conv";
+  const std::vector<int> tpus{0, 1, 2, 3};
+  EXPECT_EQ(select_cores(relu, acc, nullptr, {5}), tpus);
+  EXPECT_EQ(select_cores(pool, acc, nullptr, {4, 5}), tpus);
+  EXPECT_EQ(select_cores(conv_node, acc, nullptr, {5}), tpus);
+  EXPECT_EQ(select_cores(pool, acc, nullptr, {5}), (std::vector<int>{4}));
+  // Excluding a generic core removes it like any other: the Conv then has three candidates.
+  EXPECT_EQ(select_cores(conv_node, acc, nullptr, {0}), (std::vector<int>{1, 2, 3}));
+  // Ironwood has no generic core: without one MXU a Conv keeps the other 31; an op no core lists
+  // goes to every compute core but the excluded one, with the fallback flag.
+  const auto tpu7 = hardware::load_accelerator(kHardware / "tpu_v7_ironwood.yaml");
+  const auto mxus = select_cores(conv_node, tpu7);
+  const auto without_first = select_cores(conv_node, tpu7, nullptr, {mxus.front()});
+  EXPECT_EQ(without_first, std::vector<int>(mxus.begin() + 1, mxus.end()));
+  Node transpose;
+  transpose.type = "Transpose";
+  bool fallback = false;
+  EXPECT_EQ(select_cores(transpose, tpu7, &fallback, {mxus.front()}).size(), 35u);
+  EXPECT_TRUE(fallback);
+  // A node that only excluded cores can run keeps them: without all 32 MXUs a Conv stays on the
+  // MXUs (the VPUs do not list Conv), with no fallback flag.
+  fallback = true;
+  EXPECT_EQ(select_cores(conv_node, tpu7, &fallback, mxus), mxus);
+  EXPECT_FALSE(fallback);
+}
+
 TEST(AutoMapping, CallerTilingDisablesAutomaticTiling) {
   const auto acc = hardware::load_accelerator(kHardware / "tpu_like_quad_core.yaml");
   AutoMappingOptions opt;

@@ -1,14 +1,15 @@
 // ResNet-18 (the shared fp32 PyTorch export) end to end on tpu_like_quad_core with automatic
-// mapping and automatic fusion cut points (issue 6): every group is costed, scheduled and solved
-// or diagnosed, within the 5 s target.
+// mapping and automatic fusion cut points (issue 6): every group gets an allocation within the
+// 5 s target.
 //
-// Groups 1-4 (layer1/layer2, 56x56x64 and 28x28x128 fp32 activations) do not fit yet: the
-// automatic mapper puts every Relu and Add on the 1 Mbit SIMD core (spec §3.2 step 1: it is the
-// only core listing them), whose tensors then fall into two unrelated dim families (conv1 outputs
-// over conv1's oy/ox/k, conv2/Add outputs over conv2's oy/ox/k). With the reference's 1024
-// steady-state tile cap, the resident footprint of layer1 alone is at least
-// 12.8 Mbit/a + 25.7 Mbit/b with a*b <= 1024, i.e. >= 1.13 Mbit > 1 Mbit, before double
-// buffering. The DISABLED_ test states the issue's goal for whoever lifts that limit.
+// With the reference's rules alone, groups 1-4 (layer1/layer2, 56x56x64 and 28x28x128 fp32
+// activations) are infeasible: spec §3.2 step 1 puts every Relu and Add on the 1 Mbit SIMD core
+// (the only core listing them), whose tensors fall into two unrelated dim families (conv1 outputs
+// over conv1's oy/ox/k, conv2/Add outputs over conv2's), and with the 1024 steady-state tile cap
+// the resident footprint of layer1 alone is at least 12.8 Mbit/a + 25.7 Mbit/b with a*b <= 1024,
+// i.e. >= 1.13 Mbit > 1 Mbit, before double buffering. The pipeline's memory fallback maps such a
+// group again without the blocking specialised core; the strict run (--no-memory-fallback) keeps
+// the reference's behaviour and is checked against it here.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -30,20 +31,23 @@ std::string read(const fs::path& p) {
 }
 
 struct RunOutput {
+  fs::path dir;  ///< the experiment directory
   nlohmann::json summary;
   std::string stderr_text;
+  int exit_code = -1;
 };
 
-RunOutput run_resnet18() {
-  const auto out = fs::path(STREAM_BUILD_DIR) / "test_scratch" / "resnet18";
+RunOutput run_resnet18(const std::string& id, const std::string& extra = "") {
+  const auto out = fs::path(STREAM_BUILD_DIR) / "test_scratch" / ("resnet18_" + id);
   fs::remove_all(out);
   fs::create_directories(out);
   const std::string cmd = std::string(STREAM_BUILD_DIR) + "/bin/stream run --workload " + STREAM_SHARED_DIR +
                           "/reference/stream-inputs/workload/resnet18.onnx --hardware " + STREAM_INPUTS_DIR +
-                          "/hardware/tpu_like_quad_core.yaml --out " + out.string() + " --experiment-id exp > " +
-                          (out / "stdout").string() + " 2> " + (out / "stderr").string();
-  (void)std::system(cmd.c_str());  // non-zero while a group is infeasible; the summary says which
+                          "/hardware/tpu_like_quad_core.yaml --out " + out.string() + " --experiment-id exp " + extra +
+                          " > " + (out / "stdout").string() + " 2> " + (out / "stderr").string();
   RunOutput r;
+  r.dir = out / "exp";
+  r.exit_code = std::system(cmd.c_str());
   const auto summary = out / "exp" / "summary.json";
   if (fs::exists(summary)) r.summary = nlohmann::json::parse(read(summary));
   r.stderr_text = read(out / "stderr");
@@ -52,42 +56,53 @@ RunOutput run_resnet18() {
 
 }  // namespace
 
-TEST(ResNet18, TpuQuadCoreRunsEveryGroupEndToEndWithinFiveSeconds) {
-  const RunOutput r = run_resnet18();
+TEST(ResNet18, TpuQuadCoreEveryGroupGetsAnAllocationWithinFiveSeconds) {
+  const RunOutput r = run_resnet18("fallback");
+  EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
   ASSERT_TRUE(r.summary.contains("groups")) << r.stderr_text;
   const auto& groups = r.summary["groups"];
-  // 9 automatic cut points plus the Flatten boundary (spec: 11 groups in the reference).
-  EXPECT_GE(groups.size(), 10u);
+  // 9 automatic cut points plus the Flatten boundary in the reference (11 groups); the Flatten
+  // folds into the Gemm here (seed: layout ops fold), so it is no boundary: 10 groups.
+  EXPECT_EQ(groups.size(), 10u);
   EXPECT_LT(r.summary["total_wall_time_s"].get<double>(), 5.0);
   std::int64_t sum = 0;
-  int solved = 0;
   for (const auto& [name, g] : groups.items()) {
-    const std::string status = g["status"].get<std::string>();
-    if (status == "OPTIMAL") {
-      EXPECT_GT(g["latency"].get<std::int64_t>(), 0) << name;
-      sum += g["latency"].get<std::int64_t>();
-      ++solved;
-    } else {
-      // Only memory can make a ResNet-18 group infeasible: the placement, routing and reuse
-      // families are satisfiable by construction.
-      EXPECT_EQ(status, "INFEASIBLE") << name;
-    }
+    EXPECT_EQ(g["status"].get<std::string>(), "OPTIMAL") << name << "\n" << r.stderr_text;
+    EXPECT_GT(g["latency"].get<std::int64_t>(), 0) << name;
+    sum += g["latency"].get<std::int64_t>();
   }
   EXPECT_EQ(r.summary["total_latency"].get<std::int64_t>(), sum);  // groups run back to back
-  // The stem (conv/relu/maxpool), layer3, layer4 and the head fit once the tiler counts a
-  // single-core node's whole tensors and keeps reduction loops innermost.
-  for (const char* g : {"group_0", "group_5", "group_6", "group_7", "group_8", "group_9"})
-    EXPECT_EQ(groups[g]["status"].get<std::string>(), "OPTIMAL") << g << "\n" << r.stderr_text;
-  EXPECT_GE(solved, 6);
-  // Whatever stays infeasible is diagnosed as a memory-capacity overflow on a named core.
-  if (solved < static_cast<int>(groups.size())) {
-    EXPECT_NE(r.stderr_text.find("memory_capacity: core"), std::string::npos);
-  }
 }
 
-TEST(ResNet18, DISABLED_TpuQuadCoreEveryGroupGetsAnAllocation) {
-  const RunOutput r = run_resnet18();
-  ASSERT_TRUE(r.summary.contains("groups")) << r.stderr_text;
-  for (const auto& [name, g] : r.summary["groups"].items())
-    EXPECT_EQ(g["status"].get<std::string>(), "OPTIMAL") << name;
+TEST(ResNet18, MemoryFallbackTouchesOnlyGroupsTheReferenceRulesCannotAllocate) {
+  const RunOutput strict = run_resnet18("strict", "--no-memory-fallback");
+  const RunOutput fallback = run_resnet18("fallback2");
+  ASSERT_TRUE(strict.summary.contains("groups")) << strict.stderr_text;
+  ASSERT_TRUE(fallback.summary.contains("groups")) << fallback.stderr_text;
+  EXPECT_NE(strict.exit_code, 0);  // some group has no allocation under the reference's rules
+  int infeasible = 0;
+  for (const auto& [name, s] : strict.summary["groups"].items()) {
+    const auto& f = fallback.summary["groups"][name];
+    if (s["status"].get<std::string>() == "OPTIMAL") {
+      // A group that fits keeps the reference's mapping and figures.
+      EXPECT_FALSE(f.contains("memory_fallback")) << name;
+      EXPECT_EQ(f["latency"], s["latency"]) << name;
+    } else {
+      ++infeasible;
+      EXPECT_EQ(s["status"].get<std::string>(), "INFEASIBLE") << name;
+      ASSERT_TRUE(f.contains("memory_fallback")) << name;
+      // At most the SIMD core (5, 1 Mbit, the only core listing Relu and Add) is taken out, and
+      // then the group's mapping file no longer uses it.
+      const auto& excluded = f["memory_fallback"]["excluded_cores"];
+      EXPECT_LE(excluded.size(), 1u) << name;
+      if (!excluded.empty()) {
+        EXPECT_EQ(excluded[0], 5) << name;
+        const std::string mapping = read(fallback.dir / name / "mapping.yaml");
+        EXPECT_EQ(mapping.find("[5]"), std::string::npos) << name << "\n" << mapping;
+        EXPECT_EQ(mapping.find(", 5"), std::string::npos) << name << "\n" << mapping;
+      }
+    }
+  }
+  EXPECT_GE(infeasible, 1);
+  EXPECT_NE(strict.stderr_text.find("memory_capacity: core 5"), std::string::npos) << strict.stderr_text;
 }

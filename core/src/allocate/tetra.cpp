@@ -422,29 +422,25 @@ class Builder {
   }
 };
 
-// Families whose removal alone makes the model feasible (cheap for these model sizes).
-std::vector<std::string> culprit_families(const TetraModel& m, const MilpSolver& solver) {
-  std::set<std::string> families;
-  for (const auto& r : m.model.rows()) families.insert(r.family);
-  std::vector<std::string> out;
-  for (const auto& fam : families) {
-    LinearModel relaxed;
-    for (const auto& v : m.model.vars()) (void)relaxed.add_var(v.name, v.kind, v.lo, v.hi);
-    for (const auto& r : m.model.rows()) {
-      if (r.family == fam) continue;
-      LinExpr e;
-      for (const auto& [v, c] : r.terms) e.add(Var{v}, c);
-      relaxed.add_range(e, r.lo, r.hi, r.name, r.family);
-    }
-    SolveOptions o;
-    o.time_limit_s = 5;
-    if (solver.solve(relaxed, LinExpr(0.0), o).status == SolveStatus::Optimal) out.push_back(fam);
+// Whether the model becomes feasible without the rows `drop` selects (cheap for these sizes).
+template <typename Drop>
+bool feasible_without(const TetraModel& m, const MilpSolver& solver, Drop drop) {
+  LinearModel relaxed;
+  for (const auto& v : m.model.vars()) (void)relaxed.add_var(v.name, v.kind, v.lo, v.hi);
+  for (const auto& r : m.model.rows()) {
+    if (drop(r)) continue;
+    LinExpr e;
+    for (const auto& [v, c] : r.terms) e.add(Var{v}, c);
+    relaxed.add_range(e, r.lo, r.hi, r.name, r.family);
   }
-  return out;
+  SolveOptions o;
+  o.time_limit_s = 5;
+  return solver.solve(relaxed, LinExpr(0.0), o).status == SolveStatus::Optimal;
 }
 
-std::string diagnose(const SteadyState& ss, const hardware::Accelerator& acc, const TetraModel& m,
-                     const MilpSolver& solver) {
+// Fills a.culprit_families, a.blocking_cores and a.infeasibility.
+void diagnose(const SteadyState& ss, const hardware::Accelerator& acc, const TetraModel& m, const MilpSolver& solver,
+              Diagnosis depth, Allocation& a) {
   std::ostringstream out;
   for (const auto& v : m.constant_violations) out << "violated before solving: " << v << "\n";
   // Memory: the smallest possible load of each core from tensors fixed on it.
@@ -472,12 +468,29 @@ std::string diagnose(const SteadyState& ss, const hardware::Accelerator& acc, co
       out << "memory_capacity: core " << c << " needs at least " << static_cast<long long>(l) << " bits but holds "
           << static_cast<long long>(cap) << " (largest tensor: " << biggest[c] << ")\n";
   }
-  if (m.constant_violations.empty())
-    for (const auto& fam : culprit_families(m, solver))
-      out << "constraint family '" << fam << "': without it the model is feasible\n";
-  std::string s = out.str();
-  if (s.empty()) s = "the solver found no feasible allocation; no single constraint family explains it\n";
-  return s;
+  if (m.constant_violations.empty()) {
+    std::set<std::string> families;
+    if (depth == Diagnosis::Full)
+      for (const auto& r : m.model.rows()) families.insert(r.family);
+    else
+      families.insert("memory_capacity");
+    for (const auto& fam : families)
+      if (feasible_without(m, solver, [&](const Row& r) { return r.family == fam; })) {
+        a.culprit_families.push_back(fam);
+        out << "constraint family '" << fam << "': without it the model is feasible\n";
+      }
+    if (std::find(a.culprit_families.begin(), a.culprit_families.end(), "memory_capacity") != a.culprit_families.end())
+      for (const auto& [c, l] : min_load) {
+        const std::string row = "capacity_core_" + std::to_string(c);
+        if (feasible_without(m, solver, [&](const Row& r) { return r.name == row; })) {
+          a.blocking_cores.push_back(c);
+          out << "memory_capacity: core " << c << " alone makes the model infeasible (" << static_cast<long long>(l)
+              << " bits at least, capacity " << acc.core(c).memory_capacity() << ")\n";
+        }
+      }
+  }
+  a.infeasibility = out.str();
+  if (a.infeasibility.empty()) a.infeasibility = "the solver found no feasible allocation; no single constraint family explains it\n";
 }
 
 }  // namespace
@@ -511,7 +524,7 @@ Allocation solve(const SteadyState& ss, const hardware::Accelerator& acc, const 
   }
   a.solve_time_s = r.total_time_s;
   if (r.values.empty()) {
-    a.infeasibility = diagnose(ss, acc, m, solver);
+    diagnose(ss, acc, m, solver, options.diagnosis, a);
     if (!options.mps_on_failure.empty()) {
       std::filesystem::create_directories(std::filesystem::path(options.mps_on_failure).parent_path());
       solver.write_mps(m.model, m.levels.front().expr, options.mps_on_failure);

@@ -13,24 +13,44 @@ namespace stream::mapping {
 using hardware::Accelerator;
 using hardware::CoreKind;
 
-std::vector<int> select_cores(const Node& node, const Accelerator& accelerator, bool* fallback) {
-  if (fallback) *fallback = false;
+namespace {
+
+struct CoreClasses {
+  std::vector<int> specialised, generic, compute;
+};
+
+/// The compute cores in graph order (cores outside the graph after, by id), by how they match
+/// `node`, leaving out `excluded`.
+CoreClasses classify_cores(const Node& node, const Accelerator& accelerator, const std::vector<int>& excluded) {
   std::vector<int> order = accelerator.graph_cores();
-  // Cores outside the graph still exist; they come after, by id.
   for (std::size_t id = 0; id < accelerator.size(); ++id)
     if (!accelerator.in_graph(static_cast<int>(id))) order.push_back(static_cast<int>(id));
-  std::vector<int> specialised, generic, compute;
+  CoreClasses out;
   for (int id : order) {
     const auto& core = accelerator.core(id);
     if (core.kind() == CoreKind::Offchip || core.kind() == CoreKind::Shim || core.kind() == CoreKind::Memory) continue;
-    compute.push_back(id);
-    if (!core.operator_types) generic.push_back(id);
-    else if (core.accepts(node.type)) specialised.push_back(id);
+    if (std::find(excluded.begin(), excluded.end(), id) != excluded.end()) continue;
+    out.compute.push_back(id);
+    if (!core.operator_types) out.generic.push_back(id);
+    else if (core.accepts(node.type)) out.specialised.push_back(id);
   }
-  if (!specialised.empty()) return specialised;
-  if (!generic.empty()) return generic;
+  return out;
+}
+
+}  // namespace
+
+std::vector<int> select_cores(const Node& node, const Accelerator& accelerator, bool* fallback,
+                              const std::vector<int>& excluded) {
+  auto matching = [](const CoreClasses& c) { return c.specialised.empty() ? c.generic : c.specialised; };
+  if (fallback) *fallback = false;
+  // Without the excluded cores a node falls through to the next class (generic after specialised)
+  // as if they did not exist; a node that only an excluded core can run keeps it.
+  const CoreClasses kept = classify_cores(node, accelerator, excluded);
+  if (auto cores = matching(kept); !cores.empty()) return cores;
+  const CoreClasses all = excluded.empty() ? kept : classify_cores(node, accelerator, {});
+  if (auto cores = matching(all); !cores.empty()) return cores;
   if (fallback) *fallback = true;
-  return compute;
+  return kept.compute.empty() ? all.compute : kept.compute;
 }
 
 std::vector<DimSplit> factor_split(const std::vector<std::int64_t>& sizes, const std::vector<bool>& parallel,
@@ -101,7 +121,7 @@ class Generator {
     std::set<int> used;
     for (const auto& info : nodes_) {
       bool fallback = false;
-      std::vector<int> cores = select_cores(*info.node, acc_, &fallback);
+      std::vector<int> cores = select_cores(*info.node, acc_, &fallback, opt_.excluded_cores);
       if (fallback) warn("node '" + info.node->name + "' (" + info.node->type +
                          "): no core lists this op type and no generic core exists; using every compute core");
       if (cores.empty()) throw Error("the accelerator has no core that can compute node '" + info.node->name + "'");

@@ -1,6 +1,9 @@
 #include "stream/pipeline/run.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
+#include <sstream>
 
 #include "stream/allocate/solver.hpp"
 #include "stream/pipeline/estimate_costs.hpp"
@@ -27,6 +30,49 @@ std::vector<std::string> cut_points(const Workload& w, const RunOptions& o) {
   return {};
 }
 
+bool same_mapping(const tiling::GroupMapping& a, const tiling::GroupMapping& b) {
+  if (a.nodes.size() != b.nodes.size() || a.intra_core_tiling.size() != b.intra_core_tiling.size()) return false;
+  for (std::size_t i = 0; i < a.nodes.size(); ++i)
+    if (a.nodes[i].cores != b.nodes[i].cores || a.nodes[i].inter_core_tiling != b.nodes[i].inter_core_tiling)
+      return false;
+  for (std::size_t i = 0; i < a.intra_core_tiling.size(); ++i) {
+    const auto &x = a.intra_core_tiling[i], &y = b.intra_core_tiling[i];
+    if (x.node != y.node || x.dim != y.dim || x.tile != y.tile) return false;
+  }
+  return true;
+}
+
+constexpr double kFillFraction = 0.5;    // the reference's capacity tiler
+constexpr double kSmallestFill = 0.125;  // two halvings: transfer copies and double buffering
+
+// The memory fallback's next mapping of a group whose last allocation failed on memory capacity,
+// with a line saying what changed; nothing when no option is left. Updates g's fallback state.
+std::optional<std::pair<tiling::GroupMapping, std::string>> next_fallback(GroupResult& g,
+                                                                         const hardware::Accelerator& acc) {
+  for (;;) {
+    std::string what;
+    if (g.fill_fraction > kSmallestFill) {
+      g.fill_fraction /= 2;
+      std::ostringstream line;
+      line << "tiling finer (capacity tiler fill " << g.fill_fraction * 100 << "%)";
+      what = line.str();
+    } else {
+      const auto before = g.excluded_cores;
+      for (int c : g.allocation.blocking_cores)
+        if (acc.core(c).operator_types &&
+            std::find(g.excluded_cores.begin(), g.excluded_cores.end(), c) == g.excluded_cores.end())
+          g.excluded_cores.push_back(c);
+      if (g.excluded_cores == before) return std::nullopt;
+      g.fill_fraction = kFillFraction;
+      std::string cores;
+      for (int c : g.excluded_cores) cores += (cores.empty() ? "" : ", ") + std::to_string(c);
+      what = "mapping again without core(s) " + cores;
+    }
+    auto m = automatic_mapping(g.workload, acc, {}, g.excluded_cores, g.fill_fraction);
+    if (!same_mapping(m, g.mapping)) return std::make_pair(std::move(m), what);
+  }
+}
+
 }  // namespace
 
 RunResult run(const Workload& workload, const hardware::Accelerator& acc, const RunOptions& o) {
@@ -41,30 +87,48 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
   const auto groups = o.mapping ? std::vector<Workload>{workload} : split_fusion_groups(workload, cut_points(workload, o));
   for (std::size_t gi = 0; gi < groups.size(); ++gi) {
     const auto t0 = clock::now();
+    const std::string tag = "group " + std::to_string(gi);
     GroupResult g;
     g.index = static_cast<int>(gi);
     g.workload = groups[gi];
     g.mapping = o.mapping ? read_mapping(*o.mapping, g.workload, acc) : automatic_mapping(g.workload, acc, o.intra_core_tiling);
-    g.tiled = tiling::tile(g.workload, g.mapping);
-    say("group " + std::to_string(gi) + ": " + std::to_string(g.workload.computation_nodes().size()) +
-        " compute nodes, " + std::to_string(g.tiled.iterations()) + " steady-state iterations; costing");
-    g.costs = estimate_costs(g.tiled, acc, {o.threads, 6});
-    if (o.costs_only) {
-      g.wall_time_s = std::chrono::duration<double>(clock::now() - t0).count();
-      r.groups.push_back(std::move(g));
-      continue;
+    // Beyond the reference, which stops with InfeasibleAllocationError: when memory capacity alone
+    // makes an automatically mapped group infeasible, tile it finer (the capacity tiler's fill
+    // fraction halves, twice), then map it again without the specialised cores whose memory alone
+    // blocks it, so their work moves to the generic cores (docs/pipeline.md).
+    const bool fallback = !o.mapping && !o.costs_only && o.memory_fallback && o.intra_core_tiling.empty();
+    auto allocate_options = [&](allocate::Diagnosis diagnosis) {
+      allocate::AllocateOptions ao;
+      ao.solve.time_limit_s = o.time_limit_s;
+      ao.solve.threads = o.threads;
+      if (!o.failure_dir.empty()) ao.mps_on_failure = (o.failure_dir / ("group_" + std::to_string(gi)) / "model.mps").string();
+      ao.diagnosis = diagnosis;
+      return ao;
+    };
+    for (;;) {
+      g.tiled = tiling::tile(g.workload, g.mapping);
+      say(tag + ": " + std::to_string(g.workload.computation_nodes().size()) + " compute nodes, " +
+          std::to_string(g.tiled.iterations()) + " steady-state iterations; costing");
+      g.costs = estimate_costs(g.tiled, acc, {o.threads, 6});
+      if (o.costs_only) break;
+      g.schedule = schedule::steady_state(g.tiled, g.costs, acc);
+      say(tag + ": " + std::to_string(g.schedule.max_slot + 1) + " slots; solving the allocation");
+      g.allocation = allocate::solve(g.schedule, acc, *solver,
+                                     allocate_options(fallback ? allocate::Diagnosis::Memory : allocate::Diagnosis::Full));
+      if (!g.allocation.slot_latency.empty() || !fallback) break;
+      const auto& culprits = g.allocation.culprit_families;
+      if (std::find(culprits.begin(), culprits.end(), "memory_capacity") == culprits.end()) break;
+      auto next = next_fallback(g, acc);
+      if (!next) break;
+      say(tag + ": infeasible, core memory too small; " + next->second);
+      g.mapping = std::move(next->first);
     }
-    g.schedule = schedule::steady_state(g.tiled, g.costs, acc);
-    allocate::AllocateOptions ao;
-    ao.solve.time_limit_s = o.time_limit_s;
-    ao.solve.threads = o.threads;
-    if (!o.failure_dir.empty()) ao.mps_on_failure = (o.failure_dir / ("group_" + std::to_string(gi)) / "model.mps").string();
-    say("group " + std::to_string(gi) + ": " + std::to_string(g.schedule.max_slot + 1) + " slots; solving the allocation");
-    g.allocation = allocate::solve(g.schedule, acc, *solver, ao);
+    if (fallback && g.allocation.slot_latency.empty())  // out of options: explain the last attempt in full
+      g.allocation = allocate::solve(g.schedule, acc, *solver, allocate_options(allocate::Diagnosis::Full));
     if (!g.allocation.slot_latency.empty()) g.energy = group_energy(g.schedule, g.allocation, g.costs, acc);
     g.wall_time_s = std::chrono::duration<double>(clock::now() - t0).count();
-    say("group " + std::to_string(gi) + ": latency " + std::to_string(g.allocation.total_latency) + " (" +
-        allocate::name(g.allocation.status) + ")");
+    if (!o.costs_only)
+      say(tag + ": latency " + std::to_string(g.allocation.total_latency) + " (" + allocate::name(g.allocation.status) + ")");
     r.total_latency += g.allocation.total_latency;
     r.total_energy += g.energy.total();
     r.groups.push_back(std::move(g));

@@ -12,6 +12,8 @@ double round2(double x) { return std::round(x * 100.0) / 100.0; }
 double share(const pipeline::RunResult& r, std::int64_t lat) {
   return r.total_latency == 0 ? 0.0 : round2(100.0 * static_cast<double>(lat) / static_cast<double>(r.total_latency));
 }
+// The pipeline's memory fallback changed this group's automatic mapping (docs/pipeline.md).
+bool used_fallback(const pipeline::GroupResult& g) { return !g.excluded_cores.empty() || g.fill_fraction != 0.5; }
 }  // namespace
 
 std::string summary_yaml(const pipeline::RunResult& r) {
@@ -28,6 +30,11 @@ std::string summary_yaml(const pipeline::RunResult& r) {
     out << YAML::Key << "percentage" << YAML::Value << share(r, g.allocation.total_latency);
     out << YAML::Key << "energy" << YAML::Value << g.energy.total();
     out << YAML::Key << "status" << YAML::Value << allocate::name(g.allocation.status);
+    if (used_fallback(g)) {
+      out << YAML::Key << "memory_fallback" << YAML::Value << YAML::BeginMap;
+      out << YAML::Key << "fill_fraction" << YAML::Value << g.fill_fraction;
+      out << YAML::Key << "excluded_cores" << YAML::Value << YAML::Flow << g.excluded_cores << YAML::EndMap;
+    }
     out << YAML::Key << "wall_time_s" << YAML::Value << round2(g.wall_time_s);
     out << YAML::EndMap;
   }
@@ -49,6 +56,7 @@ std::string summary_json(const pipeline::RunResult& r) {
     gj["energy"] = g.energy.total();
     gj["energy_breakdown"] = {{"compute", g.energy.compute}, {"transfer", g.energy.transfer}, {"offchip", g.energy.offchip}};
     gj["status"] = allocate::name(g.allocation.status);
+    if (used_fallback(g)) gj["memory_fallback"] = {{"fill_fraction", g.fill_fraction}, {"excluded_cores", g.excluded_cores}};
     gj["wall_time_s"] = round2(g.wall_time_s);
     groups["group_" + std::to_string(g.index)] = gj;
   }

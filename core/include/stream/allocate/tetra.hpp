@@ -23,12 +23,17 @@
 
 namespace stream::allocate {
 
+/// How an infeasible model is explained: every constraint family tried alone (Full), or only
+/// memory capacity (the cheap check the pipeline's memory fallback needs between attempts).
+enum class Diagnosis { Full, Memory };
+
 struct AllocateOptions {
   SolveOptions solve;
   bool memory_capacity = true;
   bool double_buffering = true;
   /// Where to write the model when it is infeasible (empty: nowhere).
   std::string mps_on_failure;
+  Diagnosis diagnosis = Diagnosis::Full;
 };
 
 /// Per tensor, its reuse levels: stop level sigma in {-1 .. m-1} over the applicable loops.
@@ -82,6 +87,10 @@ struct Allocation {
   double solve_time_s = 0;
   long long nodes_explored = 0, simplex_iterations = 0;
   std::string infeasibility;  ///< the diagnosis when not solved
+  /// When not solved: constraint families whose removal alone makes the model feasible, and the
+  /// cores whose memory capacity alone does (the pipeline's memory fallback moves work off them).
+  std::vector<std::string> culprit_families;
+  std::vector<int> blocking_cores;
   std::string mps_path;       ///< written model when not solved
 };
 

@@ -35,12 +35,17 @@ struct AutoMappingOptions {
   std::vector<TileEntry> intra_core_tiling;
   double fill_fraction = 0.5;
   std::int64_t max_steady_state_tiles = 1024;
+  /// Cores step 1 skips (beyond the reference: the pipeline's memory fallback fills this when a
+  /// group's allocation overflows a small specialised core). A node that no other core can run
+  /// keeps its usual candidates.
+  std::vector<int> excluded_cores;
 };
 
 /// Step 1 for one node: candidate core ids in graph order. `fallback` is set when neither a
-/// specialised nor a generic core exists and every compute core is returned.
+/// specialised nor a generic core exists and every compute core is returned. `excluded` cores are
+/// skipped unless that leaves no candidate.
 [[nodiscard]] std::vector<int> select_cores(const Node& node, const hardware::Accelerator& accelerator,
-                                            bool* fallback = nullptr);
+                                            bool* fallback = nullptr, const std::vector<int>& excluded = {});
 
 /// Step 2: split `n_cores` over dims by gcd. `sizes`/`parallel` per local dim; `protected_dims`
 /// lists local positions that may not be split. Returns (dim, factor) pairs with factor > 1.

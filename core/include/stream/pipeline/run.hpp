@@ -43,6 +43,10 @@ struct RunOptions {
   std::function<void(const std::string&)> progress;  ///< one line per step, may be empty
   /// Stop each group after its cost table (no schedule, no MILP): `stream core-cost --workload`.
   bool costs_only = false;
+  /// Automatic mapping without a caller tiling only: when memory capacity makes a group's
+  /// allocation infeasible, tile finer, then map the group again without the specialised cores
+  /// whose memory blocks it (beyond the reference, which stops there; docs/pipeline.md).
+  bool memory_fallback = true;
 };
 
 struct GroupResult {
@@ -54,6 +58,8 @@ struct GroupResult {
   schedule::SteadyState schedule;
   allocate::Allocation allocation;
   Energy energy;
+  std::vector<int> excluded_cores;  ///< cores the memory fallback took out of the mapping
+  double fill_fraction = 0.5;       ///< the capacity tiler's fill fraction of the final mapping
   double wall_time_s = 0;
 };
 
