@@ -17,7 +17,7 @@
 // Bandwidth = bandwidth_max of the first read (write) or read_write port of the core's top I1
 // memory (Core::max_memory_bandwidth), so one "access" is one port-width word. A core without such
 // a port gets bandwidth 0 and no access count (its bits are still counted); the reference fails
-// the whole stage (None) there instead.
+// the whole stage (its result is None on any error, spec §4.2) instead.
 //
 // Choices where the spec is terse, made to follow its formula literally:
 //  - The destination counts the OUTPUT tile (what lands in that core), not the source tile, so
