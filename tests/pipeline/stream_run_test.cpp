@@ -48,7 +48,7 @@ TEST(StreamRun, DefaultsGiveTheReadmeLatencyAndAllFiles) {
   EXPECT_NE(summary.find("total_latency: 14344\n"), std::string::npos) << summary;
   EXPECT_NE(read(out.string() + ".stdout").find("14344"), std::string::npos);
   for (const char* f : {"mapping.yaml", "core_cost_lut.yaml", "slot_latency_breakdown.yaml", "optimization_metrics.yaml",
-                        "steady_state_trace.json", "schedule.svg"})
+                        "steady_state_trace.json", "schedule.svg", "memory_accesses.yaml"})
     EXPECT_TRUE(fs::exists(out / "exp" / "group_0" / f)) << f;
   EXPECT_TRUE(fs::exists(out / "exp" / "summary.json"));
   // The written mapping is a valid mapping file: running with it reproduces the latency.
@@ -80,5 +80,5 @@ TEST(StreamRun, SameInputsTwiceGiveIdenticalFiles) {
     EXPECT_EQ(without_times(read(e.path())), without_times(read(b / "exp" / rel))) << rel;
     ++compared;
   }
-  EXPECT_EQ(compared, 2 + 2 * 6);  // summary.yaml/json + six files per group, two groups
+  EXPECT_EQ(compared, 2 + 2 * 7);  // summary.yaml/json + seven files per group, two groups
 }

@@ -36,6 +36,10 @@ std::string summary_yaml(const pipeline::RunResult& r) {
       out << YAML::Key << "excluded_cores" << YAML::Value << YAML::Flow << g.excluded_cores << YAML::EndMap;
     }
     out << YAML::Key << "wall_time_s" << YAML::Value << round2(g.wall_time_s);
+    if (!g.allocation.slot_latency.empty())
+      out << YAML::Key << "memory_accesses" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "reads"
+          << YAML::Value << g.memory_accesses.reads << YAML::Key << "writes" << YAML::Value << g.memory_accesses.writes
+          << YAML::EndMap;
     out << YAML::EndMap;
   }
   out << YAML::EndMap << YAML::EndMap;
@@ -58,6 +62,8 @@ std::string summary_json(const pipeline::RunResult& r) {
     gj["status"] = allocate::name(g.allocation.status);
     if (used_fallback(g)) gj["memory_fallback"] = {{"fill_fraction", g.fill_fraction}, {"excluded_cores", g.excluded_cores}};
     gj["wall_time_s"] = round2(g.wall_time_s);
+    if (!g.allocation.slot_latency.empty())
+      gj["memory_accesses"] = {{"reads", g.memory_accesses.reads}, {"writes", g.memory_accesses.writes}};
     groups["group_" + std::to_string(g.index)] = gj;
   }
   j["groups"] = groups;

@@ -1,5 +1,6 @@
 // summary.yaml / summary.json of a run: total latency (cycles), total energy (pJ), EDP, and per
-// group its latency, share of the total, energy and wall time (the only non-deterministic field).
+// group its latency, share of the total, energy, wall time (the only non-deterministic field) and,
+// for a solved group, its memory-access totals {reads, writes} (docs/memory-accesses.md).
 #pragma once
 
 #include <string>
