@@ -23,6 +23,7 @@
 #include <unordered_set>
 
 #include <stream/error.hpp>
+#include <stream/ir/graph_edges.hpp>
 #include <stream/ir/layout_folding.hpp>
 #include <stream/registry/registries.hpp>
 
@@ -675,61 +676,39 @@ class Loader {
     return out;
   }
 
+  // InEdges for the graph inputs, then the initializers (QDQ scales and zero points only when
+  // read as data), then Constant outputs read as data in order of first read; an OutEdge per
+  // graph output, two outputs naming one value getting one each.
   Workload finish(std::vector<Node> body) {
     Context& ctx = *ctx_;
-    std::set<std::string> produced, read;
-    std::set<std::string> names;
-    for (const auto& n : body) {
-      names.insert(n.name);
-      for (const auto& t : n.outputs) produced.insert(t->name);
-      for (const auto& t : n.inputs) read.insert(t->name);
-    }
-    auto unique_name = [&](const std::string& base, const std::string& suffix) {
-      auto name = base;
-      while (names.count(name) != 0) name += suffix;
-      names.insert(name);
-      return name;
+    auto modelled = [&](const std::string& name) {  // int64 ids and shapes are metadata
+      const Value* v = value(name);
+      return v && dtype_of(v->elem);
     };
-    std::vector<Node> nodes;
-    std::set<std::string> edged;
-    auto add_in_edge = [&](const std::string& value_name) {
-      if (!edged.insert(value_name).second) return;
-      nodes.push_back(make_in_edge(unique_name(value_name, "_in"), ctx.tensor(value_name)));
+    GraphEdgeOptions edges;
+    for (const auto& name : graph_inputs_)
+      if (modelled(name)) edges.inputs.push_back({.value = name});
+    for (const auto& name : initializers_)
+      if (modelled(name))
+        edges.inputs.push_back({.value = name, .unless_produced = true, .unless_unread = qdq_params_.count(name) != 0});
+    for (const auto& out : graph_outputs_)
+      if (const auto name = resolve(out); modelled(name)) edges.outputs.push_back({.edge_name = out, .value = name});
+    edges.tensor = [&ctx](const std::string& value) { return ctx.tensor(value); };
+    edges.admit_unbound_read = [this](const Node& reader, const TensorPtr& t) {
+      const Value* v = value(t->name);
+      if (!v || !v->is_constant)
+        fail("tensor '" + t->name + "' read by node '" + reader.name + "' has no producer (is it computed by a skipped int64 node?)",
+             reader.name, t->name);
     };
-    for (const auto& name : graph_inputs_) {
-      const Value* v = value(name);
-      if (!v || !dtype_of(v->elem)) continue;  // int64 ids/shapes are metadata
-      add_in_edge(name);
-    }
-    for (const auto& name : initializers_) {
-      const Value* v = value(name);
-      if (!v || !dtype_of(v->elem) || produced.count(name) != 0) continue;
-      if (read.count(name) == 0 && qdq_params_.count(name) != 0) continue;  // scales and zero points
-      add_in_edge(name);
-    }
-    // Constants (Constant / ConstantOfShape outputs) read as data, in order of first read.
-    for (const auto& n : body)
-      for (const auto& t : n.inputs) {
-        if (produced.count(t->name) != 0 || edged.count(t->name) != 0) continue;
-        const Value* v = value(t->name);
-        if (!v || !v->is_constant)
-          fail("tensor '" + t->name + "' read by node '" + n.name + "' has no producer (is it computed by a skipped int64 node?)",
-               n.name, t->name);
-        add_in_edge(t->name);
-      }
-    for (auto& n : body) nodes.push_back(std::move(n));
-    for (const auto& out : graph_outputs_) {
-      const auto name = resolve(out);
-      const Value* v = value(name);
-      if (!v || !dtype_of(v->elem)) continue;
-      if (produced.count(name) == 0 && edged.count(name) == 0) continue;
-      nodes.push_back(make_out_edge(unique_name(out, "_out"), ctx.tensor(name)));
-    }
+    auto nodes = add_graph_edges(std::move(body), edges);
     LayoutFoldingOptions fold;
     fold.perms = perms_;
     try {
       nodes = fold_layout_ops(std::move(nodes), fold);
       nodes = fold_reductions_into_contractions(std::move(nodes));
+      // No fold_expands (core, used by the torch frontend): it would remove every Expand whose
+      // readers are all computations, and an ONNX Expand stays a node in the parsed workload
+      // (docs/workload-json.md); no ONNX test or fixture reads an Expand from a computation.
       return Workload(std::move(nodes));
     } catch (const Error& e) {
       throw e.within(Location{.file = file_});

@@ -1,12 +1,14 @@
 // Lowering a decoded ExportedProgram to the affine workload: converter lookup (plugins first, then
 // the built-in table), InEdges for parameters/buffers/constants/user inputs, OutEdges for the user
-// outputs, then layout folding (the core pass shared with the ONNX frontend) and expand folding.
+// outputs (core add_graph_edges, shared with the ONNX frontend), then the core layout and expand folding.
 #include <cctype>
 #include <map>
 #include <algorithm>
 #include <set>
 
 #include <stream/error.hpp>
+#include <stream/ir/expand_folding.hpp>
+#include <stream/ir/graph_edges.hpp>
 #include <stream/ir/iteration_space.hpp>
 #include <stream/ir/layout_folding.hpp>
 
@@ -24,77 +26,6 @@ std::string how_to_register(const std::string& op) {
          "\" under provides.onnx_ops in its manifest (the parser receives the call as an OnnxNodeView of domain "
          "\"aten\": tensor arguments are its inputs, the other arguments attributes under their schema names)";
 }
-
-// A reader-side map composed with an Expand node's broadcast: every reader reads X directly.
-// All-or-nothing per Expand; kept (as a data-movement computation) when a reader is an edge.
-std::vector<Node> fold_expands(std::vector<Node> nodes) {
-  for (std::size_t ei = nodes.size(); ei-- > 0;) {
-    const Node E = nodes[ei];
-    if (E.kind != NodeKind::Computation || E.type != "Expand" || E.inputs.size() != 1 || E.outputs.size() != 1) continue;
-    const auto& ymap = E.operand_mapping[1];
-    const int ed = E.num_dims();
-    if (static_cast<int>(ymap.num_results()) != ed) continue;
-    std::vector<int> axis_of_dim(static_cast<std::size_t>(ed), -1);
-    bool bare = true;
-    for (std::size_t a = 0; a < ymap.num_results(); ++a) {
-      const auto& r = ymap.result(a);
-      if (!r.is_dim() || axis_of_dim[static_cast<std::size_t>(r.position())] != -1) bare = false;
-      else axis_of_dim[static_cast<std::size_t>(r.position())] = static_cast<int>(a);
-    }
-    if (!bare) continue;
-    const auto& Y = E.outputs[0];
-    auto trial = nodes;
-    bool ok = true, any = false;
-    for (std::size_t ri = 0; ri < trial.size() && ok; ++ri) {
-      if (ri == ei) continue;
-      Node& R = trial[ri];
-      bool reads = false;
-      for (const auto& t : R.inputs) reads = reads || t->name == Y->name;
-      if (!reads) continue;
-      if (!R.has_iteration_space()) {
-        ok = false;
-        break;
-      }
-      any = true;
-      auto bare_dims = [&](const Node& n) {
-        std::set<int> s;
-        for (const auto& m : n.operand_mapping)
-          for (const auto& r : m.results())
-            if (r.is_dim()) s.insert(r.position());
-        return s;
-      };
-      const auto before = bare_dims(R);
-      std::map<int, std::int64_t> extents;  // reader dims that indexed a Y axis alone
-      for (std::size_t i = 0; i < R.inputs.size(); ++i) {
-        if (R.inputs[i]->name != Y->name) continue;
-        const auto& M = R.operand_mapping[i];
-        std::vector<AffineExpr> subs;
-        for (int j = 0; j < ed; ++j) subs.push_back(M.result(static_cast<std::size_t>(axis_of_dim[static_cast<std::size_t>(j)])));
-        for (std::size_t a = 0; a < M.num_results(); ++a)
-          if (M.result(a).is_dim()) extents[M.result(a).position()] = Y->shape[a];
-        std::vector<AffineExpr> xr;
-        for (const auto& r : E.operand_mapping[0].results()) xr.push_back(r.substitute(subs).simplified());
-        R.operand_mapping[i] = AffineMap(R.num_dims(), xr);
-        R.inputs[i] = E.inputs[0];
-        if (i < R.access_overrides.size() && R.access_overrides[i]) R.access_overrides[i]->pieces = {R.operand_mapping[i]};
-      }
-      const auto after = bare_dims(R);
-      for (int d : before)
-        if (after.count(d) == 0 && extents.count(d) != 0) R.window_extents.emplace_back(d, extents[d]);
-      try {
-        validate(R);
-        (void)loop_sizes(R);
-      } catch (const Error&) {
-        ok = false;
-      }
-    }
-    if (!ok || !any) continue;
-    trial.erase(trial.begin() + static_cast<std::ptrdiff_t>(ei));
-    nodes = std::move(trial);
-  }
-  return nodes;
-}
-
 
 bool truthy(const std::string& v) { return v == "1" || v == "true" || v == "yes" || v == "on"; }
 
@@ -277,40 +208,24 @@ class Lowering : public AtenContext, public OnnxParseContext {
     return v;
   }
 
+  // InEdges for the parameters, buffers, constants and user inputs the IR models, in signature
+  // order; one OutEdge per user output value.
   Workload finish(std::vector<Node> body) {
-    std::set<std::string> names, produced;
-    for (const auto& n : body) {
-      names.insert(n.name);
-      for (const auto& t : n.outputs) produced.insert(t->name);
-    }
-    auto unique_name = [&](const std::string& base, const std::string& suffix) {
-      auto name = base;
-      while (names.count(name) != 0) name += suffix;
-      names.insert(name);
-      return name;
-    };
-    std::vector<Node> nodes;
-    std::set<std::string> edged;
+    GraphEdgeOptions edges;
     for (const auto& in : p_.inputs) {
       if (in.role == detail::InputRole::Other || in.name.empty()) continue;
       auto v = p_.values.find(in.name);
       if (v == p_.values.end() || !detail::dtype_of(v->second.scalar_type)) continue;  // int64 ids, bool masks: metadata
-      if (!edged.insert(in.name).second) continue;
-      nodes.push_back(make_in_edge(unique_name(in.name, "_in"), tensor(in.name)));
+      edges.inputs.push_back({.value = in.name});
     }
-    for (const auto& n : body)
-      for (const auto& t : n.inputs)
-        if (produced.count(t->name) == 0 && edged.count(t->name) == 0)
-          throw Error("tensor '" + t->name + "' read by node '" + n.name + "' is neither a graph input nor produced by a call",
-                      Location{.file = p_.file, .node = n.name, .operand = t->name});
-    for (auto& n : body) nodes.push_back(std::move(n));
-    std::set<std::string> outs;
-    for (const auto& o : p_.outputs) {
-      const auto name = resolve(o);
-      if (produced.count(name) == 0 && edged.count(name) == 0) continue;
-      if (!outs.insert(name).second) continue;
-      nodes.push_back(make_out_edge(unique_name(o, "_out"), tensor(name)));
-    }
+    for (const auto& o : p_.outputs) edges.outputs.push_back({.edge_name = o, .value = resolve(o)});
+    edges.one_out_edge_per_value = true;
+    edges.tensor = [this](const std::string& value) { return tensor(value); };
+    edges.admit_unbound_read = [this](const Node& reader, const TensorPtr& t) {
+      throw Error("tensor '" + t->name + "' read by node '" + reader.name + "' is neither a graph input nor produced by a call",
+                  Location{.file = p_.file, .node = reader.name, .operand = t->name});
+    };
+    auto nodes = add_graph_edges(std::move(body), edges);
     LayoutFoldingOptions fold;
     fold.perms = perms_;
     try {
