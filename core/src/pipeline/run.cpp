@@ -125,8 +125,10 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
     }
     if (fallback && g.allocation.slot_latency.empty())  // out of options: explain the last attempt in full
       g.allocation = allocate::solve(g.schedule, acc, *solver, allocate_options(allocate::Diagnosis::Full));
-    if (!g.allocation.slot_latency.empty()) g.energy = group_energy(g.schedule, g.allocation, g.costs, acc);
-    if (!g.allocation.slot_latency.empty()) g.memory_accesses = estimate_memory_accesses(g.schedule, g.allocation, acc);
+    if (!g.allocation.slot_latency.empty()) {
+      g.energy = group_energy(g.schedule, g.allocation, g.costs, acc);
+      g.memory_accesses = estimate_memory_accesses(g.schedule, g.allocation, acc);
+    }
     g.wall_time_s = std::chrono::duration<double>(clock::now() - t0).count();
     if (!o.costs_only)
       say(tag + ": latency " + std::to_string(g.allocation.total_latency) + " (" + allocate::name(g.allocation.status) + ")");
