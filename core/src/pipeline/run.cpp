@@ -48,7 +48,9 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
     g.tiled = tiling::tile(g.workload, g.mapping);
     say("group " + std::to_string(gi) + ": " + std::to_string(g.workload.computation_nodes().size()) +
         " compute nodes, " + std::to_string(g.tiled.iterations()) + " steady-state iterations; costing");
+    const auto t_costs = clock::now();
     g.costs = estimate_costs(g.tiled, acc, {o.threads, 6});
+    g.cost_time_s = std::chrono::duration<double>(clock::now() - t_costs).count();
     if (o.costs_only) {
       g.wall_time_s = std::chrono::duration<double>(clock::now() - t0).count();
       r.groups.push_back(std::move(g));

@@ -1,7 +1,7 @@
 // The per-group YAML reports (spec §4.11): core_cost_lut.yaml (the cost table),
 // slot_latency_breakdown.yaml (totals, resource slack, tensor reuse, per-slot contributors) and
-// optimization_metrics.yaml (status, objective per lexicographic level, solve times, model size;
-// filled for CBC).
+// optimization_metrics.yaml (status, objective per lexicographic level, model size; filled for
+// CBC; its solve times are in the run's timings.yaml).
 #pragma once
 
 #include <string>
