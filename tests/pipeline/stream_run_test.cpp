@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -90,14 +91,21 @@ std::string first_difference(const std::string& a, const std::string& b) {
 }
 
 // Runs `stream run ARGS` into two directories and compares every file byte for byte, timings.*
-// aside; `groups` fixes how many files each run must have written (summary.* and timings.*, six
-// per group).
-void expect_identical_reruns(const std::string& name, const std::string& args, std::size_t groups) {
+// aside. Each run must have written at least summary.*, timings.* and the six files of each of
+// its `groups` groups (a report added later is compared too).
+void expect_identical_reruns(const std::string& name, const std::string& args, int groups) {
   const auto a = scratch(name + "_a"), b = scratch(name + "_b");
   ASSERT_EQ(stream_run(args, a), 0) << read(a.string() + ".stderr");
   ASSERT_EQ(stream_run(args, b), 0) << read(b.string() + ".stderr");
   const auto fa = files_under(a / "exp"), fb = files_under(b / "exp");
-  EXPECT_EQ(fa.size(), 4 + 6 * groups);
+  std::vector<std::string> expected = {"summary.yaml", "summary.json", "timings.yaml", "timings.json"};
+  for (int g = 0; g < groups; ++g)
+    for (const char* f : {"mapping.yaml", "core_cost_lut.yaml", "slot_latency_breakdown.yaml", "optimization_metrics.yaml",
+                          "steady_state_trace.json", "schedule.svg"})
+      expected.push_back("group_" + std::to_string(g) + "/" + f);
+  for (const auto& rel : expected) EXPECT_TRUE(fa.count(rel)) << "no " << rel;
+  const std::string extra_group = "group_" + std::to_string(groups) + "/";
+  for (const auto& [rel, text] : fa) EXPECT_NE(rel.rfind(extra_group, 0), 0u) << "more than " << groups << " groups: " << rel;
   for (const auto& [rel, text] : fb) EXPECT_TRUE(fa.count(rel)) << "only the second run wrote " << rel;
   for (const auto& [rel, text] : fa) {
     auto other = fb.find(rel);

@@ -54,8 +54,8 @@ struct GroupResult {
   schedule::SteadyState schedule;
   allocate::Allocation allocation;
   Energy energy;
-  double wall_time_s = 0;  ///< the whole group, mapping to energy
-  double cost_time_s = 0;  ///< the cost table (estimate_costs) alone
+  double wall_time_s = 0;
+  double cost_time_s = 0;  ///< the cost table (estimate_costs) alone; part of wall_time_s
 };
 
 struct RunResult {
