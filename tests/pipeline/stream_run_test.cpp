@@ -46,7 +46,7 @@ TEST(StreamRun, DefaultsGiveTheReadmeLatencyAndAllFiles) {
   EXPECT_NE(summary.find("total_latency: 14344\n"), std::string::npos) << summary;
   EXPECT_NE(read(out.string() + ".stdout").find("14344"), std::string::npos);
   for (const char* f : {"mapping.yaml", "core_cost_lut.yaml", "slot_latency_breakdown.yaml", "optimization_metrics.yaml",
-                        "steady_state_trace.json", "schedule.svg"})
+                        "steady_state_trace.json", "schedule.svg", "memory_accesses.yaml"})
     EXPECT_TRUE(fs::exists(out / "exp" / "group_0" / f)) << f;
   EXPECT_TRUE(fs::exists(out / "exp" / "summary.json"));
   // The written mapping is a valid mapping file: running with it reproduces the latency.

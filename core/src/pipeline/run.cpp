@@ -64,6 +64,7 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
     say("group " + std::to_string(gi) + ": " + std::to_string(g.schedule.max_slot + 1) + " slots; solving the allocation");
     g.allocation = allocate::solve(g.schedule, acc, *solver, ao);
     if (!g.allocation.slot_latency.empty()) g.energy = group_energy(g.schedule, g.allocation, g.costs, acc);
+    if (!g.allocation.slot_latency.empty()) g.memory_accesses = estimate_memory_accesses(g.schedule, g.allocation, acc);
     g.wall_time_s = std::chrono::duration<double>(clock::now() - t0).count();
     say("group " + std::to_string(gi) + ": latency " + std::to_string(g.allocation.total_latency) + " (" +
         allocate::name(g.allocation.status) + ")");

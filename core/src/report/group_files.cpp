@@ -188,3 +188,48 @@ std::string optimization_metrics_yaml(const pipeline::GroupResult& g, const std:
 }
 
 }  // namespace stream::report
+
+namespace stream::report {
+
+std::string memory_accesses_yaml(const pipeline::GroupResult& g) {
+  const auto& m = g.memory_accesses;
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "scope" << YAML::Value << "whole group";
+  out << YAML::Key << "iterations" << YAML::Value << m.iterations;
+  out << YAML::Key << "totals" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "reads" << YAML::Value << m.reads << YAML::Key << "writes" << YAML::Value << m.writes;
+  out << YAML::Key << "bits_read" << YAML::Value << m.bits_read << YAML::Key << "bits_written" << YAML::Value
+      << m.bits_written << YAML::EndMap;
+  out << YAML::Key << "cores" << YAML::Value << YAML::BeginSeq;
+  for (const auto& c : m.cores) {
+    out << YAML::BeginMap;
+    out << YAML::Key << "core_id" << YAML::Value << c.core;
+    out << YAML::Key << "core_name" << YAML::Value << c.core_name;
+    out << YAML::Key << "read_bandwidth" << YAML::Value << c.read_bandwidth;
+    out << YAML::Key << "write_bandwidth" << YAML::Value << c.write_bandwidth;
+    out << YAML::Key << "reads" << YAML::Value << c.reads;
+    out << YAML::Key << "writes" << YAML::Value << c.writes;
+    out << YAML::Key << "bits_read" << YAML::Value << c.bits_read;
+    out << YAML::Key << "bits_written" << YAML::Value << c.bits_written;
+    out << YAML::Key << "transfers" << YAML::Value << YAML::BeginSeq;
+    for (const auto& t : c.transfers) {
+      const bool src = t.role == pipeline::AccessRole::Source;
+      out << YAML::Flow << YAML::BeginMap;
+      out << YAML::Key << "transfer" << YAML::Value << t.transfer;
+      out << YAML::Key << "tensor" << YAML::Value << t.tensor;
+      out << YAML::Key << "role" << YAML::Value << pipeline::name(t.role);
+      out << YAML::Key << "tile_bits" << YAML::Value << t.tile_bits;
+      out << YAML::Key << "bandwidth" << YAML::Value << t.bandwidth;
+      out << YAML::Key << "fires" << YAML::Value << t.fires;
+      out << YAML::Key << (src ? "reads" : "writes") << YAML::Value << t.accesses;
+      out << YAML::Key << (src ? "bits_read" : "bits_written") << YAML::Value << t.bits;
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  out << YAML::EndSeq << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace stream::report

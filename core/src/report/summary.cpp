@@ -28,6 +28,10 @@ std::string summary_yaml(const pipeline::RunResult& r) {
     out << YAML::Key << "percentage" << YAML::Value << share(r, g.allocation.total_latency);
     out << YAML::Key << "energy" << YAML::Value << g.energy.total();
     out << YAML::Key << "status" << YAML::Value << allocate::name(g.allocation.status);
+    if (!g.allocation.slot_latency.empty())
+      out << YAML::Key << "memory_accesses" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "reads"
+          << YAML::Value << g.memory_accesses.reads << YAML::Key << "writes" << YAML::Value << g.memory_accesses.writes
+          << YAML::EndMap;
     out << YAML::EndMap;
   }
   out << YAML::EndMap << YAML::EndMap;
@@ -48,6 +52,8 @@ std::string summary_json(const pipeline::RunResult& r) {
     gj["energy"] = g.energy.total();
     gj["energy_breakdown"] = {{"compute", g.energy.compute}, {"transfer", g.energy.transfer}, {"offchip", g.energy.offchip}};
     gj["status"] = allocate::name(g.allocation.status);
+    if (!g.allocation.slot_latency.empty())
+      gj["memory_accesses"] = {{"reads", g.memory_accesses.reads}, {"writes", g.memory_accesses.writes}};
     groups["group_" + std::to_string(g.index)] = gj;
   }
   j["groups"] = groups;

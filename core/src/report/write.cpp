@@ -37,6 +37,7 @@ void write_results(const pipeline::RunResult& r, const hardware::Accelerator& ac
     if (!g.allocation.slot_latency.empty()) {
       write(gd / "steady_state_trace.json", steady_state_trace_json(g, acc));
       write(gd / "schedule.svg", schedule_svg(g, acc));
+      write(gd / "memory_accesses.yaml", memory_accesses_yaml(g));
     }
   }
 }

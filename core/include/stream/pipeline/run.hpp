@@ -2,7 +2,7 @@
 //
 //   groups = split_fusion_groups(workload, cut points)
 //   for each group:  mapping -> tiling::tile -> estimate_costs -> schedule::steady_state
-//                    -> allocate::solve -> energy
+//                    -> allocate::solve -> energy, memory accesses
 //   total latency = sum of group latencies (groups run back to back)
 //
 // run() owns no modelling logic; each step is a function of its explicit inputs. Loading files
@@ -21,6 +21,7 @@
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/workload.hpp"
 #include "stream/pipeline/energy.hpp"
+#include "stream/pipeline/memory_accesses.hpp"
 #include "stream/schedule/steady_state.hpp"
 #include "stream/tiling/tiled_group.hpp"
 
@@ -54,6 +55,7 @@ struct GroupResult {
   schedule::SteadyState schedule;
   allocate::Allocation allocation;
   Energy energy;
+  MemoryAccesses memory_accesses;  ///< after a successful solve (whole group)
   double wall_time_s = 0;
   double cost_time_s = 0;  ///< the cost table (estimate_costs) alone; part of wall_time_s
 };

@@ -1,7 +1,8 @@
 // The per-group YAML reports (spec §4.11): core_cost_lut.yaml (the cost table),
 // slot_latency_breakdown.yaml (totals, resource slack, tensor reuse, per-slot contributors) and
 // optimization_metrics.yaml (status, objective per lexicographic level, model size; filled for
-// CBC; its solve times are in the run's timings.yaml).
+// CBC; its solve times are in the run's timings.yaml); memory_accesses.yaml (per-core
+// reads/writes of the transfers, spec §4.10, docs/memory-accesses.md).
 #pragma once
 
 #include <string>
@@ -14,5 +15,6 @@ namespace stream::report {
 [[nodiscard]] std::string core_cost_lut_yaml(const pipeline::GroupResult& group);
 [[nodiscard]] std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& group);
 [[nodiscard]] std::string optimization_metrics_yaml(const pipeline::GroupResult& group, const std::string& solver);
+[[nodiscard]] std::string memory_accesses_yaml(const pipeline::GroupResult& group);
 
 }  // namespace stream::report
