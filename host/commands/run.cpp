@@ -7,8 +7,9 @@
 //
 // Defaults: the bundled 2-conv workload on the bundled TPU-like quad core. Progress goes to
 // stderr; stdout gets a short table (total latency, energy, EDP, per group latency, share and
-// wall time). Results go to DIR/ID/ (see report/write.hpp). Exit 1 when a group's allocation
-// MILP has no solution (its diagnosis and model.mps are written).
+// wall time). Results go to DIR/ID/ (see report/write.hpp): the wall times only in timings.*, so
+// every other file is byte-identical for the same inputs. Exit 1 when a group's allocation MILP
+// has no solution (its diagnosis and model.mps are written).
 #include <chrono>
 #include <cstdio>
 #include <iostream>

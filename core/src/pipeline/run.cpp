@@ -109,7 +109,9 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
       g.tiled = tiling::tile(g.workload, g.mapping);
       say(tag + ": " + std::to_string(g.workload.computation_nodes().size()) + " compute nodes, " +
           std::to_string(g.tiled.iterations()) + " steady-state iterations; costing");
+      const auto t_costs = clock::now();
       g.costs = estimate_costs(g.tiled, acc, {o.threads, 6});
+      g.cost_time_s += std::chrono::duration<double>(clock::now() - t_costs).count();
       if (o.costs_only) break;
       g.schedule = schedule::steady_state(g.tiled, g.costs, acc);
       say(tag + ": " + std::to_string(g.schedule.max_slot + 1) + " slots; solving the allocation");

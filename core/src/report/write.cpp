@@ -7,6 +7,7 @@
 #include "stream/report/group_files.hpp"
 #include "stream/report/schedule_svg.hpp"
 #include "stream/report/summary.hpp"
+#include "stream/report/timings.hpp"
 #include "stream/report/trace.hpp"
 
 namespace stream::report {
@@ -24,6 +25,8 @@ void write_results(const pipeline::RunResult& r, const hardware::Accelerator& ac
   std::filesystem::create_directories(dir);
   write(dir / "summary.yaml", summary_yaml(r));
   write(dir / "summary.json", summary_json(r));
+  write(dir / "timings.yaml", timings_yaml(r));
+  write(dir / "timings.json", timings_json(r));
   for (const auto& g : r.groups) {
     const auto gd = dir / ("group_" + std::to_string(g.index));
     std::filesystem::create_directories(gd);

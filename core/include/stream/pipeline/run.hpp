@@ -63,6 +63,7 @@ struct GroupResult {
   std::vector<int> excluded_cores;  ///< cores the memory fallback took out of the mapping
   double fill_fraction = 0.5;       ///< the capacity tiler's fill fraction of the final mapping
   double wall_time_s = 0;
+  double cost_time_s = 0;  ///< the cost table (estimate_costs) alone; part of wall_time_s
 };
 
 struct RunResult {

@@ -1,8 +1,8 @@
 // The per-group YAML reports (spec §4.11): core_cost_lut.yaml (the cost table),
 // slot_latency_breakdown.yaml (totals, resource slack, tensor reuse, per-slot contributors) and
-// optimization_metrics.yaml (status, objective per lexicographic level, solve times, model size;
-// filled for CBC); memory_accesses.yaml (per-core reads/writes of the transfers, spec §4.10,
-// docs/memory-accesses.md).
+// optimization_metrics.yaml (status, objective per lexicographic level, model size; filled for
+// CBC; its solve times are in the run's timings.yaml); memory_accesses.yaml (per-core
+// reads/writes of the transfers, spec §4.10, docs/memory-accesses.md).
 #pragma once
 
 #include <string>

@@ -1,6 +1,8 @@
 // summary.yaml / summary.json of a run: total latency (cycles), total energy (pJ), EDP, and per
-// group its latency, share of the total, energy, wall time (the only non-deterministic field) and,
-// for a solved group, its memory-access totals {reads, writes} (docs/memory-accesses.md).
+// group its latency, share of the total, energy, status and, for a solved group, its
+// memory-access totals {reads, writes} (docs/memory-accesses.md). No clock readings: the wall
+// times are in timings.yaml / timings.json (report/timings.hpp, same group keys), which `timings`
+// names, so the summary of the same inputs is byte-identical from run to run.
 #pragma once
 
 #include <string>

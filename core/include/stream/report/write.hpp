@@ -1,9 +1,10 @@
 // Writes every result file of a run under one directory:
-//   summary.yaml, summary.json
+//   summary.yaml, summary.json, timings.yaml, timings.json
 //   group_<i>/mapping.yaml, core_cost_lut.yaml, slot_latency_breakdown.yaml,
 //            optimization_metrics.yaml, steady_state_trace.json, schedule.svg,
 //            memory_accesses.yaml (the last three only for a solved group)
-// Everything except the wall/solve times is a function of the inputs (byte-identical reruns).
+// Every file except timings.* is a function of the inputs alone (byte-identical reruns): all
+// wall-clock figures go to timings.*.
 #pragma once
 
 #include <filesystem>

@@ -1,0 +1,18 @@
+// timings.yaml / timings.json of a run: every wall-clock figure, and nothing else. Clock readings
+// differ between two runs of the same inputs, so they live in this one file and every other
+// result file is a function of the inputs alone (byte-identical reruns). Per group (keyed
+// group_<i> like summary's groups): the group's wall time, the cost-table part of it, the MILP
+// solve time and the solve time of each lexicographic objective level; plus the run's total wall
+// time. Seconds, rounded to microseconds.
+#pragma once
+
+#include <string>
+
+#include "stream/pipeline/run.hpp"
+
+namespace stream::report {
+
+[[nodiscard]] std::string timings_yaml(const pipeline::RunResult& result);
+[[nodiscard]] std::string timings_json(const pipeline::RunResult& result);
+
+}  // namespace stream::report
