@@ -4,6 +4,10 @@
 // reference's simba 6x6 mesh).
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <map>
+#include <sstream>
+
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/schedule/routing.hpp>
 #include <stream/schedule/steady_state.hpp>
@@ -47,6 +51,40 @@ std::vector<int> links_of(const hardware::Accelerator& acc, const Paths& paths) 
 }
 
 }  // namespace
+
+// Yen's order against networkx itself (tests/schedule/data/networkx_simple_paths.txt, written
+// by networkx's shortest_simple_paths on the reference's meshes and multi-bus systems).
+TEST(Routing, ShortestSimplePathsMatchNetworkx) {
+  std::ifstream in(std::string(STREAM_SOURCE_DIR) + "/tests/schedule/data/networkx_simple_paths.txt");
+  ASSERT_TRUE(in) << "missing oracle file";
+  std::map<std::string, hardware::Accelerator> systems;
+  std::string line;
+  int checked = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto colon = line.find(':');
+    std::istringstream head(line.substr(0, colon));
+    std::string system;
+    int s = 0, t = 0;
+    head >> system >> s >> t;
+    Paths expected(1);
+    std::istringstream body(line.substr(colon + 1));
+    std::string token;
+    while (body >> token) {
+      if (token == "|") expected.emplace_back();
+      else expected.back().push_back(std::stoi(token));
+    }
+    auto it = systems.find(system);
+    if (it == systems.end())
+      it = systems
+               .emplace(system, hardware::load_accelerator(std::string(STREAM_SHARED_DIR) +
+                                                           "/reference/stream-inputs/hardware/" + system + ".yaml"))
+               .first;
+    EXPECT_EQ(it->second.shortest_simple_paths(s, t, 4), expected) << line;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 340);
+}
 
 // (c) Yen's order on the grid, 0 -> 5. Three paths of length 3 and one of length 5 exist.
 //  1st, bidirectional Dijkstra: forward pops 0 (sees 1, 3), backward pops 5 (sees 2, 4), forward
