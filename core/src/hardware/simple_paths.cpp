@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <functional>
 #include <queue>
 #include <set>
 #include <tuple>
@@ -41,55 +42,84 @@ struct Filters {
   }
 };
 
+// Buffers of one search, reused across the spur searches of a Yen run.
+struct Workspace {
+  using Entry = std::tuple<std::int64_t, std::int64_t, int>;  // (distance, counter, node)
+  std::vector<std::int64_t> dists[2], seen[2];
+  // networkx stores whole paths per node (paths[dir][w] = paths[dir][v] + [w]); a node's path
+  // only changes while it is not final and a final node's path never changes, so the parent it
+  // was last relaxed from rebuilds the same path.
+  std::vector<int> parent[2];
+  std::vector<Entry> fringe[2];
+  std::vector<const std::vector<int>*> neighbours[2];  ///< successors, predecessors by core id
+  Workspace(const Accelerator& acc, std::size_t n) {
+    for (int d = 0; d < 2; ++d) {
+      dists[d].resize(n);
+      seen[d].resize(n);
+      parent[d].resize(n);
+      neighbours[d].resize(n);
+    }
+    for (std::size_t v = 0; v < n; ++v) {
+      neighbours[0][v] = &acc.successors(static_cast<int>(v));
+      neighbours[1][v] = &acc.predecessors(static_cast<int>(v));
+    }
+  }
+};
+
 // networkx.algorithms.simple_paths._bidirectional_dijkstra with unit weights.
-std::optional<std::pair<std::int64_t, Path>> bidirectional_dijkstra(const Accelerator& acc, int source, int target,
-                                                                    const Filters& f) {
+std::optional<std::pair<std::int64_t, Path>> bidirectional_dijkstra(int source, int target, const Filters& f,
+                                                                    Workspace& ws) {
   auto idx = [](int v) { return static_cast<std::size_t>(v); };
   if (f.node[idx(source)] || f.node[idx(target)]) return std::nullopt;
   if (source == target) return std::make_pair(std::int64_t{0}, Path{source});
   constexpr std::int64_t unseen = -1;
-  // [direction][node]: final distance, best seen distance, path from the direction's root.
-  std::vector<std::int64_t> dists[2] = {std::vector<std::int64_t>(f.n, unseen), std::vector<std::int64_t>(f.n, unseen)};
-  std::vector<std::int64_t> seen[2] = {std::vector<std::int64_t>(f.n, unseen), std::vector<std::int64_t>(f.n, unseen)};
-  std::vector<Path> paths[2] = {std::vector<Path>(f.n), std::vector<Path>(f.n)};
-  using Entry = std::tuple<std::int64_t, std::int64_t, int>;  // (distance, counter, node)
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> fringe[2];
+  auto& dists = ws.dists;
+  auto& seen = ws.seen;
+  auto& parent = ws.parent;
+  auto& fringe = ws.fringe;
+  for (int d = 0; d < 2; ++d) {
+    std::fill(dists[d].begin(), dists[d].end(), unseen);
+    std::fill(seen[d].begin(), seen[d].end(), unseen);
+    fringe[d].clear();
+  }
+  const auto later = std::greater<Workspace::Entry>();
   std::int64_t counter = 0;
-  paths[0][idx(source)] = {source};
-  paths[1][idx(target)] = {target};
+  parent[0][idx(source)] = -1;
+  parent[1][idx(target)] = -1;
   seen[0][idx(source)] = 0;
   seen[1][idx(target)] = 0;
-  fringe[0].emplace(0, counter++, source);
-  fringe[1].emplace(0, counter++, target);
+  fringe[0].emplace_back(0, counter++, source);
+  fringe[1].emplace_back(0, counter++, target);
   std::int64_t final_dist = 0;
   Path final_path;
   int dir = 1;
   while (!fringe[0].empty() && !fringe[1].empty()) {
     dir = 1 - dir;
-    const auto [dist, unused, v] = fringe[dir].top();
+    std::pop_heap(fringe[dir].begin(), fringe[dir].end(), later);
+    const auto [dist, unused, v] = fringe[dir].back();
     (void)unused;
-    fringe[dir].pop();
+    fringe[dir].pop_back();
     if (dists[dir][idx(v)] != unseen) continue;
     dists[dir][idx(v)] = dist;
     if (dists[1 - dir][idx(v)] != unseen) return std::make_pair(final_dist, final_path);
-    const auto& neighbours = dir == 0 ? acc.successors(v) : acc.predecessors(v);
-    for (int w : neighbours) {
+    for (int w : *ws.neighbours[dir][idx(v)]) {
       if (f.node[idx(w)]) continue;
       if (dir == 0 ? f.edge_ignored(v, w) : f.edge_ignored(w, v)) continue;
       const std::int64_t vw = dist + 1;
       if (dists[dir][idx(w)] != unseen) continue;
       if (seen[dir][idx(w)] != unseen && vw >= seen[dir][idx(w)]) continue;
       seen[dir][idx(w)] = vw;
-      fringe[dir].emplace(vw, counter++, w);
-      paths[dir][idx(w)] = paths[dir][idx(v)];
-      paths[dir][idx(w)].push_back(w);
+      fringe[dir].emplace_back(vw, counter++, w);
+      std::push_heap(fringe[dir].begin(), fringe[dir].end(), later);
+      parent[dir][idx(w)] = v;
       if (seen[0][idx(w)] != unseen && seen[1][idx(w)] != unseen) {
         const std::int64_t total = seen[0][idx(w)] + seen[1][idx(w)];
         if (final_path.empty() || final_dist > total) {
           final_dist = total;
-          final_path = paths[0][idx(w)];
-          const Path& back = paths[1][idx(w)];
-          final_path.insert(final_path.end(), back.rbegin() + 1, back.rend());
+          final_path.clear();
+          for (int x = w; x != -1; x = parent[0][idx(x)]) final_path.push_back(x);
+          std::reverse(final_path.begin(), final_path.end());
+          for (int x = parent[1][idx(w)]; x != -1; x = parent[1][idx(x)]) final_path.push_back(x);
         }
       }
     }
@@ -106,6 +136,7 @@ std::vector<std::vector<int>> Accelerator::shortest_simple_paths(int from, int t
   filters.n = cores.size();
   filters.node.assign(filters.n, 0);
   filters.edge.assign(filters.n * filters.n, 0);
+  Workspace workspace(*this, filters.n);
 
   // networkx PathBuffer: heap of (length, counter, path) plus the set of paths waiting in it.
   using Candidate = std::tuple<std::int64_t, std::int64_t, Path>;
@@ -118,7 +149,7 @@ std::vector<std::vector<int>> Accelerator::shortest_simple_paths(int from, int t
 
   while (accepted.size() < k) {
     if (accepted.empty()) {
-      auto first = bidirectional_dijkstra(*this, from, to, filters);
+      auto first = bidirectional_dijkstra(from, to, filters, workspace);
       if (!first) return accepted;
       push(first->first, std::move(first->second));
     } else {
@@ -130,7 +161,7 @@ std::vector<std::vector<int>> Accelerator::shortest_simple_paths(int from, int t
         for (const Path& p : accepted)
           if (p.size() > i && std::equal(root.begin(), root.end(), p.begin()))
             filters.edge[static_cast<std::size_t>(p[i - 1]) * filters.n + static_cast<std::size_t>(p[i])] = 1;
-        if (auto spur = bidirectional_dijkstra(*this, root.back(), to, filters)) {
+        if (auto spur = bidirectional_dijkstra(root.back(), to, filters, workspace)) {
           Path path(root.begin(), root.end() - 1);
           path.insert(path.end(), spur->second.begin(), spur->second.end());
           push(static_cast<std::int64_t>(i - 1) + spur->first, std::move(path));
