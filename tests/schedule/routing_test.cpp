@@ -11,6 +11,9 @@
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/schedule/routing.hpp>
 #include <stream/schedule/steady_state.hpp>
+#include <stream/tiling/tiled_group.hpp>
+
+#include "two_conv_fixture.hpp"
 
 using namespace stream;
 using namespace stream::schedule;
@@ -224,4 +227,37 @@ TEST(Routing, UnreachableTargetIsAnError) {
   acc.cores.resize(7);
   acc.cores[6].id = 6;  // in no connection: not a graph node
   EXPECT_THROW((void)multicast_plan(acc, {0}, {6}, 32), Error);
+}
+
+// The steady state routes its transfers with these plans: 2-conv on simba cores {6, 7} (split in
+// two along D1). The input goes 36 -> {6, 7} as derived above (3 edges where the independent
+// BFS paths [36,0,6], [36,1,7] took 4); 131072 bits over 256-bit links take 512 cycles.
+// The output comes back {6, 7} -> 36: pair (6,36) keeps [6,0,36] first (2 edges); for (7,36)
+// [7,6,0,36] adds only 7>6 (score 3) and is generated before the equally good [6,7,1,36] +
+// [7,1,36] of the second state. Conv1 -> Conv2 stays on {6, 7}: 6>7 and 7>6, self pairs free.
+TEST(Routing, SteadyStateTransfersUseTheMulticastPlans) {
+  const auto s = simba();
+  const Workload wl = test::two_conv();
+  tiling::GroupMapping m;
+  m.nodes.resize(wl.size());
+  for (std::size_t i : wl.computation_nodes()) m.nodes[i] = {{6, 7}, {{1, 2}}};
+  m.intra_core_tiling = {{"Conv1", 0, 1}};
+  const auto ss = add_transfers(tiling::tile(wl, m), s);
+  auto plan_of = [&](const std::string& name) {
+    const int i = ss.node_index(name);
+    EXPECT_GE(i, 0) << name;
+    EXPECT_EQ(ss.nodes[static_cast<std::size_t>(i)].plans.size(), 1u) << name;
+    return ss.nodes[static_cast<std::size_t>(i)].plans.at(0);
+  };
+  const auto input = plan_of("Transfer(input)");
+  EXPECT_EQ(input.paths, (Paths{{36, 0, 6}, {36, 0, 6, 7}}));
+  EXPECT_EQ(input.hops, 3);
+  EXPECT_EQ(input.links, (std::vector<int>{s.edge(36, 0), s.edge(0, 6), s.edge(6, 7)}));
+  EXPECT_EQ(input.latency, 512);
+  const auto output = plan_of("Transfer(output_1)");
+  EXPECT_EQ(output.paths, (Paths{{6, 0, 36}, {7, 6, 0, 36}}));
+  EXPECT_EQ(output.hops, 3);
+  const auto mid = plan_of("Transfer(conv1_out)");
+  EXPECT_EQ(mid.paths, (Paths{{6}, {6, 7}, {7, 6}, {7}}));
+  EXPECT_EQ(mid.hops, 2);
 }
