@@ -6,17 +6,20 @@
 // three networkx details reproduced here:
 //  1. with a weight given, networkx uses _bidirectional_dijkstra (not the BFS variant) both for the
 //     first path and for every spur path. That search alternates direction on every pop (forward
-//     first), keeps one heap per direction ordered by (distance, push counter) with ONE counter
-//     shared by both heaps, scans successors (forward) / predecessors (backward) in adjacency
-//     insertion order, skips ignored nodes and edges, and remembers the best meeting path seen when
-//     a node becomes seen from both sides; it returns it as soon as a popped node is already final
-//     in the other direction. The first meeting path found wins ties (strict `>` update).
+//     first), keeps one heap per direction ordered by (distance, push counter) (with unit weights
+//     a heap pops in push order, so FIFOs here), scans successors (forward) / predecessors
+//     (backward) in adjacency insertion order, skips ignored nodes and edges, and remembers the
+//     best meeting path seen when a node becomes seen from both sides; it returns it as soon as a
+//     popped node is already final in the other direction. The first meeting path found wins
+//     ties (strict `>` update).
 //  2. Yen's loop: for i = 1..len(prev)-1, root = prev[:i], ignore the edge (p[i-1], p[i]) of every
 //     accepted path p sharing that root, search the spur from root[-1] with the nodes of
 //     prev[:i-1] ignored, push root[:-1] + spur with length (i - 1) + spur length.
 //  3. candidates live in a heap of (length, push counter, path) and a path already waiting is not
 //     pushed again, so among equally long candidates the one discovered first is yielded first.
-// Graphs here have at most a few dozen nodes, so the dense per-call tables are cheap.
+// Checked against networkx 3.6.1 on every ordered core pair of every reference hardware file
+// (tests/schedule/data/networkx_simple_paths.txt keeps a sample). Graphs here have at most a few
+// dozen nodes, so the dense per-call tables are cheap.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -44,13 +47,17 @@ struct Filters {
 
 // Buffers of one search, reused across the spur searches of a Yen run.
 struct Workspace {
-  using Entry = std::tuple<std::int64_t, std::int64_t, int>;  // (distance, counter, node)
+  // networkx pops (distance, counter) from a heap per direction. With unit weights a direction
+  // pushes distance d + 1 after popping d, and pops never decrease, so its pushes come in
+  // (distance, counter) order already: a FIFO pops exactly what the heap would.
+  using Entry = std::pair<std::int64_t, int>;  // (distance, node)
   std::vector<std::int64_t> dists[2], seen[2];
   // networkx stores whole paths per node (paths[dir][w] = paths[dir][v] + [w]); a node's path
   // only changes while it is not final and a final node's path never changes, so the parent it
   // was last relaxed from rebuilds the same path.
   std::vector<int> parent[2];
   std::vector<Entry> fringe[2];
+  std::size_t head[2] = {0, 0};
   std::vector<const std::vector<int>*> neighbours[2];  ///< successors, predecessors by core id
   Workspace(const Accelerator& acc, std::size_t n) {
     for (int d = 0; d < 2; ++d) {
@@ -81,24 +88,21 @@ std::optional<std::pair<std::int64_t, Path>> bidirectional_dijkstra(int source, 
     std::fill(dists[d].begin(), dists[d].end(), unseen);
     std::fill(seen[d].begin(), seen[d].end(), unseen);
     fringe[d].clear();
+    ws.head[d] = 0;
   }
-  const auto later = std::greater<Workspace::Entry>();
-  std::int64_t counter = 0;
   parent[0][idx(source)] = -1;
   parent[1][idx(target)] = -1;
   seen[0][idx(source)] = 0;
   seen[1][idx(target)] = 0;
-  fringe[0].emplace_back(0, counter++, source);
-  fringe[1].emplace_back(0, counter++, target);
+  fringe[0].emplace_back(0, source);
+  fringe[1].emplace_back(0, target);
   std::int64_t final_dist = 0;
   Path final_path;
   int dir = 1;
-  while (!fringe[0].empty() && !fringe[1].empty()) {
+  auto& head = ws.head;
+  while (head[0] < fringe[0].size() && head[1] < fringe[1].size()) {
     dir = 1 - dir;
-    std::pop_heap(fringe[dir].begin(), fringe[dir].end(), later);
-    const auto [dist, unused, v] = fringe[dir].back();
-    (void)unused;
-    fringe[dir].pop_back();
+    const auto [dist, v] = fringe[dir][head[dir]++];
     if (dists[dir][idx(v)] != unseen) continue;
     dists[dir][idx(v)] = dist;
     if (dists[1 - dir][idx(v)] != unseen) return std::make_pair(final_dist, final_path);
@@ -109,8 +113,7 @@ std::optional<std::pair<std::int64_t, Path>> bidirectional_dijkstra(int source, 
       if (dists[dir][idx(w)] != unseen) continue;
       if (seen[dir][idx(w)] != unseen && vw >= seen[dir][idx(w)]) continue;
       seen[dir][idx(w)] = vw;
-      fringe[dir].emplace_back(vw, counter++, w);
-      std::push_heap(fringe[dir].begin(), fringe[dir].end(), later);
+      fringe[dir].emplace_back(vw, w);
       parent[dir][idx(w)] = v;
       if (seen[0][idx(w)] != unseen && seen[1][idx(w)] != unseen) {
         const std::int64_t total = seen[0][idx(w)] + seen[1][idx(w)];
