@@ -24,7 +24,7 @@ using Paths = std::vector<std::vector<int>>;
 
 // 0 - 1 - 2
 // |   |   |
-// 3 - 4 - 5      links (bandwidth 32) listed in this order; core 1 -> 4 is slower (bw 16)
+// 3 - 4 - 5      links (bandwidth 32) listed in this order; link [1, 4] is slower (bw 16)
 hardware::Accelerator grid_2x3() {
   hardware::Accelerator acc;
   acc.name = "grid_2x3";
@@ -118,6 +118,35 @@ TEST(Routing, CandidatesStartWithTheBfsPath) {
   EXPECT_EQ(router.candidates(0, 5), (Paths{{0, 1, 2, 5}, {0, 3, 4, 5}, {0, 1, 4, 5}, {0, 3, 4, 1, 2, 5}}));
   EXPECT_EQ(router.candidates(0, 5).front(), acc.shortest_path(0, 5));
   EXPECT_EQ(router.candidates(3, 3), (Paths{{3}}));
+}
+
+// Where the BFS path and Yen's first path differ, the BFS path leads. Links [2,4], [2,3], [2,1],
+// [0,1], [4,0] (3 - 2, then 2 - 4 - 0 and 2 - 1 - 0), pair 3 -> 0:
+//  - bidirectional BFS grows the smaller fringe a level at a time (forward on ties): forward
+//    {3} -> {2} -> {4, 1} (2's successors in order 4, 3, 1); then backward from 0 meets 1 first:
+//    [3,2,1,0].
+//  - bidirectional Dijkstra alternates pops: forward 3 (sees 2), backward 0 (sees 1, 4), forward 2
+//    sees 4 first, now seen both ways: [3,2,4,0]; 1 also totals 3, not shorter.
+// Yen lists [3,2,4,0], [3,2,1,0]; the candidates are [3,2,1,0] then [3,2,4,0], and one pair takes
+// the first.
+TEST(Routing, BfsPathLeadsWhenYenStartsElsewhere) {
+  hardware::Accelerator acc;
+  acc.name = "y";
+  acc.cores.resize(5);
+  for (auto [a, b] : std::vector<std::pair<int, int>>{{2, 4}, {2, 3}, {2, 1}, {0, 1}, {4, 0}}) {
+    hardware::Connection c;
+    c.cores = {a, b};
+    c.bandwidth = 8;
+    acc.connectivity.push_back(c);
+  }
+  acc.build_interconnect();
+  EXPECT_EQ(acc.shortest_path(3, 0), (std::vector<int>{3, 2, 1, 0}));
+  EXPECT_EQ(acc.shortest_simple_paths(3, 0, 4), (Paths{{3, 2, 4, 0}, {3, 2, 1, 0}}));
+  Router router(acc);
+  EXPECT_EQ(router.candidates(3, 0), (Paths{{3, 2, 1, 0}, {3, 2, 4, 0}}));
+  const auto plan = router.plan({3}, {0}, 64);
+  EXPECT_EQ(plan.paths, (Paths{{3, 2, 1, 0}}));
+  EXPECT_EQ(plan.links, (std::vector<int>{acc.edge(3, 2), acc.edge(2, 1), acc.edge(1, 0)}));
 }
 
 // (a) One pair takes the BFS shortest path even when others are as short.
