@@ -80,44 +80,12 @@ std::vector<int> tensor_dims(const AffineMap& map, const std::vector<int>& node_
   return {out.begin(), out.end()};
 }
 
-TransferPlan make_plan(const hardware::Accelerator& acc, const std::vector<int>& sources,
-                       const std::vector<int>& targets, std::int64_t bits) {
-  TransferPlan plan;
-  plan.sources = sources;
-  plan.targets = targets;
-  std::vector<std::pair<int, int>> pairs;
-  for (int s : sources)
-    for (int t : targets) pairs.emplace_back(s, t);
-  std::sort(pairs.begin(), pairs.end());
-  std::set<std::pair<int, int>> edges;
-  for (auto [s, t] : pairs) {
-    if (s == t) continue;
-    const auto path = acc.shortest_path(s, t);
-    if (path.empty())
-      throw Error("no path from core " + std::to_string(s) + " to core " + std::to_string(t) + " in accelerator '" +
-                      acc.name + "'",
-                  Location{acc.source_file, 0, 0, "", ""});
-    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
-      edges.insert({path[i], path[i + 1]});
-      const int link = acc.edge(path[i], path[i + 1]);
-      if (!contains(plan.links, link)) plan.links.push_back(link);
-    }
-  }
-  plan.hops = static_cast<std::int64_t>(edges.size());
-  if (!plan.links.empty()) {
-    plan.min_bandwidth = acc.links().at(static_cast<std::size_t>(plan.links.front())).bandwidth;
-    for (int l : plan.links)
-      plan.min_bandwidth = std::min(plan.min_bandwidth, acc.links().at(static_cast<std::size_t>(l)).bandwidth);
-    plan.latency = static_cast<std::int64_t>(std::ceil(static_cast<double>(bits) / plan.min_bandwidth));
-  }
-  return plan;
-}
-
 }  // namespace
 
 SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc) {
   const Workload& w = tiled.workload;
   const auto& ud = w.unified_dimensions();
+  Router router(acc);
   SteadyState ss;
   ss.fusion_splits = tiled.fusion_splits;
   ss.offchip_core = acc.offchip_core_id;
@@ -263,7 +231,7 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
       out_t.producer = tr_index;
       out_t.placements = {offchip};
       out_t.tile_bits = out_t.bits;
-      tr.plans.push_back(make_plan(acc, ss.nodes[src].cores, offchip, tbits));
+      tr.plans.push_back(router.plan(ss.nodes[src].cores, offchip, tbits));
     } else {
       tr.name = "Transfer(" + tname + ")";
       tr.transfer_type = src_in ? TransferType::MemToCompute : TransferType::ComputeToCompute;
@@ -293,7 +261,7 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
             tile = product(tiling::tensor_shape_for_node(w, widest, *t, local_split_sizes(widest))) * bits(t->dtype);
       }
       for (int o : tr.outputs) ss.tensors[static_cast<std::size_t>(o)].tile_bits = tile;
-      tr.plans.push_back(make_plan(acc, ss.nodes[src].cores, tr.cores, tbits));
+      tr.plans.push_back(router.plan(ss.nodes[src].cores, tr.cores, tbits));
     }
     ss.nodes.push_back(std::move(tr));
   }

@@ -10,7 +10,8 @@
 //    replacement, naming both connections;
 //  - the graph's node order is the order of first appearance in the edge list, and each node's
 //    successors/predecessors keep first-insertion order. Shortest paths break ties exactly as
-//    networkx does (bidirectional BFS for one path, BFS predecessors for all shortest paths).
+//    networkx does (bidirectional BFS for one path, BFS predecessors for all shortest paths,
+//    Yen's algorithm over a bidirectional Dijkstra for k shortest simple paths).
 // A core that appears in no connection is kept (it can be listed) but is not a graph node.
 #pragma once
 
@@ -107,6 +108,10 @@ class Accelerator {
   [[nodiscard]] std::vector<int> shortest_path(int from, int to) const;
   /// Every shortest path, in networkx.all_shortest_paths order; empty when unreachable.
   [[nodiscard]] std::vector<std::vector<int>> all_shortest_paths(int from, int to) const;
+  /// The first `k` simple paths from..to, shortest first, exactly as the first `k` results of
+  /// networkx.shortest_simple_paths(G, from, to, weight=<unit>) (Yen's algorithm; tie order in
+  /// simple_paths.cpp). Empty when unreachable; {{from}} when from == to.
+  [[nodiscard]] std::vector<std::vector<int>> shortest_simple_paths(int from, int to, std::size_t k) const;
   /// The link ids along a path of core ids.
   [[nodiscard]] std::vector<int> path_links(const std::vector<int>& path) const;
 

@@ -21,6 +21,7 @@
 
 #include "stream/hardware/accelerator.hpp"
 #include "stream/schedule/node_costs.hpp"
+#include "stream/schedule/routing.hpp"
 #include "stream/tiling/tiled_group.hpp"
 
 namespace stream::schedule {
@@ -36,16 +37,6 @@ struct TemporalLoop {
   int dim = 0;  ///< unified dim
   std::int64_t size = 1;
   LoopEffect effect = LoopEffect::Varying;
-};
-
-/// One way to move a tensor: the union of one path per (source, target) core pair.
-struct TransferPlan {
-  std::vector<int> sources;
-  std::vector<int> targets;
-  std::vector<int> links;  ///< distinct link ids, order of first use
-  std::int64_t hops = 0;   ///< distinct directed edges used
-  std::int64_t latency = 0;  ///< ceil(tensor bits / slowest link bandwidth); 0 without links
-  double min_bandwidth = 0;
 };
 
 struct SsTensor {

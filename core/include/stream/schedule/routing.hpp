@@ -1,0 +1,74 @@
+// Transfer routing: which interconnect links carry a tensor from a group of source cores to a group
+// of target cores (the reference's multicast path plans, spec §4.5).
+//
+// As the reference (CommunicationManager._get_simple_no_meeting_node_plans with k_paths 4, beam
+// width 8, one plan, unit edge weights): every (source, target) pair, sorted by (source, target),
+// gets up to k candidate paths — the BFS shortest path first (Accelerator::shortest_path), then
+// the k shortest simple paths (Accelerator::shortest_simple_paths) that are not already listed;
+// a pair with source == target has the single trivial path without links. A beam search walks the
+// pairs: a state is the set of directed edges used so far and its score, the number of edges it
+// added; each state is extended with each candidate of the next pair, the states are stably
+// sorted by (score, edge count) and the best `beam_width` kept. The first final state is the plan,
+// so sharing edges between pairs (a multicast tree) beats independent shortest paths.
+// A Router caches the candidate paths per pair and the plan per (sources, targets), so a fusion
+// group's transfers between the same core groups are routed once.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "stream/hardware/accelerator.hpp"
+
+namespace stream::schedule {
+
+/// One way to move a tensor: one path per (source, target) core pair.
+struct TransferPlan {
+  std::vector<int> sources;
+  std::vector<int> targets;
+  std::vector<int> links;  ///< distinct link ids, order of first use over the pairs' paths
+  std::int64_t hops = 0;   ///< the beam score: distinct directed edges used (unit weights)
+  std::int64_t latency = 0;  ///< ceil(tensor bits / slowest link bandwidth); 0 without links
+  double min_bandwidth = 0;
+  /// The chosen path (core ids) of every pair, pairs sorted by (source, target).
+  std::vector<std::vector<int>> paths;
+};
+
+struct RoutingOptions {
+  std::size_t k_paths = 4;     ///< candidate paths per pair
+  std::size_t beam_width = 8;  ///< states kept between pairs
+};
+
+class Router {
+ public:
+  explicit Router(const hardware::Accelerator& acc, RoutingOptions options = {});
+
+  /// The plan moving `bits` from every source to every target. Throws stream::Error when a
+  /// target cannot be reached from a source.
+  [[nodiscard]] TransferPlan plan(const std::vector<int>& sources, const std::vector<int>& targets, std::int64_t bits);
+
+  /// The candidate paths of one pair, in the order the beam search tries them.
+  [[nodiscard]] const std::vector<std::vector<int>>& candidates(int source, int target);
+
+ private:
+  struct Route {
+    std::vector<int> links;
+    std::int64_t hops = 0;
+    std::vector<std::vector<int>> paths;
+  };
+  const Route& route(const std::vector<int>& sources, const std::vector<int>& targets);
+
+  const hardware::Accelerator& acc_;
+  RoutingOptions options_;
+  std::size_t n_ = 0;
+  std::vector<int> edge_index_;  ///< n*from + to -> index into acc.edges(), -1 without edge
+  std::map<std::pair<int, int>, std::vector<std::vector<int>>> candidates_;
+  std::map<std::pair<std::vector<int>, std::vector<int>>, Route> routes_;
+};
+
+/// One-shot Router(acc).plan(sources, targets, bits).
+[[nodiscard]] TransferPlan multicast_plan(const hardware::Accelerator& acc, const std::vector<int>& sources,
+                                          const std::vector<int>& targets, std::int64_t bits);
+
+}  // namespace stream::schedule
