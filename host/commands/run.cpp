@@ -3,7 +3,7 @@
 //   stream run [--hardware H] [--workload W] [--mapping M] [--intra-core-tiling SPEC]
 //              [--fusion-cut-points per-layer|N1,N2] [--out DIR] [--experiment-id ID]
 //              [--threads N] [--time-limit S] [--block KEY --param k=v ...] [--decompose]
-//              [--no-memory-fallback]
+//              [--no-memory-fallback] [--inline-timings]
 //
 // Defaults: the bundled 2-conv workload on the bundled TPU-like quad core. Progress goes to
 // stderr; stdout gets a short table (total latency, energy, EDP, per group latency, share and
@@ -40,6 +40,7 @@ struct Options {
   int threads = 1;
   double time_limit = 0;
   bool no_memory_fallback = false;
+  bool inline_timings = false;
 };
 
 std::string stem(const std::string& p) { return std::filesystem::path(p).stem().string(); }
@@ -81,7 +82,7 @@ void run(const Options& o, HostContext& ctx) {
   ro.failure_dir = out_dir;
   ro.progress = say;
   const auto result = pipeline::run(workload, acc, ro);
-  report::write_results(result, acc, out_dir, ro.solver);
+  report::write_results(result, acc, out_dir, ro.solver, o.inline_timings);
   say("results in " + out_dir.string());
 
   std::printf("%-14s %16lld cycles\n", "Total latency:", static_cast<long long>(result.total_latency));
@@ -121,6 +122,8 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_option("--time-limit", opts->time_limit, "Per-level MILP time limit in seconds (0: none)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--no-memory-fallback", opts->no_memory_fallback,
                 "Keep the reference's core choice even when a specialised core's memory makes a group infeasible");
+  cmd->add_flag("--inline-timings", opts->inline_timings,
+                "Also write wall and solve times into summary.* and optimization_metrics.yaml (not only timings.*)");
   cmd->callback([opts, &ctx] { run(*opts, ctx); });
 }
 

@@ -207,3 +207,35 @@ TEST(StreamRun, TimingsFileHasEveryGroupsClockFigures) {
   EXPECT_NE(stdout_text.find("wall (s)"), std::string::npos) << stdout_text;
   EXPECT_NE(stdout_text.find("wall time:"), std::string::npos) << stdout_text;
 }
+
+// --inline-timings puts the clock figures of timings.* into summary.* and optimization_metrics.yaml
+// as well (the issue lists wall and solve times among their fields); they are the same readings.
+TEST(StreamRun, InlineTimingsRepeatTheTimingsFileInSummaryAndMetrics) {
+  const auto out = scratch("inline_timings");
+  ASSERT_EQ(stream_run("--fusion-cut-points per-layer --inline-timings", out), 0) << read(out.string() + ".stderr");
+  const auto dir = out / "exp";
+  const YAML::Node t = YAML::LoadFile((dir / "timings.yaml").string());
+  const YAML::Node summary = YAML::LoadFile((dir / "summary.yaml").string());
+  const auto summary_json = nlohmann::json::parse(read(dir / "summary.json"));
+  EXPECT_DOUBLE_EQ(summary["total_wall_time_s"].as<double>(), t["total_wall_time_s"].as<double>());
+  EXPECT_DOUBLE_EQ(summary_json["total_wall_time_s"].get<double>(), t["total_wall_time_s"].as<double>());
+  ASSERT_EQ(summary["groups"].size(), 2u);
+  for (const auto& entry : summary["groups"]) {
+    const auto key = entry.first.as<std::string>();
+    const YAML::Node g = t["groups"][key];
+    EXPECT_DOUBLE_EQ(entry.second["wall_time_s"].as<double>(), g["wall_time_s"].as<double>()) << key;
+    EXPECT_DOUBLE_EQ(summary_json["groups"][key]["wall_time_s"].get<double>(), g["wall_time_s"].as<double>()) << key;
+    const YAML::Node metrics = YAML::LoadFile((dir / key / "optimization_metrics.yaml").string());
+    EXPECT_DOUBLE_EQ(metrics["solve_time_s"].as<double>(), g["solve_time_s"].as<double>()) << key;
+    ASSERT_EQ(metrics["objectives"].size(), g["objectives"].size()) << key;
+    for (std::size_t i = 0; i < g["objectives"].size(); ++i)
+      EXPECT_DOUBLE_EQ(metrics["objectives"][i]["solve_time_s"].as<double>(),
+                       g["objectives"][i]["solve_time_s"].as<double>())
+          << key << " level " << i;
+  }
+  // Without the switch the same files carry no clock figure (the determinism tests compare them).
+  const auto plain = scratch("plain_timings");
+  ASSERT_EQ(stream_run("--fusion-cut-points per-layer", plain), 0);
+  EXPECT_EQ(read(plain / "exp" / "summary.yaml").find("time_s"), std::string::npos);
+  EXPECT_EQ(read(plain / "exp" / "group_0" / "optimization_metrics.yaml").find("time_s"), std::string::npos);
+}

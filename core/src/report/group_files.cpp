@@ -1,4 +1,5 @@
 #include "stream/report/group_files.hpp"
+#include "stream/report/timings.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -153,7 +154,7 @@ std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& g) {
   return done(out);
 }
 
-std::string optimization_metrics_yaml(const pipeline::GroupResult& g, const std::string& solver) {
+std::string optimization_metrics_yaml(const pipeline::GroupResult& g, const std::string& solver, bool inline_timings) {
   const auto& a = g.allocation;
   YAML::Emitter out;
   out << YAML::BeginMap;
@@ -169,10 +170,13 @@ std::string optimization_metrics_yaml(const pipeline::GroupResult& g, const std:
     out << YAML::Key << "status" << YAML::Value << (i < a.level_status.size() ? a.level_status[i] : std::string("NOT_SOLVED"));
     out << YAML::Key << "objective" << YAML::Value;
     if (i < a.level_objectives.size()) num(out, std::round(a.level_objectives[i] * 1e6) / 1e6); else out << YAML::Null;
+    if (inline_timings && i < a.level_times_s.size())
+      out << YAML::Key << "solve_time_s" << YAML::Value << seconds_text(a.level_times_s[i]);
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
   out << YAML::Key << "timings" << YAML::Value << "../timings.yaml";  // the solve times, kept out of here
+  if (inline_timings) out << YAML::Key << "solve_time_s" << YAML::Value << seconds_text(a.solve_time_s);
   out << YAML::Key << "model" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "variables" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "total" << YAML::Value << a.size.variables;
@@ -186,10 +190,6 @@ std::string optimization_metrics_yaml(const pipeline::GroupResult& g, const std:
   out << YAML::EndMap;
   return done(out);
 }
-
-}  // namespace stream::report
-
-namespace stream::report {
 
 std::string memory_accesses_yaml(const pipeline::GroupResult& g) {
   const auto& m = g.memory_accesses;

@@ -21,10 +21,10 @@ void write(const std::filesystem::path& p, const std::string& text) {
 }  // namespace
 
 void write_results(const pipeline::RunResult& r, const hardware::Accelerator& acc, const std::filesystem::path& dir,
-                   const std::string& solver) {
+                   const std::string& solver, bool inline_timings) {
   std::filesystem::create_directories(dir);
-  write(dir / "summary.yaml", summary_yaml(r));
-  write(dir / "summary.json", summary_json(r));
+  write(dir / "summary.yaml", summary_yaml(r, inline_timings));
+  write(dir / "summary.json", summary_json(r, inline_timings));
   write(dir / "timings.yaml", timings_yaml(r));
   write(dir / "timings.json", timings_json(r));
   for (const auto& g : r.groups) {
@@ -33,7 +33,7 @@ void write_results(const pipeline::RunResult& r, const hardware::Accelerator& ac
     write(gd / "mapping.yaml", pipeline::mapping_yaml(g.workload, g.mapping));
     write(gd / "core_cost_lut.yaml", core_cost_lut_yaml(g));
     write(gd / "slot_latency_breakdown.yaml", slot_latency_breakdown_yaml(g));
-    write(gd / "optimization_metrics.yaml", optimization_metrics_yaml(g, solver));
+    write(gd / "optimization_metrics.yaml", optimization_metrics_yaml(g, solver, inline_timings));
     if (!g.allocation.slot_latency.empty()) {
       write(gd / "steady_state_trace.json", steady_state_trace_json(g, acc));
       write(gd / "schedule.svg", schedule_svg(g, acc));

@@ -11,7 +11,9 @@
 
 namespace stream::report {
 
-[[nodiscard]] std::string summary_yaml(const pipeline::RunResult& result);
-[[nodiscard]] std::string summary_json(const pipeline::RunResult& result);
+/// `inline_timings`: also carry the wall times (total and per group, as in timings.*); the file
+/// then differs from run to run.
+[[nodiscard]] std::string summary_yaml(const pipeline::RunResult& result, bool inline_timings = false);
+[[nodiscard]] std::string summary_json(const pipeline::RunResult& result, bool inline_timings = false);
 
 }  // namespace stream::report

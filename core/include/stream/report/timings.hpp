@@ -13,6 +13,10 @@
 namespace stream::report {
 
 [[nodiscard]] std::string timings_yaml(const pipeline::RunResult& result);
+/// Seconds rounded to microseconds (the unit of every clock figure the results carry), as a
+/// number and as YAML text ("0.091249", no trailing zeros).
+[[nodiscard]] double rounded_seconds(double seconds);
+[[nodiscard]] std::string seconds_text(double seconds);
 [[nodiscard]] std::string timings_json(const pipeline::RunResult& result);
 
 }  // namespace stream::report

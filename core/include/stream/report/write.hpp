@@ -15,7 +15,10 @@
 
 namespace stream::report {
 
+/// `inline_timings`: summary.* and optimization_metrics.yaml also carry their clock figures
+/// (`stream run --inline-timings`); those files then differ from run to run.
 void write_results(const pipeline::RunResult& result, const hardware::Accelerator& accelerator,
-                   const std::filesystem::path& directory, const std::string& solver = "cbc");
+                   const std::filesystem::path& directory, const std::string& solver = "cbc",
+                   bool inline_timings = false);
 
 }  // namespace stream::report
