@@ -8,6 +8,7 @@
 #include "stream/hardware/accelerator_reader.hpp"
 #include "stream/ir/workload.hpp"
 #include "stream/mapping/auto_mapping.hpp"
+#include "stream/tiling/tiled_group.hpp"
 
 namespace fs = std::filesystem;
 using namespace stream;
@@ -268,4 +269,45 @@ TEST(AutoMapping, CheckMappingFindsProblems) {
   EXPECT_TRUE(has("names node 'Conv3', which is not in the workload"));
   EXPECT_EQ(errors.size(), 5u);
   for (const auto& e : errors) EXPECT_EQ(e.where.file, "m.yaml");
+}
+
+TEST(AutoMapping, CapacityTilerSizesATensorByItsWidestReader) {
+  // A residual block: X -> Conv1 -> Conv2 -> Add(X, conv2_out). Conv2 reads conv1_out through a
+  // halo (oy + fy - 1), so conv1's and conv2's spatial dims stay separate: X is read along its rows
+  // by Conv1 through conv1's oy and by the Add through conv2's oy. The tiled workload gives X the
+  // larger of the two extents per axis, so the SIMD core (1 Mbit, the only core listing Add) must
+  // see X, conv2_out and the sum fit in half its memory with both readers' dims tiled, not one.
+  // One channel, so that no shared channel dim can shrink every tensor at once.
+  const auto acc = hardware::load_accelerator(kHardware / "tpu_like_quad_core.yaml");
+  auto x = make_tensor("X", DType::f32, {1, 1, 256, 256});
+  auto w1 = make_tensor("W1", DType::f32, {1, 1, 3, 3});
+  auto y1 = make_tensor("Y1", DType::f32, {1, 1, 256, 256});
+  auto w2 = make_tensor("W2", DType::f32, {1, 1, 3, 3});
+  auto y2 = make_tensor("Y2", DType::f32, {1, 1, 256, 256});
+  auto z = make_tensor("Z", DType::f32, {1, 1, 256, 256});
+  const AffineMap id4(4, {d(0), d(1), d(2), d(3)});
+  const Workload wl({make_in_edge("X", x), make_in_edge("W1", w1), make_in_edge("W2", w2), conv("Conv1", x, w1, y1),
+                     conv("Conv2", y1, w2, y2), make_computation("Add", "Add", {x, y2}, {z}, {id4, id4, id4}),
+                     make_out_edge("Z", z)});
+  const Mapping m = generate_mapping(wl, acc);
+  ASSERT_EQ(m.layers[2].cores(), (std::vector<int>{5}));
+  // The steady-state tensors the Add's core holds, from the tiling module's own shape rule.
+  tiling::GroupMapping gm;
+  gm.nodes.resize(wl.size());
+  for (std::size_t i : wl.computation_nodes()) {
+    const auto& lm = m.for_node(wl.node(i));
+    gm.nodes[i].cores = lm.cores();
+    for (const auto& s : lm.splits()) gm.nodes[i].inter_core_tiling.emplace_back(s.dim, s.split);
+  }
+  for (const auto& t : m.fused_groups[0].intra_core_tiling) gm.intra_core_tiling.push_back({t.node, t.dim, t.tile});
+  const tiling::TiledGroup tiled = tiling::tile(wl, gm);
+  std::int64_t bits = 0;
+  for (const auto& t : tiled.workload.tensors())
+    if (t->name == "X" || t->name == "Y2" || t->name == "Z") bits += t->size_bits();
+  // Half of 1,048,576 bits, plus X's 2-row halo on a tile (Conv1's oy + fy - 1) that the tiler's
+  // estimate ignores: at most 2 extra rows of 16 x 64 f32 per tile.
+  std::string tiles;
+  for (const auto& t : m.fused_groups[0].intra_core_tiling) tiles += t.node + ".D" + std::to_string(t.dim) + "=" + std::to_string(t.tile) + " ";
+  EXPECT_LE(bits, 524288 + 2 * 16 * 64 * 32) << "tiles: " << tiles;
+  EXPECT_GT(tiled.iterations(), 1);
 }

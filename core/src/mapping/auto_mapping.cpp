@@ -352,11 +352,36 @@ class Generator {
           const int g = info.global[static_cast<std::size_t>(t.dim)];
           resident[g] = std::clamp<std::int64_t>(t.tile, 1, per_core(g));
         }
+    // A tensor's steady-state extent along an axis is the largest over the nodes reading or
+    // writing it (the tiled workload's shape rule), so a tensor read through two unrelated dim
+    // families (a block input feeding a 3x3 conv and a residual Add) only shrinks along an axis
+    // when every accessor's dims for that axis shrink.
+    std::map<const Tensor*, std::vector<std::vector<std::set<int>>>> axis_dims;  // tensor -> axis -> accessors
+    for (const auto& info : nodes_)
+      for (std::size_t op = 0; op < info.node->num_operands(); ++op) {
+        auto& axes = axis_dims[info.node->operand(op).get()];
+        const auto& results = info.node->operand_mapping.at(op).results();
+        if (axes.size() < results.size()) axes.resize(results.size());
+        for (std::size_t a = 0; a < results.size(); ++a) {
+          std::set<int> ds;
+          for (int d : results[a].dims())
+            if (static_cast<std::size_t>(d) < info.global.size()) ds.insert(info.global[static_cast<std::size_t>(d)]);
+          axes[a].push_back(std::move(ds));
+        }
+      }
     auto usage = [&](const std::vector<TensorUse>& tensors, const std::map<int, std::int64_t>& r) {
       double bits = 0.0;
       for (const auto& u : tensors) {
         double f = 1.0;
-        for (int g : u.dims) f *= static_cast<double>(r.at(g)) / static_cast<double>(per_core(g));
+        for (const auto& accessors : axis_dims.at(u.tensor)) {
+          double widest = 0.0;
+          for (const auto& ds : accessors) {
+            double share = 1.0;
+            for (int g : ds) share *= static_cast<double>(r.at(g)) / static_cast<double>(per_core(g));
+            widest = std::max(widest, share);
+          }
+          f *= widest;
+        }
         bits += u.per_core_bits * f;
       }
       return bits;
