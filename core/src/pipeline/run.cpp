@@ -83,6 +83,7 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
   };
   const auto t_run = clock::now();
   const auto solver = allocate::make_solver(o.solver);
+  schedule::Router router(acc);  // paths and plans repeat across groups and fallback attempts
   // Beyond the reference, which stops with InfeasibleAllocationError: when memory capacity alone
   // makes an automatically mapped group infeasible, tile it finer (the capacity tiler's fill
   // fraction halves, twice), then map it again without the specialised cores whose memory alone
@@ -136,7 +137,7 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
       g.costs = estimate_costs(g.tiled, acc, {o.threads, 6});
       g.cost_time_s += std::chrono::duration<double>(clock::now() - t_costs).count();
       if (o.costs_only) break;
-      g.schedule = schedule::steady_state(g.tiled, g.costs, acc);
+      g.schedule = schedule::steady_state(g.tiled, g.costs, acc, &router);
       say(tag + ": " + std::to_string(g.schedule.max_slot + 1) + " slots; solving the allocation");
       g.allocation = allocate::solve(
           g.schedule, acc, *solver, allocate_options(index, fallback ? allocate::Diagnosis::Memory : allocate::Diagnosis::Full));

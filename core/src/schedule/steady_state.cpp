@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <queue>
 #include <set>
 
@@ -82,10 +83,12 @@ std::vector<int> tensor_dims(const AffineMap& map, const std::vector<int>& node_
 
 }  // namespace
 
-SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc) {
+SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc, Router* shared_router) {
   const Workload& w = tiled.workload;
   const auto& ud = w.unified_dimensions();
-  Router router(acc);
+  std::optional<Router> own_router;
+  if (!shared_router) own_router.emplace(acc);
+  Router& router = shared_router ? *shared_router : *own_router;
   SteadyState ss;
   ss.fusion_splits = tiled.fusion_splits;
   ss.offchip_core = acc.offchip_core_id;
@@ -439,8 +442,9 @@ SteadyState add_compute_latencies(SteadyState ss, const NodeCosts& costs) {
   return ss;
 }
 
-SteadyState steady_state(const tiling::TiledGroup& tiled, const NodeCosts& costs, const hardware::Accelerator& acc) {
-  return add_compute_latencies(assign_time_slots(add_iteration_spaces(add_transfers(tiled, acc))), costs);
+SteadyState steady_state(const tiling::TiledGroup& tiled, const NodeCosts& costs, const hardware::Accelerator& acc,
+                         Router* router) {
+  return add_compute_latencies(assign_time_slots(add_iteration_spaces(add_transfers(tiled, acc, router))), costs);
 }
 
 }  // namespace stream::schedule

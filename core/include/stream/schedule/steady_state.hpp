@@ -85,13 +85,16 @@ struct SteadyState {
 /// `active(n, x)`: x scaled by the product of the non-absent temporal loops over all of them.
 [[nodiscard]] std::int64_t active_latency(const std::vector<TemporalLoop>& loops, double x);
 
-[[nodiscard]] SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accelerator& accelerator);
+/// `router`: a Router to route with (and cache in), shared across groups of one run on the same
+/// accelerator; a fresh one when null.
+[[nodiscard]] SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accelerator& accelerator,
+                                        Router* router = nullptr);
 [[nodiscard]] SteadyState add_iteration_spaces(SteadyState ss);
 [[nodiscard]] SteadyState assign_time_slots(SteadyState ss);
 /// Compute latencies from the cost table (throws when a compute node has no entry).
 [[nodiscard]] SteadyState add_compute_latencies(SteadyState ss, const NodeCosts& costs);
 
 [[nodiscard]] SteadyState steady_state(const tiling::TiledGroup& tiled, const NodeCosts& costs,
-                                       const hardware::Accelerator& accelerator);
+                                       const hardware::Accelerator& accelerator, Router* router = nullptr);
 
 }  // namespace stream::schedule
