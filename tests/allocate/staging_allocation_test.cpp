@@ -9,7 +9,10 @@
 #include <stream/allocate/tetra.hpp>
 #include <stream/schedule/steady_state.hpp>
 
+#include <stream/hardware/accelerator_reader.hpp>
+
 #include "../schedule/staging_fixture.hpp"
+#include "../schedule/two_conv_fixture.hpp"
 
 using namespace stream;
 using namespace stream::schedule;
@@ -127,4 +130,34 @@ TEST(StagingAllocation, InvariantInputStaysOnItsMemoryCoreAcrossIterations) {
   EXPECT_EQ(a.latency_per_iteration, 948);
   EXPECT_EQ(a.overlap, 448);
   EXPECT_EQ(a.total_latency, 1448);
+}
+
+// The reference's AIE array with the 2-conv on all 16 compute tiles (split 16 along ox): every
+// staged tensor lands on one of its options and every plan agrees with the placements.
+TEST(StagingAllocation, TwoConvOnTheWholeAieArrayIsCoherent) {
+  const auto acc = hardware::load_accelerator(std::string(STREAM_SHARED_DIR) +
+                                              "/reference/stream-inputs/aie/hardware/whole_array.yaml");
+  const Workload wl = test::two_conv();
+  tiling::GroupMapping m;
+  m.nodes.resize(wl.size());
+  const std::vector<int> tiles{2, 3, 4, 5, 8, 9, 10, 11, 14, 15, 16, 17, 20, 21, 22, 23};
+  for (std::size_t i : wl.computation_nodes()) m.nodes[i] = {tiles, {{1, 16}}};
+  m.intra_core_tiling = {{"Conv1", 0, 1}};
+  NodeCosts costs;
+  for (int id : tiles) {
+    costs["Conv1"].push_back({id, "aie2.compute", 1000, 0, 0, 0, 0, "aie2"});
+    costs["Conv2"].push_back({id, "aie2.compute", 2000, 0, 0, 0, 0, "aie2"});
+  }
+  const auto ss = steady_state(tiling::tile(wl, m), costs, acc);
+  const auto a = allocate::solve(ss, acc, *allocate::make_solver("cbc"));
+  ASSERT_EQ(a.status, allocate::SolveStatus::Optimal) << a.infeasibility;
+  expect_coherent(ss, a);
+  for (const std::string t : {"input_1", "weights_1_1", "weights_2_1"}) {
+    const auto& where = chosen(ss, a, t);
+    ASSERT_EQ(where.size(), 1u) << t;
+    EXPECT_TRUE(where[0] == 1 || where[0] == 7 || where[0] == 13 || where[0] == 19) << t;
+  }
+  EXPECT_EQ(chosen(ss, a, "output_2"), (std::vector<int>{1, 7, 13, 19}));
+  // Capacity holds on every core under the chosen placements and reuse.
+  for (const auto& [c, bits] : load(ss, a)) EXPECT_LE(bits, acc.core(c).memory_capacity()) << "core " << c;
 }

@@ -7,6 +7,7 @@
 #include <stream/schedule/steady_state.hpp>
 
 #include "staging_fixture.hpp"
+#include "two_conv_fixture.hpp"
 
 using namespace stream;
 using namespace stream::schedule;
@@ -232,4 +233,40 @@ TEST(Staging, SlotsOfTheStagedGemm) {
   EXPECT_EQ(slot("Transfer(Y_2)"), 6);
   EXPECT_EQ(slot("Y_edge"), 7);
   EXPECT_EQ(ss.max_slot, 7);
+}
+
+// The reference's own AIE array (4 columns of shim, memory tile, 4 compute tiles) with the 2-conv
+// mapped as the automatic mapping does: all 16 compute tiles, split 16 along ox (D1).
+TEST(Staging, TwoConvOnTheWholeAieArray) {
+  const auto acc = hardware::load_accelerator(std::string(STREAM_SHARED_DIR) +
+                                              "/reference/stream-inputs/aie/hardware/whole_array.yaml");
+  EXPECT_EQ(staging_memory_cores(acc), (std::vector<int>{1, 7, 13, 19}));
+  const Workload wl = test::two_conv();
+  tiling::GroupMapping m;
+  m.nodes.resize(wl.size());
+  const std::vector<int> tiles{2, 3, 4, 5, 8, 9, 10, 11, 14, 15, 16, 17, 20, 21, 22, 23};
+  for (std::size_t i : wl.computation_nodes()) m.nodes[i] = {tiles, {{1, 16}}};
+  m.intra_core_tiling = {{"Conv1", 0, 1}};
+  const auto ss = add_transfers(tiling::tile(wl, m), acc);
+  std::vector<std::string> transfers;
+  for (const auto& n : ss.nodes)
+    if (n.kind == SsKind::Transfer) transfers.push_back(n.name + " " + name(n.transfer_type));
+  // Every input is reused on chip (Conv1 walks k, which the input lacks; the weights lack ox).
+  EXPECT_EQ(transfers, (std::vector<std::string>{
+                           "Transfer(input) MEM_TO_MEM", "Transfer(input_1) MEM_TO_COMPUTE",
+                           "Transfer(weights_1) MEM_TO_MEM", "Transfer(weights_1_1) MEM_TO_COMPUTE",
+                           "Transfer(conv1_out) COMPUTE_TO_COMPUTE", "Transfer(weights_2) MEM_TO_MEM",
+                           "Transfer(weights_2_1) MEM_TO_COMPUTE", "Transfer(output_1) COMPUTE_TO_MEM",
+                           "Transfer(output_2) MEM_TO_MEM"}));
+  // From the shim (column 0 only): one memory tile at a time. The output, unrolled 16 along ox
+  // over 4 columns: min(4, 16) = 4 tiles, the single combination of all four, a quarter each.
+  EXPECT_EQ(tensor(ss, "input_1").placements, (Groups{{1}, {7}, {13}, {19}}));
+  EXPECT_EQ(tensor(ss, "weights_2_1").placements, (Groups{{1}, {7}, {13}, {19}}));
+  EXPECT_EQ(tensor(ss, "output_2").placements, (Groups{{1, 7, 13, 19}}));
+  EXPECT_EQ(tensor(ss, "output_2").tile_bits, 1 * 32 * 32 * 32 * 16 / 4);
+  EXPECT_EQ(node(ss, "Transfer(input)").plans.size(), 4u);
+  EXPECT_EQ(node(ss, "Transfer(input_1)").plans.size(), 4u);
+  EXPECT_EQ(node(ss, "Transfer(output_1)").plans.size(), 1u);
+  EXPECT_EQ(node(ss, "Transfer(output_2)").plans.size(), 1u);
+  EXPECT_EQ(plan_targets(node(ss, "Transfer(output_2)")), (Groups{{0}}));
 }
