@@ -363,15 +363,14 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
         if (t->name == tname)
           consumer_tile = product(tiling::tensor_shape_for_node(w, widest, *t, local_split_sizes(widest))) * bits(t->dtype);
     }
-    // Reused on chip: some consumer iterates a dim the tensor does not span, so a memory core can
-    // keep it while the consumers walk that dim.
+    // Reused on chip: some consumer has a dim the tensor does not span, so a memory core can keep
+    // it while the consumers walk that dim. Its size in this tile does not matter: a dim tiled
+    // down to 1 here is still walked across the steady-state iterations.
     bool reused_on_chip = false;
-    for (std::size_t d : dsts) {
-      if (ss.nodes[d].kind != SsKind::Compute) continue;
-      const auto& sizes = w.loop_sizes(d);
-      for (std::size_t j = 0; j < sizes.size(); ++j)
-        if (sizes[j] > 1 && !contains(tr.dims, ss.nodes[d].dims.at(j))) reused_on_chip = true;
-    }
+    for (std::size_t d : dsts)
+      if (ss.nodes[d].kind == SsKind::Compute)
+        for (int dim : ss.nodes[d].dims)
+          if (!contains(tr.dims, dim)) reused_on_chip = true;
     const bool stage = src_in && !mem_cores.empty() && reused_on_chip;
 
     int moved = tid;                  // the tensor the transfer to the consumers reads
