@@ -161,3 +161,38 @@ TEST(StagingAllocation, TwoConvOnTheWholeAieArrayIsCoherent) {
   // Capacity holds on every core under the chosen placements and reuse.
   for (const auto& [c, bits] : load(ss, a)) EXPECT_LE(bits, acc.core(c).memory_capacity()) << "core " << c;
 }
+
+// Reuse compatibility of MEM_TO_COMPUTE transfers (spec §4.8 item 9): the memory side holds the
+// tensor at least as long as the compute side (a >= row); aie2 accelerators make it an equality.
+TEST(StagingAllocation, MemToComputeReuseIsAnEqualityOnAie2Only) {
+  auto compat_row = [](const allocate::TetraModel& m, const std::string& name) -> const allocate::Row* {
+    for (const auto& r : m.model.rows())
+      if (r.name == name) return &r;
+    return nullptr;
+  };
+  const auto aie = test::staging_accelerator();
+  const auto staged = steady_state(test::staging_tiled(test::staging_gemm(), 8), test::staging_costs(500), aie);
+  const auto m = allocate::build_model(staged, aie);
+  const auto* r = compat_row(m, "compat_Transfer(W_1)_W_2");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->family, "reuse_compatibility");
+  EXPECT_DOUBLE_EQ(r->lo, r->hi);
+
+  const auto tpu = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
+  const Workload wl = test::two_conv();
+  tiling::GroupMapping mp;
+  mp.nodes.resize(wl.size());
+  for (std::size_t i : wl.computation_nodes()) mp.nodes[i] = {{0, 1, 2, 3}, {{1, 4}}};
+  mp.intra_core_tiling = {{"Conv1", 1, 4}};  // ox 32 = 4 cores x tile 4 x 2 iterations
+  NodeCosts costs;
+  for (int id : {0, 1, 2, 3}) {
+    costs["Conv1"].push_back({id, "zigzag.compute", 100, 0, 0, 0, 0, "zigzag"});
+    costs["Conv2"].push_back({id, "zigzag.compute", 100, 0, 0, 0, 0, "zigzag"});
+  }
+  const auto direct = steady_state(tiling::tile(wl, mp), costs, tpu);
+  ASSERT_EQ(direct.iterations, 2);
+  const auto mz = allocate::build_model(direct, tpu);
+  const auto* rz = compat_row(mz, "compat_Transfer(weights_1)_weights_1_1");
+  ASSERT_NE(rz, nullptr);
+  EXPECT_NE(rz->lo, rz->hi);
+}
