@@ -189,7 +189,7 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_option("--hardware", o->hardware, "Accelerator YAML: print the (node, core) cost table of --workload on it");
   cmd->add_option("--workload", o->workload.file, "Workload file for --hardware");
   cmd->add_option("--mapping", o->mapping, "Mapping YAML for --hardware (default: automatic mapping)");
-  cmd->add_option("--threads", o->threads, "Threads for the cost table")->check(CLI::PositiveNumber);
+  cmd->add_option("--threads", o->threads, "Threads for the cost table")->check(CLI::Range(1, 1024));
   add_workload_source_options(*cmd, o->workload);
   cmd->add_option("--cores-dir", o->cores_dir, "Directory of core files (default: the reference's example cores)");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}));

@@ -118,8 +118,8 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_option("--fusion-cut-points", opts->fusion_cut_points, "per-layer, or node names N1,N2 (default: automatic)");
   cmd->add_option("--out", opts->out, "Output directory (default: outputs)");
   cmd->add_option("--experiment-id", opts->experiment_id, "Sub-directory name (default: <hw>-<workload>-constraint_optimization)");
-  cmd->add_option("--threads", opts->threads, "Threads for the cost model and the solver")->check(CLI::PositiveNumber);
-  cmd->add_option("--time-limit", opts->time_limit, "Per-level MILP time limit in seconds (0: none)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--threads", opts->threads, "Threads for the cost model and the solver")->check(CLI::Range(1, 1024));
+  cmd->add_option("--time-limit", opts->time_limit, "Per-level MILP time limit in seconds (0: none)")->check(CLI::Range(0.0, 1e6));
   cmd->add_flag("--no-memory-fallback", opts->no_memory_fallback,
                 "Keep the reference's core choice even when a specialised core's memory makes a group infeasible");
   cmd->add_flag("--inline-timings", opts->inline_timings,

@@ -375,8 +375,8 @@ void check_mapping_cores(const Mapping& mapping, const hardware::Accelerator& ac
       }
       const auto& core = accelerator.core(id);
       if (core.kind() != hardware::CoreKind::Compute)
-        diagnostics.error(where, who + ": core " + std::to_string(id) + " is a " + std::string(name(core.kind())) +
-                                     " core and cannot run computations");
+        diagnostics.error(where, who + ": core " + std::to_string(id) + " (" + std::string(name(core.kind())) +
+                                     ") cannot run computations");
     }
   }
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <optional>
 #include <sstream>
 
@@ -82,29 +83,51 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
   };
   const auto t_run = clock::now();
   const auto solver = allocate::make_solver(o.solver);
+  // Beyond the reference, which stops with InfeasibleAllocationError: when memory capacity alone
+  // makes an automatically mapped group infeasible, tile it finer (the capacity tiler's fill
+  // fraction halves, twice), then map it again without the specialised cores whose memory alone
+  // blocks it (their work moves to the generic cores), and last cut a fused group into one group
+  // per layer (docs/pipeline.md).
+  const bool fallback = !o.mapping && !o.costs_only && o.memory_fallback && o.intra_core_tiling.empty();
+  auto allocate_options = [&](int index, allocate::Diagnosis diagnosis) {
+    allocate::AllocateOptions ao;
+    ao.solve.time_limit_s = o.time_limit_s;
+    ao.solve.threads = o.threads;
+    // Only a group's final answer writes its model: a fallback attempt's would be stale.
+    if (!o.failure_dir.empty() && diagnosis == allocate::Diagnosis::Full)
+      ao.mps_on_failure = (o.failure_dir / ("group_" + std::to_string(index)) / "model.mps").string();
+    ao.diagnosis = diagnosis;
+    return ao;
+  };
+  auto memory_bound = [](const allocate::Allocation& a) {
+    return a.slot_latency.empty() &&
+           std::find(a.culprit_families.begin(), a.culprit_families.end(), "memory_capacity") != a.culprit_families.end();
+  };
+
+  struct Pending {
+    Workload workload;
+    int split_from = -1;
+  };
+  std::deque<Pending> pending;
+  if (o.mapping) {
+    pending.push_back({workload});  // a mapping file describes one fused group: the whole workload
+  } else {
+    for (auto& w : split_fusion_groups(workload, cut_points(workload, o))) pending.push_back({std::move(w)});
+  }
   RunResult r;
-  // A mapping file describes one fused group: the whole workload.
-  const auto groups = o.mapping ? std::vector<Workload>{workload} : split_fusion_groups(workload, cut_points(workload, o));
-  for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+  int automatic_group = -1;  // index among the groups before any fallback split
+  while (!pending.empty()) {
+    Pending next = std::move(pending.front());
+    pending.pop_front();
+    if (next.split_from < 0) ++automatic_group;
     const auto t0 = clock::now();
-    const std::string tag = "group " + std::to_string(gi);
+    const int index = static_cast<int>(r.groups.size());
+    const std::string tag = "group " + std::to_string(index);
     GroupResult g;
-    g.index = static_cast<int>(gi);
-    g.workload = groups[gi];
+    g.index = index;
+    g.split_from = next.split_from;
+    g.workload = std::move(next.workload);
     g.mapping = o.mapping ? read_mapping(*o.mapping, g.workload, acc) : automatic_mapping(g.workload, acc, o.intra_core_tiling);
-    // Beyond the reference, which stops with InfeasibleAllocationError: when memory capacity alone
-    // makes an automatically mapped group infeasible, tile it finer (the capacity tiler's fill
-    // fraction halves, twice), then map it again without the specialised cores whose memory alone
-    // blocks it, so their work moves to the generic cores (docs/pipeline.md).
-    const bool fallback = !o.mapping && !o.costs_only && o.memory_fallback && o.intra_core_tiling.empty();
-    auto allocate_options = [&](allocate::Diagnosis diagnosis) {
-      allocate::AllocateOptions ao;
-      ao.solve.time_limit_s = o.time_limit_s;
-      ao.solve.threads = o.threads;
-      if (!o.failure_dir.empty()) ao.mps_on_failure = (o.failure_dir / ("group_" + std::to_string(gi)) / "model.mps").string();
-      ao.diagnosis = diagnosis;
-      return ao;
-    };
     for (;;) {
       g.tiled = tiling::tile(g.workload, g.mapping);
       say(tag + ": " + std::to_string(g.workload.computation_nodes().size()) + " compute nodes, " +
@@ -115,18 +138,25 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
       if (o.costs_only) break;
       g.schedule = schedule::steady_state(g.tiled, g.costs, acc);
       say(tag + ": " + std::to_string(g.schedule.max_slot + 1) + " slots; solving the allocation");
-      g.allocation = allocate::solve(g.schedule, acc, *solver,
-                                     allocate_options(fallback ? allocate::Diagnosis::Memory : allocate::Diagnosis::Full));
-      if (!g.allocation.slot_latency.empty() || !fallback) break;
-      const auto& culprits = g.allocation.culprit_families;
-      if (std::find(culprits.begin(), culprits.end(), "memory_capacity") == culprits.end()) break;
-      auto next = next_fallback(g, acc);
-      if (!next) break;
-      say(tag + ": infeasible, core memory too small; " + next->second);
-      g.mapping = std::move(next->first);
+      g.allocation = allocate::solve(
+          g.schedule, acc, *solver, allocate_options(index, fallback ? allocate::Diagnosis::Memory : allocate::Diagnosis::Full));
+      if (!fallback || !memory_bound(g.allocation)) break;
+      auto remapped = next_fallback(g, acc);
+      if (!remapped) break;
+      say(tag + ": infeasible, core memory too small; " + remapped->second);
+      g.mapping = std::move(remapped->first);
+    }
+    if (fallback && memory_bound(g.allocation) && g.split_from < 0 && g.workload.computation_nodes().size() > 1) {
+      auto parts = split_fusion_groups(g.workload, per_layer_cut_points(g.workload));
+      if (parts.size() > 1) {
+        say(tag + ": infeasible, core memory too small; cutting it into " + std::to_string(parts.size()) +
+            " groups, one per layer");
+        for (auto it = parts.rbegin(); it != parts.rend(); ++it) pending.push_front({std::move(*it), automatic_group});
+        continue;
+      }
     }
     if (fallback && g.allocation.slot_latency.empty())  // out of options: explain the last attempt in full
-      g.allocation = allocate::solve(g.schedule, acc, *solver, allocate_options(allocate::Diagnosis::Full));
+      g.allocation = allocate::solve(g.schedule, acc, *solver, allocate_options(index, allocate::Diagnosis::Full));
     if (!g.allocation.slot_latency.empty()) {
       g.energy = group_energy(g.schedule, g.allocation, g.costs, acc);
       g.memory_accesses = estimate_memory_accesses(g.schedule, g.allocation, acc);

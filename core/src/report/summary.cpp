@@ -15,7 +15,9 @@ double share(const pipeline::RunResult& r, std::int64_t lat) {
   return r.total_latency == 0 ? 0.0 : round2(100.0 * static_cast<double>(lat) / static_cast<double>(r.total_latency));
 }
 // The pipeline's memory fallback changed this group's automatic mapping (docs/pipeline.md).
-bool used_fallback(const pipeline::GroupResult& g) { return !g.excluded_cores.empty() || g.fill_fraction != 0.5; }
+bool used_fallback(const pipeline::GroupResult& g) {
+  return !g.excluded_cores.empty() || g.fill_fraction != 0.5 || g.split_from >= 0;
+}
 }  // namespace
 
 std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings) {
@@ -37,7 +39,9 @@ std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings) {
     if (used_fallback(g)) {
       out << YAML::Key << "memory_fallback" << YAML::Value << YAML::BeginMap;
       out << YAML::Key << "fill_fraction" << YAML::Value << g.fill_fraction;
-      out << YAML::Key << "excluded_cores" << YAML::Value << YAML::Flow << g.excluded_cores << YAML::EndMap;
+      out << YAML::Key << "excluded_cores" << YAML::Value << YAML::Flow << g.excluded_cores;
+      if (g.split_from >= 0) out << YAML::Key << "split_from" << YAML::Value << g.split_from;
+      out << YAML::EndMap;
     }
     if (!g.allocation.slot_latency.empty())
       out << YAML::Key << "memory_accesses" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "reads"
@@ -65,7 +69,10 @@ std::string summary_json(const pipeline::RunResult& r, bool inline_timings) {
     gj["energy_breakdown"] = {{"compute", g.energy.compute}, {"transfer", g.energy.transfer}, {"offchip", g.energy.offchip}};
     gj["status"] = allocate::name(g.allocation.status);
     if (inline_timings) gj["wall_time_s"] = rounded_seconds(g.wall_time_s);
-    if (used_fallback(g)) gj["memory_fallback"] = {{"fill_fraction", g.fill_fraction}, {"excluded_cores", g.excluded_cores}};
+    if (used_fallback(g)) {
+      gj["memory_fallback"] = {{"fill_fraction", g.fill_fraction}, {"excluded_cores", g.excluded_cores}};
+      if (g.split_from >= 0) gj["memory_fallback"]["split_from"] = g.split_from;
+    }
     if (!g.allocation.slot_latency.empty())
       gj["memory_accesses"] = {{"reads", g.memory_accesses.reads}, {"writes", g.memory_accesses.writes}};
     groups["group_" + std::to_string(g.index)] = gj;

@@ -46,7 +46,8 @@ struct RunOptions {
   bool costs_only = false;
   /// Automatic mapping without a caller tiling only: when memory capacity makes a group's
   /// allocation infeasible, tile finer, then map the group again without the specialised cores
-  /// whose memory blocks it (beyond the reference, which stops there; docs/pipeline.md).
+  /// whose memory blocks it, then cut it into one group per layer (beyond the reference, which
+  /// stops there; docs/pipeline.md).
   bool memory_fallback = true;
 };
 
@@ -61,6 +62,9 @@ struct GroupResult {
   Energy energy;
   MemoryAccesses memory_accesses;   ///< after a successful solve (whole group)
   std::vector<int> excluded_cores;  ///< cores the memory fallback took out of the mapping
+  /// When the memory fallback cut an automatic fusion group into one group per layer: that
+  /// group's index among the groups before any cut (-1 otherwise).
+  int split_from = -1;
   double fill_fraction = 0.5;       ///< the capacity tiler's fill fraction of the final mapping
   double wall_time_s = 0;
   double cost_time_s = 0;  ///< the cost table (estimate_costs) alone; part of wall_time_s

@@ -3,7 +3,8 @@
 // result file is a function of the inputs alone (byte-identical reruns). Per group (keyed
 // group_<i> like summary's groups): the group's wall time, the cost-table part of it, the MILP
 // solve time and the solve time of each lexicographic objective level; plus the run's total wall
-// time. Seconds, rounded to microseconds.
+// time. Seconds, rounded to microseconds. `stream run --inline-timings` repeats the same readings in
+// summary.* and optimization_metrics.yaml for readers who want one file.
 #pragma once
 
 #include <string>
