@@ -62,10 +62,10 @@ inline Node gemm_node(TensorPtr x, TensorPtr w, TensorPtr y) {
                           {AffineMap(3, {d(0), d(2)}), AffineMap(3, {d(2), d(1)}), AffineMap(3, {d(0), d(1)})});
 }
 
-/// X, W -> Gemm -> Y (graph output).
-inline Workload staging_gemm() {
-  auto x = make_tensor("X", DType::bf16, {16, 16}), w = make_tensor("W", DType::bf16, {16, 32});
-  auto y = make_tensor("Y", DType::bf16, {16, 32});
+/// X, W -> Gemm -> Y (graph output), M rows.
+inline Workload staging_gemm(std::int64_t m = 16) {
+  auto x = make_tensor("X", DType::bf16, {m, 16}), w = make_tensor("W", DType::bf16, {16, 32});
+  auto y = make_tensor("Y", DType::bf16, {m, 32});
   return Workload({make_in_edge("X", x), make_in_edge("W", w), gemm_node(x, w, y), make_out_edge("Y_edge", y)});
 }
 

@@ -270,3 +270,13 @@ TEST(Staging, TwoConvOnTheWholeAieArray) {
   EXPECT_EQ(node(ss, "Transfer(output_2)").plans.size(), 1u);
   EXPECT_EQ(plan_targets(node(ss, "Transfer(output_2)")), (Groups{{0}}));
 }
+
+// A single-row Gemm (M = 1): W lacks m, whose size is 1, and is still staged: reuse on chip is
+// about which dims the consumer has, not their sizes in this tile.
+TEST(Staging, ADimOfSizeOneStillMakesATensorReused) {
+  const auto acc = test::staging_accelerator();
+  const auto ss = add_transfers(test::staging_tiled(test::staging_gemm(1), 1), acc);
+  EXPECT_GE(ss.node_index("Transfer(W_1)"), 0);
+  EXPECT_EQ(name(node(ss, "Transfer(W)").transfer_type), std::string("MEM_TO_MEM"));
+  EXPECT_EQ(tensor(ss, "W_1").placements, (Groups{{1}, {2}, {3}}));
+}
