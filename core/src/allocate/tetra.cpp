@@ -52,7 +52,7 @@ bool is_constant(const LinExpr& e) { return e.terms.empty(); }
 class Builder {
  public:
   Builder(const SteadyState& ss, const hardware::Accelerator& acc, const AllocateOptions& opt)
-      : ss_(ss), acc_(acc), opt_(opt) {}
+      : ss_(ss), acc_(acc), opt_(opt), aie2_(acc.core_namespace() == hardware::Namespace::Aie2) {}
 
   TetraModel build() {
     const std::size_t nt = ss_.tensors.size(), nn = ss_.nodes.size();
@@ -78,6 +78,7 @@ class Builder {
   const SteadyState& ss_;
   const hardware::Accelerator& acc_;
   const AllocateOptions& opt_;
+  const bool aie2_;  ///< the reference's aie2 constraint strategies apply
   TetraModel m_;
   LinearModel& lm() { return m_.model; }
 
@@ -358,7 +359,13 @@ class Builder {
           for (std::size_t s = 0; s < m_.z[ti].size(); ++s) a += static_cast<double>(s) * LinExpr(m_.z[ti][s]);
           for (std::size_t s = 0; s < m_.z[static_cast<std::size_t>(to)].size(); ++s)
             b += static_cast<double>(s) * LinExpr(m_.z[static_cast<std::size_t>(to)][s]);
-          ge(a, b, "compat_" + n.name + "_" + ss_.tensors[static_cast<std::size_t>(to)].name, "reuse_compatibility");
+          // The memory side holds the tensor at least as long; the aie2 constraints make the two
+          // stop levels equal (the object FIFO between them has one depth).
+          const std::string row = "compat_" + n.name + "_" + ss_.tensors[static_cast<std::size_t>(to)].name;
+          if (aie2_)
+            eq(a, b, row, "reuse_compatibility");
+          else
+            ge(a, b, row, "reuse_compatibility");
         }
       }
     }

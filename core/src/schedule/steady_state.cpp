@@ -27,6 +27,7 @@ const char* name(TransferType t) {
     case TransferType::MemToCompute: return "MEM_TO_COMPUTE";
     case TransferType::ComputeToCompute: return "COMPUTE_TO_COMPUTE";
     case TransferType::ComputeToMem: return "COMPUTE_TO_MEM";
+    case TransferType::MemToMem: return "MEM_TO_MEM";
   }
   return "?";
 }
@@ -83,7 +84,61 @@ std::vector<int> tensor_dims(const AffineMap& map, const std::vector<int>& node_
 
 }  // namespace
 
-SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc, Router* shared_router) {
+std::vector<int> staging_memory_cores(const hardware::Accelerator& acc, int nb_cols_to_use) {
+  std::vector<int> out;
+  for (const auto& c : acc.cores) {
+    if (c.kind() != hardware::CoreKind::Memory || c.id == acc.offchip_core_id) continue;
+    auto it = acc.coordinates.find(c.id);
+    if (it != acc.coordinates.end() && it->second[0] >= nb_cols_to_use) continue;
+    out.push_back(c.id);
+  }
+  return out;
+}
+
+std::vector<std::vector<int>> memory_core_combinations(const hardware::Accelerator& acc, const std::vector<int>& mem,
+                                                       const std::vector<int>& src_cores, std::int64_t unrolling,
+                                                       TransferType type) {
+  if (mem.empty()) return {};
+  unrolling = std::max<std::int64_t>(unrolling, 1);
+  std::set<int> columns;
+  bool coordinates = !src_cores.empty();
+  for (int c : src_cores) {
+    auto it = acc.coordinates.find(c);
+    if (it == acc.coordinates.end()) {
+      coordinates = false;
+      break;
+    }
+    columns.insert(it->second[0]);
+  }
+  std::int64_t required = 0;
+  if (coordinates) {
+    required = std::min<std::int64_t>(static_cast<std::int64_t>(columns.size()), unrolling);
+  } else {
+    const std::int64_t per = type == TransferType::ComputeToMem ? 4 : 1;
+    required = (unrolling + per - 1) / per;
+  }
+  required = std::clamp<std::int64_t>(required, 1, static_cast<std::int64_t>(mem.size()));
+  while (unrolling % required != 0) --required;  // a divisor, so each core holds an equal share
+  const auto k = static_cast<std::size_t>(required);
+
+  // itertools.combinations order: indices advance rightmost first.
+  std::vector<std::vector<int>> out;
+  std::vector<std::size_t> idx(k);
+  for (std::size_t i = 0; i < k; ++i) idx[i] = i;
+  for (;;) {
+    auto& g = out.emplace_back();
+    for (std::size_t i : idx) g.push_back(mem[i]);
+    std::size_t i = k;
+    while (i > 0 && idx[i - 1] == i - 1 + mem.size() - k) --i;
+    if (i == 0) break;
+    ++idx[i - 1];
+    for (std::size_t j = i; j < k; ++j) idx[j] = idx[j - 1] + 1;
+  }
+  return out;
+}
+
+SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc, int nb_cols_to_use,
+                          Router* shared_router) {
   const Workload& w = tiled.workload;
   const auto& ud = w.unified_dimensions();
   std::optional<Router> own_router;
@@ -93,6 +148,7 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
   ss.fusion_splits = tiled.fusion_splits;
   ss.offchip_core = acc.offchip_core_id;
   const std::vector<int> offchip{acc.offchip_core_id};
+  const std::vector<int> mem_cores = staging_memory_cores(acc, nb_cols_to_use);
 
   std::map<std::string, int> tensor_id;
   auto add_tensor = [&](const Tensor& t) {
@@ -215,57 +271,156 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
       ss.tensors.push_back(std::move(c));
       return static_cast<int>(ss.tensors.size()) - 1;
     };
-    const int tr_index = static_cast<int>(ss.nodes.size());
+    // Unrolling of the source's inter-core split over the moved tensor's dims.
+    auto unrolling_of = [&](std::size_t node, const std::vector<int>& dims) {
+      std::int64_t u = 1;
+      for (const auto& [d, f] : ss.nodes[node].inter_core_tiling)
+        if (contains(dims, d)) u *= f;
+      return u;
+    };
+    // A tensor held by k memory cores: each keeps an equal share.
+    auto memory_tile = [&](const std::vector<std::vector<int>>& groups) {
+      const auto k = static_cast<std::int64_t>(groups.front().size());
+      return (tbits + k - 1) / k;
+    };
+    auto plans_between = [&](const std::vector<std::vector<int>>& from, const std::vector<std::vector<int>>& to) {
+      std::vector<TransferPlan> plans;
+      for (const auto& s_group : from)
+        for (const auto& d_group : to) plans.push_back(router.plan(s_group, d_group, tbits));
+      return plans;
+    };
+    auto union_of = [](const std::vector<std::vector<int>>& groups) {
+      std::set<int> u;
+      for (const auto& g : groups) u.insert(g.begin(), g.end());
+      return std::vector<int>(u.begin(), u.end());
+    };
+
     if (to_out && !src_in) {
       if (dsts.size() != 1)
         throw Error("tensor '" + tname + "' feeds the graph output and other nodes; not supported",
                     Location{"", 0, 0, w.node(src).name, tname});
-      // The producer now writes `<t>_1`; the transfer moves it to the off-chip `<t>`.
+      // The producer now writes `<t>_1`; the transfer(s) move it to the off-chip `<t>`.
       const int renamed = copy_tensor(tid, tname + "_1");
       auto& outs = ss.nodes[src].outputs;
       std::replace(outs.begin(), outs.end(), tid, renamed);
-      tr.name = "Transfer(" + tname + "_1)";
-      tr.transfer_type = TransferType::ComputeToMem;
-      tr.inputs = {renamed};
-      tr.outputs = {tid};
-      tr.cores = offchip;
       ss.tensors[static_cast<std::size_t>(renamed)].producer = static_cast<int>(src);
+      const std::vector<std::vector<int>> src_groups{ss.nodes[src].cores};
+      if (mem_cores.empty()) {
+        const int tr_index = static_cast<int>(ss.nodes.size());
+        tr.name = "Transfer(" + tname + "_1)";
+        tr.transfer_type = TransferType::ComputeToMem;
+        tr.inputs = {renamed};
+        tr.outputs = {tid};
+        tr.cores = offchip;
+        auto& out_t = ss.tensors[static_cast<std::size_t>(tid)];
+        out_t.producer = tr_index;
+        out_t.placements = {offchip};
+        out_t.tile_bits = out_t.bits;
+        tr.plans.push_back(router.plan(ss.nodes[src].cores, offchip, tbits));
+        ss.nodes.push_back(std::move(tr));
+        continue;
+      }
+      // Gathered into memory cores first (COMPUTE_TO_MEM to `<t>_2`), then written off-chip.
+      const auto groups = memory_core_combinations(acc, mem_cores, ss.nodes[src].cores,
+                                                   unrolling_of(src, tr.dims), TransferType::ComputeToMem);
+      const int staged = copy_tensor(tid, tname + "_2");
+      SsNode gather = tr;
+      gather.name = "Transfer(" + tname + "_1)";
+      gather.transfer_type = TransferType::ComputeToMem;
+      gather.inputs = {renamed};
+      gather.outputs = {staged};
+      gather.cores = union_of(groups);
+      gather.plans = plans_between(src_groups, groups);
+      auto& st = ss.tensors[static_cast<std::size_t>(staged)];
+      st.producer = static_cast<int>(ss.nodes.size());
+      st.placements = groups;
+      st.tile_bits = memory_tile(groups);
+      ss.nodes.push_back(std::move(gather));
+
+      SsNode write = tr;
+      write.name = "Transfer(" + tname + "_2)";
+      write.transfer_type = TransferType::MemToMem;
+      write.inputs = {staged};
+      write.outputs = {tid};
+      write.cores = offchip;
+      write.plans = plans_between(groups, {offchip});
       auto& out_t = ss.tensors[static_cast<std::size_t>(tid)];
-      out_t.producer = tr_index;
+      out_t.producer = static_cast<int>(ss.nodes.size());
       out_t.placements = {offchip};
       out_t.tile_bits = out_t.bits;
-      tr.plans.push_back(router.plan(ss.nodes[src].cores, offchip, tbits));
-    } else {
-      tr.name = "Transfer(" + tname + ")";
-      tr.transfer_type = src_in ? TransferType::MemToCompute : TransferType::ComputeToCompute;
-      tr.inputs = {tid};
-      std::set<int> dst_cores;
-      std::size_t widest = dsts.front();
-      for (std::size_t d : dsts) {
-        for (int c : ss.nodes[d].cores) dst_cores.insert(c);
-        if (ss.nodes[d].cores.size() > ss.nodes[widest].cores.size()) widest = d;
-      }
-      tr.cores.assign(dst_cores.begin(), dst_cores.end());
-      for (std::size_t k = 0; k < dsts.size(); ++k) {
-        const std::string oname = dsts.size() == 1 ? tname + "_1" : tname + "_1." + std::to_string(k);
-        const int o = copy_tensor(tid, oname);
-        auto& ot = ss.tensors[static_cast<std::size_t>(o)];
-        ot.producer = tr_index;
-        ot.placements = {tr.cores};
-        tr.outputs.push_back(o);
-        auto& ins = ss.nodes[dsts[k]].inputs;
-        std::replace(ins.begin(), ins.end(), tid, o);
-      }
-      // Per-core tile of the transfer's outputs: the widest consumer's inter-core split.
-      std::int64_t tile = tbits;
-      if (tr.cores.size() > 1 && w.node(widest).has_iteration_space()) {
-        for (const auto& t : w.node(widest).inputs)
-          if (t->name == tname)
-            tile = product(tiling::tensor_shape_for_node(w, widest, *t, local_split_sizes(widest))) * bits(t->dtype);
-      }
-      for (int o : tr.outputs) ss.tensors[static_cast<std::size_t>(o)].tile_bits = tile;
-      tr.plans.push_back(router.plan(ss.nodes[src].cores, tr.cores, tbits));
+      ss.nodes.push_back(std::move(write));
+      continue;
     }
+
+    // Consumers of the tensor and the cores they run on.
+    std::set<int> dst_cores;
+    std::size_t widest = dsts.front();
+    for (std::size_t d : dsts) {
+      for (int c : ss.nodes[d].cores) dst_cores.insert(c);
+      if (ss.nodes[d].cores.size() > ss.nodes[widest].cores.size()) widest = d;
+    }
+    const std::vector<int> consumer_cores(dst_cores.begin(), dst_cores.end());
+    // Per-core tile of what the consumers receive: the widest consumer's inter-core split.
+    std::int64_t consumer_tile = tbits;
+    if (consumer_cores.size() > 1 && w.node(widest).has_iteration_space()) {
+      for (const auto& t : w.node(widest).inputs)
+        if (t->name == tname)
+          consumer_tile = product(tiling::tensor_shape_for_node(w, widest, *t, local_split_sizes(widest))) * bits(t->dtype);
+    }
+    // Reused on chip: some consumer has a dim the tensor does not span, so a memory core can keep
+    // it while the consumers walk that dim. Its size in this tile does not matter: a dim tiled
+    // down to 1 here is still walked across the steady-state iterations.
+    bool reused_on_chip = false;
+    for (std::size_t d : dsts)
+      if (ss.nodes[d].kind == SsKind::Compute)
+        for (int dim : ss.nodes[d].dims)
+          if (!contains(tr.dims, dim)) reused_on_chip = true;
+    const bool stage = src_in && !mem_cores.empty() && reused_on_chip;
+
+    int moved = tid;                  // the tensor the transfer to the consumers reads
+    std::string moved_name = tname;   // its name
+    std::vector<std::vector<int>> src_groups{ss.nodes[src].cores};
+    if (stage) {
+      // Off-chip -> memory cores: `<t>` becomes `<t>_1`, placed on one memory-core combination.
+      const auto groups =
+          memory_core_combinations(acc, mem_cores, ss.nodes[src].cores, unrolling_of(src, tr.dims), TransferType::MemToMem);
+      const int staged = copy_tensor(tid, tname + "_1");
+      SsNode load = tr;
+      load.name = "Transfer(" + tname + ")";
+      load.transfer_type = TransferType::MemToMem;
+      load.inputs = {tid};
+      load.outputs = {staged};
+      load.cores = union_of(groups);
+      load.plans = plans_between(src_groups, groups);
+      auto& st = ss.tensors[static_cast<std::size_t>(staged)];
+      st.producer = static_cast<int>(ss.nodes.size());
+      st.placements = groups;
+      st.tile_bits = memory_tile(groups);
+      ss.nodes.push_back(std::move(load));
+      moved = staged;
+      moved_name = tname + "_1";
+      src_groups = groups;
+    }
+
+    const int tr_index = static_cast<int>(ss.nodes.size());
+    tr.name = "Transfer(" + moved_name + ")";
+    tr.transfer_type = src_in ? TransferType::MemToCompute : TransferType::ComputeToCompute;
+    tr.inputs = {moved};
+    tr.cores = consumer_cores;
+    // Output names count the hops from the source: `<t>_1` direct, `<t>_2` after staging.
+    const std::string out_base = tname + (stage ? "_2" : "_1");
+    for (std::size_t k = 0; k < dsts.size(); ++k) {
+      const std::string oname = dsts.size() == 1 ? out_base : out_base + "." + std::to_string(k);
+      const int o = copy_tensor(tid, oname);
+      auto& ot = ss.tensors[static_cast<std::size_t>(o)];
+      ot.producer = tr_index;
+      ot.placements = {tr.cores};
+      ot.tile_bits = consumer_tile;
+      tr.outputs.push_back(o);
+      auto& ins = ss.nodes[dsts[k]].inputs;
+      std::replace(ins.begin(), ins.end(), tid, o);
+    }
+    tr.plans = plans_between(src_groups, {tr.cores});
     ss.nodes.push_back(std::move(tr));
   }
   return ss;
@@ -444,7 +599,7 @@ SteadyState add_compute_latencies(SteadyState ss, const NodeCosts& costs) {
 
 SteadyState steady_state(const tiling::TiledGroup& tiled, const NodeCosts& costs, const hardware::Accelerator& acc,
                          Router* router) {
-  return add_compute_latencies(assign_time_slots(add_iteration_spaces(add_transfers(tiled, acc, router))), costs);
+  return add_compute_latencies(assign_time_slots(add_iteration_spaces(add_transfers(tiled, acc, kDefaultNbColsToUse, router))), costs);
 }
 
 }  // namespace stream::schedule

@@ -10,8 +10,13 @@
 // (iteration-space node order, inputs then outputs) order and appended after the original nodes;
 // slots are assigned in lexicographic topological order keyed by (class rank, insertion position).
 //
-// Only accelerators without memory cores are modelled (no staging through memory tiles): that
-// covers every zigzag example system of the reference.
+// Accelerators with memory cores (kind memory, not the off-chip core, in a column below
+// nb_cols_to_use when the core has coordinates) stage through them as the reference does (§4.5):
+// a constant input reused on chip goes off-chip -> memory (MEM_TO_MEM) -> consumers
+// (MEM_TO_COMPUTE), a graph output goes producer -> memory (COMPUTE_TO_MEM) -> off-chip
+// (MEM_TO_MEM). The tensor a transfer writes into memory has one placement option per
+// combination of memory cores and the transfer one routing plan per (source group, target group),
+// so the allocation MILP picks the memory cores.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +32,7 @@
 namespace stream::schedule {
 
 enum class SsKind { InEdge, OutEdge, Compute, Transfer };
-enum class TransferType { MemToCompute, ComputeToCompute, ComputeToMem };
+enum class TransferType { MemToCompute, ComputeToCompute, ComputeToMem, MemToMem };
 enum class LoopEffect { Varying, Invariant, Absent };
 [[nodiscard]] const char* name(SsKind k);
 [[nodiscard]] const char* name(TransferType t);
@@ -58,7 +63,8 @@ struct SsNode {
   std::vector<int> inputs;   ///< SsTensor indices
   std::vector<int> outputs;  ///< SsTensor indices
   std::vector<int> dims;     ///< unified dims of the node (transfers: of their tensor)
-  std::vector<int> cores;    ///< compute: its core group; edges: the offchip core
+  std::vector<int> cores;    ///< compute: its core group; edges: the offchip core; transfers: every
+                             ///< candidate target core, ascending
   std::vector<std::pair<int, std::int64_t>> inter_core_tiling;  ///< compute: (unified dim, factor)
   TransferType transfer_type = TransferType::ComputeToCompute;
   std::vector<TransferPlan> plans;  ///< transfers
@@ -85,10 +91,29 @@ struct SteadyState {
 /// `active(n, x)`: x scaled by the product of the non-absent temporal loops over all of them.
 [[nodiscard]] std::int64_t active_latency(const std::vector<TemporalLoop>& loops, double x);
 
+/// The reference's default number of AIE columns whose memory cores may stage tensors.
+inline constexpr int kDefaultNbColsToUse = 4;
+
+/// Memory cores usable for staging, by id: kind memory, not the off-chip core, and column
+/// (`core_coordinates` [col, row]) below `nb_cols_to_use` when the core has coordinates.
+[[nodiscard]] std::vector<int> staging_memory_cores(const hardware::Accelerator& accelerator,
+                                                    int nb_cols_to_use = kDefaultNbColsToUse);
+
+/// The memory-core groups a transfer of `type` (MemToMem or ComputeToMem) may write into (§4.5
+/// update_mapping): k cores, k = min(#columns of `src_cores`, unrolling) when every source core has
+/// coordinates, else ceil(unrolling / (1 for MemToMem, 4 for ComputeToMem)), snapped down to a
+/// divisor of the unrolling (and to at most |mem_cores|); then every k-combination of `mem_cores`
+/// in lexicographic order. `unrolling` = product of the source's inter-core factors on the dims
+/// the transfer moves.
+[[nodiscard]] std::vector<std::vector<int>> memory_core_combinations(const hardware::Accelerator& accelerator,
+                                                                     const std::vector<int>& mem_cores,
+                                                                     const std::vector<int>& src_cores,
+                                                                     std::int64_t unrolling, TransferType type);
+
 /// `router`: a Router to route with (and cache in), shared across groups of one run on the same
 /// accelerator; a fresh one when null.
 [[nodiscard]] SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accelerator& accelerator,
-                                        Router* router = nullptr);
+                                        int nb_cols_to_use = kDefaultNbColsToUse, Router* router = nullptr);
 [[nodiscard]] SteadyState add_iteration_spaces(SteadyState ss);
 [[nodiscard]] SteadyState assign_time_slots(SteadyState ss);
 /// Compute latencies from the cost table (throws when a compute node has no entry).
