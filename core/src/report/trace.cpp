@@ -1,5 +1,7 @@
 #include "stream/report/trace.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -59,7 +61,14 @@ std::string steady_state_trace_json(const pipeline::GroupResult& g, const hardwa
         const auto& p = n.plans[static_cast<std::size_t>(a.plan[i])];
         const auto& in_t = ss.tensors[static_cast<std::size_t>(n.inputs.front())];
         const bool const_in = ss.nodes[static_cast<std::size_t>(in_t.producer)].kind == schedule::SsKind::InEdge;
-        const bool const_out = n.transfer_type == schedule::TransferType::ComputeToMem;
+        // As the reference: constant when the source is an InEdge or a destination an OutEdge (so a
+        // transfer staged through a memory core is constant only on its off-chip side).
+        const bool const_out = std::any_of(ss.nodes.begin(), ss.nodes.end(), [&](const schedule::SsNode& m) {
+          return m.kind == schedule::SsKind::OutEdge &&
+                 std::any_of(m.inputs.begin(), m.inputs.end(), [&](int t) {
+                   return std::find(n.outputs.begin(), n.outputs.end(), t) != n.outputs.end();
+                 });
+        });
         const auto R = a.reuse_factor[static_cast<std::size_t>(n.outputs.front())];
         const auto active = schedule::active_latency(n.loops, static_cast<double>(p.latency));
         json loops = json::array();
