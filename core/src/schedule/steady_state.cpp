@@ -294,6 +294,24 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
       for (const auto& g : groups) u.insert(g.begin(), g.end());
       return std::vector<int>(u.begin(), u.end());
     };
+    // Appends "Transfer(<name>)" moving tensor `in` from the `from` core groups into tensor `out`,
+    // which lands on one of the `to` groups with `tile_bits` per core.
+    auto add_transfer = [&](const std::string& name, TransferType type, int in, int out,
+                            const std::vector<std::vector<int>>& from, const std::vector<std::vector<int>>& to,
+                            std::int64_t tile_bits) {
+      SsNode t = tr;
+      t.name = "Transfer(" + name + ")";
+      t.transfer_type = type;
+      t.inputs = {in};
+      t.outputs = {out};
+      t.cores = union_of(to);
+      t.plans = plans_between(from, to);
+      auto& ot = ss.tensors[static_cast<std::size_t>(out)];
+      ot.producer = static_cast<int>(ss.nodes.size());
+      ot.placements = to;
+      ot.tile_bits = tile_bits;
+      ss.nodes.push_back(std::move(t));
+    };
 
     if (to_out && !src_in) {
       if (dsts.size() != 1)
@@ -306,49 +324,15 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
       ss.tensors[static_cast<std::size_t>(renamed)].producer = static_cast<int>(src);
       const std::vector<std::vector<int>> src_groups{ss.nodes[src].cores};
       if (mem_cores.empty()) {
-        const int tr_index = static_cast<int>(ss.nodes.size());
-        tr.name = "Transfer(" + tname + "_1)";
-        tr.transfer_type = TransferType::ComputeToMem;
-        tr.inputs = {renamed};
-        tr.outputs = {tid};
-        tr.cores = offchip;
-        auto& out_t = ss.tensors[static_cast<std::size_t>(tid)];
-        out_t.producer = tr_index;
-        out_t.placements = {offchip};
-        out_t.tile_bits = out_t.bits;
-        tr.plans.push_back(router.plan(ss.nodes[src].cores, offchip, tbits));
-        ss.nodes.push_back(std::move(tr));
+        add_transfer(tname + "_1", TransferType::ComputeToMem, renamed, tid, src_groups, {offchip}, tbits);
         continue;
       }
       // Gathered into memory cores first (COMPUTE_TO_MEM to `<t>_2`), then written off-chip.
       const auto groups = memory_core_combinations(acc, mem_cores, ss.nodes[src].cores,
                                                    unrolling_of(src, tr.dims), TransferType::ComputeToMem);
       const int staged = copy_tensor(tid, tname + "_2");
-      SsNode gather = tr;
-      gather.name = "Transfer(" + tname + "_1)";
-      gather.transfer_type = TransferType::ComputeToMem;
-      gather.inputs = {renamed};
-      gather.outputs = {staged};
-      gather.cores = union_of(groups);
-      gather.plans = plans_between(src_groups, groups);
-      auto& st = ss.tensors[static_cast<std::size_t>(staged)];
-      st.producer = static_cast<int>(ss.nodes.size());
-      st.placements = groups;
-      st.tile_bits = memory_tile(groups);
-      ss.nodes.push_back(std::move(gather));
-
-      SsNode write = tr;
-      write.name = "Transfer(" + tname + "_2)";
-      write.transfer_type = TransferType::MemToMem;
-      write.inputs = {staged};
-      write.outputs = {tid};
-      write.cores = offchip;
-      write.plans = plans_between(groups, {offchip});
-      auto& out_t = ss.tensors[static_cast<std::size_t>(tid)];
-      out_t.producer = static_cast<int>(ss.nodes.size());
-      out_t.placements = {offchip};
-      out_t.tile_bits = out_t.bits;
-      ss.nodes.push_back(std::move(write));
+      add_transfer(tname + "_1", TransferType::ComputeToMem, renamed, staged, src_groups, groups, memory_tile(groups));
+      add_transfer(tname + "_2", TransferType::MemToMem, staged, tid, groups, {offchip}, tbits);
       continue;
     }
 
@@ -385,18 +369,7 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
       const auto groups =
           memory_core_combinations(acc, mem_cores, ss.nodes[src].cores, unrolling_of(src, tr.dims), TransferType::MemToMem);
       const int staged = copy_tensor(tid, tname + "_1");
-      SsNode load = tr;
-      load.name = "Transfer(" + tname + ")";
-      load.transfer_type = TransferType::MemToMem;
-      load.inputs = {tid};
-      load.outputs = {staged};
-      load.cores = union_of(groups);
-      load.plans = plans_between(src_groups, groups);
-      auto& st = ss.tensors[static_cast<std::size_t>(staged)];
-      st.producer = static_cast<int>(ss.nodes.size());
-      st.placements = groups;
-      st.tile_bits = memory_tile(groups);
-      ss.nodes.push_back(std::move(load));
+      add_transfer(tname, TransferType::MemToMem, tid, staged, src_groups, groups, memory_tile(groups));
       moved = staged;
       moved_name = tname + "_1";
       src_groups = groups;
