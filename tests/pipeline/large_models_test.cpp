@@ -19,16 +19,13 @@
 #include <sstream>
 #include <string>
 
+#include "read_file.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string read(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using stream::test::read;
 
 struct RunOutput {
   fs::path dir;  ///< the experiment directory

@@ -13,16 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "read_file.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string read(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using stream::test::read;
 
 int stream_run(const std::string& args, const fs::path& out) {
   const std::string cmd = std::string(STREAM_BUILD_DIR) + "/bin/stream run " + args + " --out " + out.string() +
