@@ -488,6 +488,8 @@ void diagnose(const SteadyState& ss, const hardware::Accelerator& acc, const Tet
       }
     if (std::find(a.culprit_families.begin(), a.culprit_families.end(), "memory_capacity") != a.culprit_families.end())
       for (const auto& [c, l] : min_load) {
+        // The fallback can only move work off a specialised core: skip the others' solves.
+        if (depth == Diagnosis::Memory && !acc.core(c).operator_types) continue;
         const std::string row = "capacity_core_" + std::to_string(c);
         if (feasible_without(m, solver, [&](const Row& r) { return r.name == row; })) {
           a.blocking_cores.push_back(c);

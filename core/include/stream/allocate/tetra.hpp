@@ -23,8 +23,9 @@
 
 namespace stream::allocate {
 
-/// How an infeasible model is explained: every constraint family tried alone (Full), or only
-/// memory capacity (the cheap check the pipeline's memory fallback needs between attempts).
+/// How an infeasible model is explained: every constraint family tried alone and every core's
+/// capacity row (Full), or only memory capacity and the rows of specialised cores (cores listing
+/// operator_types; the cheap check the pipeline's memory fallback needs between attempts).
 enum class Diagnosis { Full, Memory };
 
 struct AllocateOptions {
@@ -88,7 +89,8 @@ struct Allocation {
   long long nodes_explored = 0, simplex_iterations = 0;
   std::string infeasibility;  ///< the diagnosis when not solved
   /// When not solved: constraint families whose removal alone makes the model feasible, and the
-  /// cores whose memory capacity alone does (the pipeline's memory fallback moves work off them).
+  /// cores whose memory capacity alone does (the pipeline's memory fallback moves work off them;
+  /// with Diagnosis::Memory only specialised cores are tried).
   std::vector<std::string> culprit_families;
   std::vector<int> blocking_cores;
   std::string mps_path;       ///< written model when not solved
