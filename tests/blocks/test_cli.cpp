@@ -2,41 +2,28 @@
 // lazily through its manifest.
 #include <gtest/gtest.h>
 
-#include <array>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
+
+#include "stream_cli.hpp"
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out;
-};
+using Result = stream::test::CliResult;
 
-Result run(const std::string& args) {
-  const std::string cmd = std::string(STREAM_BUILD_DIR) + "/bin/stream " + args + " 2>&1";
-  Result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), pipe) != nullptr) r.out += buf.data();
-  const int raw = pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return r;
-}
+Result run(const std::string& args) { return stream::test::run_stream(args); }
 
 TEST(BlocksCli, ListShowsEveryBlockWithItsParameters) {
   const Result r = run("blocks list");
-  ASSERT_EQ(r.status, 0) << r.out;
+  ASSERT_EQ(r.code, 0) << r.out;
   for (const char* key : {"attention", "gqa", "linear_attention", "mamba", "kv_cache", "swiglu", "rmsnorm", "moe",
                           "chunked_ssm", "flash_attention", "decoder_layer", "decoder_stack"})
     EXPECT_NE(r.out.find(key), std::string::npos) << key;
   EXPECT_NE(r.out.find("Multi-Head Attention"), std::string::npos);
   EXPECT_NE(r.out.find("cache_capacity"), std::string::npos);
   const Result j = run("blocks list --format json");
-  ASSERT_EQ(j.status, 0) << j.out;
+  ASSERT_EQ(j.code, 0) << j.out;
   const auto blocks = nlohmann::json::parse(j.out);
   ASSERT_TRUE(blocks.is_array());
   EXPECT_EQ(blocks.size(), 12u);
@@ -47,7 +34,7 @@ TEST(BlocksCli, ListShowsEveryBlockWithItsParameters) {
 
 TEST(BlocksCli, ShowBuildsWithParameters) {
   const Result r = run("blocks show attention --param heads=2 --param seq=16 --format json");
-  ASSERT_EQ(r.status, 0) << r.out;
+  ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("num_nodes"), 13);
   EXPECT_EQ(j.at("num_edges"), 14);
@@ -65,23 +52,23 @@ TEST(BlocksCli, ShowBuildsWithParameters) {
   EXPECT_EQ(iters, "ppppr");
   EXPECT_EQ(scores.at("inputs")[1].at("map"), "(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)");
   const Result text = run("blocks show moe");
-  ASSERT_EQ(text.status, 0) << text.out;
+  ASSERT_EQ(text.code, 0) << text.out;
   EXPECT_NE(text.out.find("data_dependent by router_logits"), std::string::npos) << text.out;
 }
 
 TEST(BlocksCli, UnknownKeyOrParameterIsAClearError) {
   const Result key = run("blocks show no_such_block");
-  EXPECT_EQ(key.status, 2);
+  EXPECT_EQ(key.code, 2);
   EXPECT_NE(key.out.find("no_such_block"), std::string::npos) << key.out;
   EXPECT_NE(key.out.find("flash_attention"), std::string::npos) << key.out;
   const Result param = run("blocks show swiglu --param width=3");
-  EXPECT_EQ(param.status, 2);
+  EXPECT_EQ(param.code, 2);
   EXPECT_NE(param.out.find("width"), std::string::npos) << param.out;
   EXPECT_NE(param.out.find("d_ff"), std::string::npos) << param.out;
   const Result value = run("blocks show swiglu --param tokens=-1");
-  EXPECT_EQ(value.status, 2) << value.out;
+  EXPECT_EQ(value.code, 2) << value.out;
   const Result malformed = run("blocks show swiglu --param tokens");
-  EXPECT_EQ(malformed.status, 2) << malformed.out;
+  EXPECT_EQ(malformed.code, 2) << malformed.out;
 }
 
 }  // namespace

@@ -2,14 +2,14 @@
 // mapping. Skipped when the executable has not been built.
 #include <gtest/gtest.h>
 
-#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
+
+#include "stream_cli.hpp"
 
 namespace fs = std::filesystem;
 
@@ -18,21 +18,10 @@ namespace {
 const fs::path kExe = fs::path(STREAM_BUILD_DIR) / "bin" / "stream";
 const fs::path kInputs = fs::path(STREAM_SHARED_DIR) / "reference" / "stream-inputs";
 
-struct Result {
-  int code = -1;
-  std::string out;  // stdout and stderr together
-};
+using Result = stream::test::CliResult;  // stdout and stderr together
 
 Result run(const std::string& args) {
-  Result r;
-  const std::string cmd = "'" + kExe.string() + "' " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), static_cast<int>(buf.size()), p) != nullptr) r.out += buf.data();
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return stream::test::run_stream(args);
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 // The `stream` executable end to end: workload sources shared by parse, run and core-cost.
 #include <gtest/gtest.h>
 
-#include <array>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -11,23 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "stream_cli.hpp"
+
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;
-};
+using Result = stream::test::CliResult;
 
-Result stream(const std::string& args) {
-  const std::string cmd = std::string(STREAM_BUILD_DIR) + "/bin/stream " + args + " 2>/dev/null";
-  Result r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (pipe && fgets(buf.data(), buf.size(), pipe)) r.out += buf.data();
-  const int status = pipe ? pclose(pipe) : -1;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+Result run(const std::string& args) { return stream::test::run_stream(args, stream::test::Stderr::Discard); }
 
 std::size_t count_type(const nlohmann::json& doc, const std::string& type) {
   std::size_t n = 0;
@@ -40,7 +29,7 @@ const std::string kInputs = STREAM_INPUTS_DIR;
 }  // namespace
 
 TEST(Cli, ParseBuildsABlockWithParameters) {
-  auto r = stream("parse --block attention -p heads=2 -p seq=16 --format json");
+  auto r = run("parse --block attention -p heads=2 -p seq=16 --format json");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(count_type(doc, "Softmax"), 1u);
@@ -52,7 +41,7 @@ TEST(Cli, ParseBuildsABlockWithParameters) {
 }
 
 TEST(Cli, DecomposeReplacesSoftmaxBySubOperators) {
-  auto r = stream("parse --block attention --decompose --format json");
+  auto r = run("parse --block attention --decompose --format json");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto doc = nlohmann::json::parse(r.out);
   // Softmax -> ReduceMax, Exp, ReduceSum, Div (workload-spec §5.1).
@@ -63,17 +52,17 @@ TEST(Cli, DecomposeReplacesSoftmaxBySubOperators) {
 }
 
 TEST(Cli, BadSourcesAreClearErrors) {
-  EXPECT_EQ(stream("parse --block no_such_block").code, 2);
-  EXPECT_EQ(stream("parse --block attention -p nonsense=1").code, 2);
-  EXPECT_EQ(stream("parse --block attention -p heads").code, 2);
-  EXPECT_EQ(stream("parse " + kInputs + "/workload/2conv_1_8_32_32_16_32_3.onnx --block attention").code, 2);
-  EXPECT_EQ(stream("parse").code, 2);
-  EXPECT_EQ(stream("parse /no/such/model.onnx").code, 2);
+  EXPECT_EQ(run("parse --block no_such_block").code, 2);
+  EXPECT_EQ(run("parse --block attention -p nonsense=1").code, 2);
+  EXPECT_EQ(run("parse --block attention -p heads").code, 2);
+  EXPECT_EQ(run("parse " + kInputs + "/workload/2conv_1_8_32_32_16_32_3.onnx --block attention").code, 2);
+  EXPECT_EQ(run("parse").code, 2);
+  EXPECT_EQ(run("parse /no/such/model.onnx").code, 2);
 }
 
 TEST(Cli, CoreCostTableOfAWorkloadMatchesTheSpecFigures) {
   // pipeline-spec §6.3: per-core tiles of the 2-conv fixture on tpu_like (ox split over 4 cores).
-  auto r = stream("core-cost --hardware " + kInputs + "/hardware/tpu_like_quad_core.yaml --workload " + kInputs +
+  auto r = run("core-cost --hardware " + kInputs + "/hardware/tpu_like_quad_core.yaml --workload " + kInputs +
                   "/workload/2conv_1_8_32_32_16_32_3.onnx --format json");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto doc = nlohmann::json::parse(r.out);
@@ -86,7 +75,7 @@ TEST(Cli, CoreCostTableOfAWorkloadMatchesTheSpecFigures) {
 
 TEST(Cli, RunMapsADecomposedBlockLikeAWorkloadFile) {
   const std::string out = ::testing::TempDir() + "stream-cli-run";
-  auto r = stream("run --block attention -p seq=32 --decompose --out " + out + " --experiment-id attn");
+  auto r = run("run --block attention -p seq=32 --decompose --out " + out + " --experiment-id attn");
   ASSERT_EQ(r.code, 0) << r.out;
   std::ifstream lut(out + "/attn/group_0/core_cost_lut.yaml");
   const std::string text((std::istreambuf_iterator<char>(lut)), std::istreambuf_iterator<char>());

@@ -6,6 +6,8 @@
 #include <set>
 
 #include <nlohmann/json.hpp>
+
+#include "stream_cli.hpp"
 #include <plugin_host.hpp>
 
 #include "onnx_test_util.hpp"
@@ -115,15 +117,7 @@ TEST(TestPlugin, WithoutThePluginTheFusedOpIsUnsupported) {
 }
 
 // `stream parse` end to end, through the built executable and its bundled plugins.
-std::pair<int, std::string> run(const std::string& args) {
-  const std::string cmd = std::string(STREAM_BUILD_DIR) + "/bin/stream " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (pipe && fgets(buf, sizeof buf, pipe)) out += buf;
-  const int status = pipe ? pclose(pipe) : -1;
-  return {WEXITSTATUS(status), out};
-}
+stream::test::CliResult run(const std::string& args) { return stream::test::run_stream(args); }
 
 TEST(ParseCommand, JsonFollowsTheDocumentedSchema) {
   auto [code, out] = run("parse " + std::string(STREAM_INPUTS_DIR) + "/workload/2conv_1_8_32_32_16_32_3.onnx --format json");

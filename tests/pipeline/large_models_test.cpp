@@ -14,12 +14,10 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
-#include "read_file.hpp"
+#include "stream_cli.hpp"
 
 namespace fs = std::filesystem;
 

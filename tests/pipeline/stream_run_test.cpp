@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "read_file.hpp"
+#include "stream_cli.hpp"
 
 namespace fs = std::filesystem;
 

@@ -1,12 +1,13 @@
 // Through the real plugin host: a .pt2 path loads the torch-frontend plugin lazily (by the
 // extension its manifest declares) and nothing else; a third-party plugin adds an ATen converter
 // the same way; and `stream parse` handles archives end to end, --dim bindings included.
-#include <sys/wait.h>
 
 #include <cstdio>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include "stream_cli.hpp"
 #include <plugin_host.hpp>
 
 #include "torch_test_util.hpp"
@@ -37,14 +38,8 @@ std::filesystem::path cumsum_program() {
   return path;
 }
 
-std::pair<int, std::string> run(const std::string& args) {
-  const std::string cmd = std::string(STREAM_BUILD_DIR) + "/bin/stream " + args + " 2>/dev/null";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (pipe && fgets(buf, sizeof buf, pipe)) out += buf;
-  const int status = pipe ? pclose(pipe) : -1;
-  return {WEXITSTATUS(status), out};
+stream::test::CliResult run(const std::string& args) {
+  return stream::test::run_stream(args, stream::test::Stderr::Discard);
 }
 
 }  // namespace
@@ -81,12 +76,12 @@ TEST(TorchHost, AThirdPartyPluginAddsAnAtenConverterLazily) {
 }
 
 TEST(TorchHost, ParseCommandReadsArchivesAndBindsSymbolicSizes) {
-  auto [code, out] = run("parse " + (kFixtures / "mlp_dynamic.pt2").string() + " --dim s0=8");
-  ASSERT_EQ(code, 0) << out;
-  EXPECT_NE(out.find("x bf16[8,16]"), std::string::npos) << out;
-  std::tie(code, out) = run("parse " + (kFixtures / "attention.pt2").string() + " --format json");
-  ASSERT_EQ(code, 0) << out;
-  const auto j = nlohmann::json::parse(out);
+  const auto mlp = run("parse " + (kFixtures / "mlp_dynamic.pt2").string() + " --dim s0=8");
+  ASSERT_EQ(mlp.code, 0) << mlp.out;
+  EXPECT_NE(mlp.out.find("x bf16[8,16]"), std::string::npos) << mlp.out;
+  const auto att = run("parse " + (kFixtures / "attention.pt2").string() + " --format json");
+  ASSERT_EQ(att.code, 0) << att.out;
+  const auto j = nlohmann::json::parse(att.out);
   EXPECT_EQ(j["totals"]["computation_nodes"], 7);
   EXPECT_EQ(j["totals"]["fusion_edges"], 0);
   EXPECT_EQ(j["totals"]["by_type"]["MatMul"], 6);

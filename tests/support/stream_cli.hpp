@@ -1,0 +1,47 @@
+// What the tests that drive the built `stream` executable share: running it through the shell and
+// reading the files it writes. Header-only; tests/CMakeLists.txt puts this folder on every test
+// executable's include path.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace stream::test {
+
+/// Exit code (-1 when the process did not exit normally) and captured output.
+struct CliResult {
+  int code = -1;
+  std::string out;
+};
+
+enum class Stderr { Merge, Discard };
+
+/// Runs `<build>/bin/stream <args>`; `out` is stdout, with stderr merged in or discarded.
+inline CliResult run_stream(const std::string& args, Stderr err = Stderr::Merge) {
+  const std::string cmd = "'" + std::string(STREAM_BUILD_DIR) + "/bin/stream' " + args +
+                          (err == Stderr::Merge ? " 2>&1" : " 2>/dev/null");
+  CliResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), static_cast<int>(buf.size()), pipe) != nullptr) r.out += buf.data();
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+/// The whole content of a file ("" when it is missing).
+inline std::string read(const std::filesystem::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+}  // namespace stream::test
