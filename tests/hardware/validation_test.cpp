@@ -9,6 +9,8 @@
 #include "stream/hardware/accelerator_reader.hpp"
 #include "stream/hardware/core_reader.hpp"
 
+#include "expect_diagnostic.hpp"
+
 namespace fs = std::filesystem;
 using namespace stream;
 using namespace stream::hardware;
@@ -36,14 +38,7 @@ std::vector<Diagnostic> core_errors(const std::string& text) {
   return {};
 }
 
-/// Asserts exactly one error, containing `needle`, at `line`.
-void expect_one(const std::vector<Diagnostic>& errors, const std::string& needle, int line) {
-  ASSERT_EQ(errors.size(), 1u) << (errors.empty() ? std::string("no error") : errors[0].str() + " ...");
-  EXPECT_NE(errors[0].message.find(needle), std::string::npos) << errors[0].str();
-  EXPECT_EQ(errors[0].where.line, line) << errors[0].str();
-  EXPECT_GT(errors[0].where.column, 0);
-  EXPECT_FALSE(errors[0].where.file.empty());
-}
+using stream::test::expect_one;
 
 // A valid two-core accelerator; tests replace pieces of it. Line numbers are 1-based.
 const std::string kValid =

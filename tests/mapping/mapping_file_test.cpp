@@ -11,6 +11,8 @@
 #include "stream/ir/node.hpp"
 #include "stream/mapping/mapping.hpp"
 
+#include "expect_diagnostic.hpp"
+
 namespace fs = std::filesystem;
 using namespace stream;
 using namespace stream::mapping;
@@ -37,11 +39,7 @@ std::vector<Diagnostic> file_errors(const fs::path& p) {
   return {};
 }
 
-void expect_one(const std::vector<Diagnostic>& errors, const std::string& needle, int line) {
-  ASSERT_EQ(errors.size(), 1u) << (errors.empty() ? std::string("no error") : errors[0].str() + " ...");
-  EXPECT_NE(errors[0].message.find(needle), std::string::npos) << errors[0].str();
-  EXPECT_EQ(errors[0].where.line, line) << errors[0].str();
-}
+using stream::test::expect_one;
 
 bool any_contains(const std::vector<Diagnostic>& ds, const std::string& needle) {
   return std::any_of(ds.begin(), ds.end(), [&](const Diagnostic& d) { return d.message.find(needle) != std::string::npos; });
