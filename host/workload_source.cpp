@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 #include <stream/error.hpp>
+#include <stream/ir/cast.hpp>
 #include <stream/registry/decompose.hpp>
 
 #include "command.hpp"
@@ -37,9 +38,14 @@ void add_workload_source_options(CLI::App& cmd, WorkloadSource& source) {
   cmd.add_flag("--decompose", source.decompose, "Replace operators by their registered decompositions");
   cmd.add_flag("--report-unsupported", source.report_unsupported,
                "List every unsupported operator with its count instead of stopping at the first");
+  cmd.add_option("--cast", source.cast,
+                 "Re-type the model's floating-point tensors before costing, as a deployment compiler would")
+      ->check(CLI::IsMember({"bf16", "f16", "int8"}));
 }
 
-Workload load_workload(HostContext& ctx, const WorkloadSource& source) {
+namespace {
+
+Workload load_source(HostContext& ctx, const WorkloadSource& source) {
   auto& registries = ctx.plugins().registries();
   if (!source.file.empty() && !source.block.empty()) throw Error("give either a workload file or --block, not both");
   if (source.block.empty() && !source.params.empty()) throw Error("--param needs --block");
@@ -58,6 +64,18 @@ Workload load_workload(HostContext& ctx, const WorkloadSource& source) {
   auto result = decompose_workload(workload, registries);
   spdlog::info("decomposed {} node(s) into their sub-operators", result.decomposed.size());
   return std::move(result.workload);
+}
+
+}  // namespace
+
+LoadedWorkload load_workload(HostContext& ctx, const WorkloadSource& source) {
+  LoadedWorkload out{load_source(ctx, source)};
+  if (source.cast.empty()) return out;
+  auto cast = cast_floating_point(out.workload, dtype_from_string(source.cast, "--cast type"));
+  spdlog::info("cast {} floating-point tensor(s) to {}", cast.retyped, source.cast);
+  out.workload = std::move(cast.workload);
+  out.cast_tensors = cast.retyped;
+  return out;
 }
 
 }  // namespace stream::host

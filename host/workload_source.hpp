@@ -21,17 +21,23 @@ struct WorkloadSource {
   std::vector<std::string> dims;    ///< symbolic sizes, NAME=SIZE (--dim)
   bool decompose = false;           ///< apply every registered decomposition (--decompose)
   bool report_unsupported = false;  ///< list every unsupported operator at once (--report-unsupported)
+  std::string cast;                 ///< re-type floating-point tensors to this type (--cast), empty: keep
 
   [[nodiscard]] bool empty() const { return file.empty() && block.empty(); }
   /// A short name for output folders: the file's stem or the block key.
   [[nodiscard]] std::string label() const;
 };
 
-/// Adds --block, --param, --dim, --decompose and --report-unsupported to a subcommand.
+/// Adds --block, --param, --dim, --decompose, --report-unsupported and --cast to a subcommand.
 void add_workload_source_options(CLI::App& cmd, WorkloadSource& source);
 
-/// Loads the workload; throws stream::Error for bad input (both a file and a block, a malformed
-/// k=v, an unknown block or parameter).
-[[nodiscard]] Workload load_workload(HostContext& ctx, const WorkloadSource& source);
+struct LoadedWorkload {
+  Workload workload;
+  std::size_t cast_tensors = 0;  ///< tensors --cast re-typed
+};
+
+/// Loads the workload (decomposed, then cast, when asked); throws stream::Error for bad input
+/// (both a file and a block, a malformed k=v, an unknown block or parameter).
+[[nodiscard]] LoadedWorkload load_workload(HostContext& ctx, const WorkloadSource& source);
 
 }  // namespace stream::host

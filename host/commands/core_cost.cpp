@@ -75,7 +75,7 @@ void run_workload(const Options& o, HostContext& ctx) {
   const auto acc = hardware::load_accelerator(resolve_input(o.hardware));
   WorkloadSource source = o.workload;
   if (source.block.empty()) source.file = resolve_input(source.file).string();
-  const Workload workload = load_workload(ctx, source);
+  const Workload workload = load_workload(ctx, source).workload;
   pipeline::RunOptions ro;
   ro.costs_only = true;
   ro.threads = o.threads;

@@ -124,7 +124,7 @@ void setup(CLI::App& app, HostContext& ctx) {
   add_workload_source_options(*cmd, *source);
   cmd->add_option("--plugin-dir", ctx.plugin_dirs, "Extra directory to search for plugins (repeatable)");
   cmd->callback([&ctx, source, format] {
-    const auto workload = load_workload(ctx, *source);
+    const auto workload = load_workload(ctx, *source).workload;
     if (*format == "json") std::cout << workload_json(workload).dump(2) << "\n";
     else print_text(workload, std::cout);
   });

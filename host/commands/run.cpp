@@ -19,6 +19,7 @@
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/pipeline/group_mapping.hpp>
 #include <stream/pipeline/run.hpp>
+#include <stream/report/cost_fallbacks.hpp>
 #include <stream/report/write.hpp>
 
 #include "../command.hpp"
@@ -59,7 +60,8 @@ void run(const Options& o, HostContext& ctx) {
     source.file = resolve_input(source.file).string();
     say("workload " + source.file);
   }
-  const Workload workload = load_workload(ctx, source);
+  const auto loaded = load_workload(ctx, source);
+  const Workload& workload = loaded.workload;
 
   pipeline::RunOptions ro;
   if (!o.mapping.empty()) ro.mapping = resolve_input(o.mapping);
@@ -76,13 +78,19 @@ void run(const Options& o, HostContext& ctx) {
   ro.time_limit_s = o.time_limit;
   ro.memory_fallback = !o.no_memory_fallback;
   const std::string id = o.experiment_id.empty()
-                             ? stem(o.hardware) + "-" + source.label() + "-constraint_optimization"
+                             ? stem(o.hardware) + "-" + source.label() + (source.cast.empty() ? "" : "-" + source.cast) +
+                                   "-constraint_optimization"
                              : o.experiment_id;
   const auto out_dir = std::filesystem::path(o.out) / id;
   ro.failure_dir = out_dir;
   ro.progress = say;
-  const auto result = pipeline::run(workload, acc, ro);
+  auto result = pipeline::run(workload, acc, ro);
+  result.cast = source.cast;
+  result.cast_tensors = loaded.cast_tensors;
   report::write_results(result, acc, out_dir, ro.solver, o.inline_timings);
+  const auto fallbacks = report::cost_fallbacks(result);
+  if (const auto warning = report::fallback_warning(fallbacks); !warning.empty())
+    std::cerr << "[stream run] warning: " << warning << "\n";
   say("results in " + out_dir.string());
 
   std::printf("%-14s %16lld cycles\n", "Total latency:", static_cast<long long>(result.total_latency));
@@ -96,6 +104,9 @@ void run(const Options& o, HostContext& ctx) {
     std::printf("%-8d %14lld %8.1f%% %16.6g %10.3f  %s\n", g.index, static_cast<long long>(g.allocation.total_latency),
                 share, g.energy.total(), g.wall_time_s, allocate::name(g.allocation.status));
   }
+  if (fallbacks.count() > 0)
+    std::printf("estimated: %zu of %zu (node, core) costs are ideal-cycle estimates (see core_cost_lut.yaml)\n",
+                fallbacks.count(), fallbacks.entries);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("wall time: %.3f s\n", wall);
   for (const auto& g : result.groups)

@@ -29,10 +29,15 @@ cost::Tile core_tile(const tiling::TiledGroup& tiled, std::size_t node_index) {
     cost::TileOperand op;
     op.role = std::move(role);
     op.precision_bits = bits(t->dtype);
-    op.tensor_shape = t->shape;
-    for (const auto& r : map.results()) {
+    for (std::size_t a = 0; a < map.num_results(); ++a) {
+      const auto& r = map.result(a);
       cost::AxisExpr ax;
       const auto lin = r.linear();
+      // An axis read at a fixed index (a size-1 axis a Flatten or a broadcast kept, a constant
+      // Gather) contributes one element: the tile's data is the other axes. The reference's model
+      // rejects the form (AffineConstantExpr) and would estimate the node instead.
+      if (lin && std::all_of(lin->coeffs.begin(), lin->coeffs.end(), [](std::int64_t c) { return c == 0; })) continue;
+      op.tensor_shape.push_back(t->shape.at(a));
       if (!lin) {
         // Not affine-linear: give the cost model something it rejects (three terms), so the node
         // takes the reference's fallback path.
@@ -70,7 +75,16 @@ std::string tile_key(const cost::Tile& t) {
   return s.str();
 }
 
-schedule::CoreCostEntry fallback_entry(const cost::Tile& tile, const hardware::Core& core) {
+// The cost model's reason, with the operand widths when memory fit is what failed: the usual
+// cause for an fp32 model on hardware sized for narrower types (`--cast`).
+std::string fallback_reason(const cost::CoreCost& r, const cost::Tile& tile) {
+  if (r.reason.rfind("NoValidLoopOrdering", 0) != 0) return r.reason;
+  std::string widths;
+  for (const auto& o : tile.operands) widths += (widths.empty() ? "" : ", ") + o.role + " " + std::to_string(o.precision_bits);
+  return r.reason + " (operand widths in bits: " + widths + ")";
+}
+
+schedule::CoreCostEntry fallback_entry(const cost::Tile& tile, const hardware::Core& core, std::string reason) {
   schedule::CoreCostEntry e;
   double macs = 1;
   for (const auto& d : tile.dims) macs *= static_cast<double>(d.size);
@@ -79,6 +93,7 @@ schedule::CoreCostEntry fallback_entry(const cost::Tile& tile, const hardware::C
   e.ideal_cycle = std::ceil(macs / units);
   e.ideal_temporal_cycle = e.ideal_cycle;
   e.backend = "ideal-cycle";
+  e.reason = std::move(reason);
   return e;
 }
 
@@ -125,12 +140,12 @@ schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled, const hardwa
       const auto& core = acc.core(j.core);
       auto m = models.find(j.core);
       if (m == models.end()) {
-        j.result = fallback_entry(j.tile, core);
+        j.result = fallback_entry(j.tile, core, "no per-core cost model for core type '" + core.type.str() + "'");
         continue;
       }
       const cost::CoreCost r = cost::estimate(j.tile, m->second, copt);
       if (r.status == cost::CostStatus::StreamError) {
-        j.result = fallback_entry(j.tile, core);
+        j.result = fallback_entry(j.tile, core, r.reason);
         continue;
       }
       j.result.latency_total = r.latency_total;
@@ -139,6 +154,7 @@ schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled, const hardwa
       j.result.ideal_temporal_cycle = r.ideal_temporal_cycle;
       j.result.mac_spatial_utilization = r.mac_spatial_utilization;
       j.result.backend = r.status == cost::CostStatus::Ok ? "zigzag" : "ideal-cycle";
+      if (r.status != cost::CostStatus::Ok) j.result.reason = fallback_reason(r, j.tile);
     }
   };
   const int nthreads = std::clamp(options.threads, 1, static_cast<int>(std::max<std::size_t>(jobs.size(), 1)));

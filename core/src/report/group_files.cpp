@@ -29,10 +29,11 @@ std::string core_cost_lut_yaml(const pipeline::GroupResult& g) {
   YAML::Emitter out;
   out << YAML::BeginMap << YAML::Key << "nodes" << YAML::Value << YAML::BeginSeq;
   for (std::size_t i : g.tiled.workload.computation_nodes()) {
-    const auto& name = g.tiled.workload.node(i).name;
-    auto it = g.costs.find(name);
+    const Node& node = g.tiled.workload.node(i);
+    auto it = g.costs.find(node.name);
     if (it == g.costs.end()) continue;
-    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name << YAML::Key << "cores" << YAML::Value << YAML::BeginSeq;
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << node.name << YAML::Key << "type" << YAML::Value << node.type
+        << YAML::Key << "cores" << YAML::Value << YAML::BeginSeq;
     for (const auto& c : it->second) {
       out << YAML::Flow << YAML::BeginMap;
       out << YAML::Key << "core_id" << YAML::Value << c.core_id;
@@ -45,8 +46,9 @@ std::string core_cost_lut_yaml(const pipeline::GroupResult& g) {
       num(out, c.ideal_temporal_cycle);
       out << YAML::Key << "energy_total" << YAML::Value;
       num(out, c.energy_total);
-      out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "backend" << YAML::Value << c.backend
-          << YAML::EndMap;
+      out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "backend" << YAML::Value << c.backend;
+      if (!c.reason.empty()) out << YAML::Key << "reason" << YAML::Value << c.reason;
+      out << YAML::EndMap;
       out << YAML::EndMap;
     }
     out << YAML::EndSeq << YAML::EndMap;

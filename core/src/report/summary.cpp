@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "stream/report/cost_fallbacks.hpp"
 #include "stream/report/timings.hpp"
 
 namespace stream::report {
@@ -18,6 +19,12 @@ double share(const pipeline::RunResult& r, std::int64_t lat) {
 bool used_fallback(const pipeline::GroupResult& g) {
   return !g.excluded_cores.empty() || g.fill_fraction != 0.5 || g.split_from >= 0;
 }
+// How many (node, core) costs the run has and how many are ideal-cycle estimates (cost_fallbacks.hpp).
+void costs_yaml(YAML::Emitter& out, const CostFallbacks& f) {
+  out << YAML::Key << "costs" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "entries" << YAML::Value
+      << f.entries << YAML::Key << "fallback" << YAML::Value << f.count() << YAML::EndMap;
+}
+nlohmann::ordered_json costs_json(const CostFallbacks& f) { return {{"entries", f.entries}, {"fallback", f.count()}}; }
 }  // namespace
 
 std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings) {
@@ -27,6 +34,10 @@ std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings) {
   out << YAML::Key << "total_energy" << YAML::Value << r.total_energy;
   out << YAML::Key << "edp" << YAML::Value << r.edp;
   out << YAML::Key << "timings" << YAML::Value << "timings.yaml";  // the clock readings, kept out of here
+  if (!r.cast.empty())
+    out << YAML::Key << "cast" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "to" << YAML::Value << r.cast
+        << YAML::Key << "tensors" << YAML::Value << r.cast_tensors << YAML::EndMap;
+  costs_yaml(out, cost_fallbacks(r));
   if (inline_timings) out << YAML::Key << "total_wall_time_s" << YAML::Value << seconds_text(r.wall_time_s);
   out << YAML::Key << "groups" << YAML::Value << YAML::BeginMap;
   for (const auto& g : r.groups) {
@@ -35,6 +46,7 @@ std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings) {
     out << YAML::Key << "percentage" << YAML::Value << share(r, g.allocation.total_latency);
     out << YAML::Key << "energy" << YAML::Value << g.energy.total();
     out << YAML::Key << "status" << YAML::Value << allocate::name(g.allocation.status);
+    costs_yaml(out, cost_fallbacks(g));
     if (inline_timings) out << YAML::Key << "wall_time_s" << YAML::Value << seconds_text(g.wall_time_s);
     if (used_fallback(g)) {
       out << YAML::Key << "memory_fallback" << YAML::Value << YAML::BeginMap;
@@ -59,6 +71,8 @@ std::string summary_json(const pipeline::RunResult& r, bool inline_timings) {
   j["total_energy"] = r.total_energy;
   j["edp"] = r.edp;
   j["timings"] = "timings.json";
+  if (!r.cast.empty()) j["cast"] = {{"to", r.cast}, {"tensors", r.cast_tensors}};
+  j["costs"] = costs_json(cost_fallbacks(r));
   if (inline_timings) j["total_wall_time_s"] = rounded_seconds(r.wall_time_s);
   nlohmann::ordered_json groups = nlohmann::ordered_json::object();
   for (const auto& g : r.groups) {
@@ -68,6 +82,7 @@ std::string summary_json(const pipeline::RunResult& r, bool inline_timings) {
     gj["energy"] = g.energy.total();
     gj["energy_breakdown"] = {{"compute", g.energy.compute}, {"transfer", g.energy.transfer}, {"offchip", g.energy.offchip}};
     gj["status"] = allocate::name(g.allocation.status);
+    gj["costs"] = costs_json(cost_fallbacks(g));
     if (inline_timings) gj["wall_time_s"] = rounded_seconds(g.wall_time_s);
     if (used_fallback(g)) {
       gj["memory_fallback"] = {{"fill_fraction", g.fill_fraction}, {"excluded_cores", g.excluded_cores}};

@@ -2,6 +2,7 @@
 // Usage: stream-gen-workloads <output-dir>
 #include <filesystem>
 #include <iostream>
+#include <string>
 
 #include "model_builder.hpp"
 
@@ -154,6 +155,75 @@ ModelBuilder cnn_concat_pool() {
 
 }  // namespace
 
+// ResNet-18 (torchvision's layout, batch norm folded into the convolutions as a deployment export
+// does) at its deployment precision: int8 activations and weights, int32 biases; 224x224 input.
+class ResNet18Int8 {
+ public:
+  ModelBuilder build() {
+    m_.input("input", I8, {1, 3, 224, 224}).output("output", I8, {1, 1000});
+    auto x = conv("input", "/conv1/Conv", 3, 64, 7, 2);
+    x = relu(x, "/relu/Relu");
+    m_.node("MaxPool", {x}, {"/maxpool/MaxPool_output_0"}, "/maxpool/MaxPool")
+        .attr("kernel_shape", Shape{3, 3}).attr("strides", Shape{2, 2}).attr("pads", Shape{1, 1, 1, 1});
+    x = "/maxpool/MaxPool_output_0";
+    std::int64_t c = 64;
+    for (int layer = 1; layer <= 4; ++layer) {
+      const std::int64_t out = 64 << (layer - 1);
+      for (int block = 0; block < 2; ++block) {
+        x = basic_block(x, "/layer" + std::to_string(layer) + "/layer" + std::to_string(layer) + "." + std::to_string(block), c,
+                        out, block == 0 && layer > 1 ? 2 : 1);
+        c = out;
+      }
+    }
+    m_.node("GlobalAveragePool", {x}, {"/avgpool/GlobalAveragePool_output_0"}, "/avgpool/GlobalAveragePool");
+    m_.node("Flatten", {"/avgpool/GlobalAveragePool_output_0"}, {"/Flatten_output_0"}, "/Flatten").attr("axis", 1);
+    m_.initializer("fc.weight", I8, {1000, 512}).initializer("fc.bias", I32, {1000});
+    m_.node("Gemm", {"/Flatten_output_0", "fc.weight", "fc.bias"}, {"output"}, "/fc/Gemm").attr("transB", 1);
+    return m_;
+  }
+
+ private:
+  std::string conv(const std::string& x, const std::string& name, std::int64_t cin, std::int64_t cout, std::int64_t k,
+                   std::int64_t stride) {
+    const std::string w = name + ".weight", b = name + ".bias", y = name + "_output_0";
+    m_.initializer(w, I8, {cout, cin, k, k}).initializer(b, I32, {cout});
+    m_.node("Conv", {x, w, b}, {y}, name).attr("kernel_shape", Shape{k, k}).attr("strides", Shape{stride, stride})
+        .attr("pads", Shape{k / 2, k / 2, k / 2, k / 2});
+    return y;
+  }
+  std::string relu(const std::string& x, const std::string& name) {
+    m_.node("Relu", {x}, {name + "_output_0"}, name);
+    return name + "_output_0";
+  }
+  std::string basic_block(const std::string& x, const std::string& p, std::int64_t cin, std::int64_t cout, std::int64_t stride) {
+    auto y = relu(conv(x, p + "/conv1/Conv", cin, cout, 3, stride), p + "/relu/Relu");
+    y = conv(y, p + "/conv2/Conv", cout, cout, 3, 1);
+    const auto skip = stride == 1 && cin == cout ? x : conv(x, p + "/downsample/downsample.0/Conv", cin, cout, 1, stride);
+    m_.node("Add", {y, skip}, {p + "/Add_output_0"}, p + "/Add");
+    return relu(p + "/Add_output_0", p + "/relu_1/Relu");
+  }
+  ModelBuilder m_{"resnet18_int8", 14};
+};
+
+// FSRCNN (the reference's fsrcnn.onnx: feature extraction 5x5 to 56 channels, shrinking to 12,
+// four 3x3 mapping layers, expanding to 56, a 3x3 reconstruction to 16) on a 540x960 frame, int8.
+ModelBuilder fsrcnn_int8() {
+  ModelBuilder m("fsrcnn_int8", 14);
+  m.input("input", I8, {1, 1, 540, 960}).output("output", I8, {1, 16, 540, 960});
+  const struct { std::int64_t cin, cout, k; } layers[] = {{1, 56, 5},  {56, 12, 1}, {12, 12, 3}, {12, 12, 3},
+                                                           {12, 12, 3}, {12, 12, 3}, {12, 56, 1}, {56, 16, 3}};
+  std::string x = "input";
+  for (int i = 0; i < 8; ++i) {
+    const auto& l = layers[i];
+    const std::string w = "weights_" + std::to_string(i), y = i == 7 ? "output" : "output_" + std::to_string(i);
+    m.initializer(w, I8, {l.cout, l.cin, l.k, l.k});
+    m.node("Conv", {x, w}, {y}, "Conv" + std::to_string(i + 1)).attr("kernel_shape", Shape{l.k, l.k})
+        .attr("pads", Shape{l.k / 2, l.k / 2, l.k / 2, l.k / 2});
+    x = y;
+  }
+  return m;
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: stream-gen-workloads <output-dir>\n";
@@ -170,6 +240,8 @@ int main(int argc, char** argv) {
       {"qdq_conv_int8.onnx", qdq_conv()},
       {"residual_block.onnx", residual_block()},
       {"cnn_concat_pool.onnx", cnn_concat_pool()},
+      {"resnet18_int8.onnx", ResNet18Int8().build()},
+      {"fsrcnn_int8.onnx", fsrcnn_int8()},
   };
   for (const auto& [name, model] : models) {
     model.save(dir / name);

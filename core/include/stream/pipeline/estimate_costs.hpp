@@ -6,7 +6,8 @@
 // pairs are costed once: cores are keyed by their performance representative, tiles by their
 // full description, exactly the reference's node_key + has_same_performance dedup. Distinct
 // pairs run on `threads` threads; the result does not depend on the thread count. A node the cost
-// model cannot describe gets the reference's ideal-cycle fallback (backend "ideal-cycle").
+// model cannot cost gets the reference's ideal-cycle fallback (backend "ideal-cycle") with the
+// model's reason, widened by the operand widths when memory fit failed (report/cost_fallbacks.hpp).
 #pragma once
 
 #include "stream/cost/tile.hpp"

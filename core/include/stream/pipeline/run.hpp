@@ -76,6 +76,10 @@ struct RunResult {
   double total_energy = 0;         ///< pJ
   double edp = 0;                  ///< pJ x cycles
   double wall_time_s = 0;
+  /// Set by a caller that cast the workload before the run (`--cast`): the target type and how
+  /// many tensors changed; the summary reports them.
+  std::string cast;
+  std::size_t cast_tensors = 0;
   [[nodiscard]] bool solved() const;  ///< every group optimal (or time-limited with a solution)
 };
 

@@ -22,6 +22,10 @@ struct CoreCostEntry {
   double ideal_temporal_cycle = 0;
   double mac_spatial_utilization = 0;
   std::string backend = "zigzag";  ///< "zigzag" or "ideal-cycle"
+  /// For an "ideal-cycle" entry: why the per-core model did not cost the pair (its error, or a
+  /// core type it does not model). Empty for "zigzag".
+  std::string reason;
+  [[nodiscard]] bool is_estimate() const { return backend != "zigzag"; }
 };
 
 /// node name -> one entry per candidate core, in core-group order.
