@@ -93,12 +93,14 @@ void run_workload(const Options& o, HostContext& ctx) {
                          {"latency_total", e.latency_total}, {"energy_total", e.energy_total},
                          {"ideal_cycle", e.ideal_cycle}, {"ideal_temporal_cycle", e.ideal_temporal_cycle},
                          {"mac_spatial_utilization", e.mac_spatial_utilization}, {"backend", e.backend}});
+          if (!e.reason.empty()) out.back()["reason"] = e.reason;
           continue;
         }
         std::printf("%-5d %-28s %5d %-16s %14s %22s %12s %14s %10.6g  %s\n", g.index, node.c_str(), e.core_id,
                     e.core_type.c_str(), num(e.latency_total).c_str(), num(e.energy_total).c_str(),
                     num(e.ideal_cycle).c_str(), num(e.ideal_temporal_cycle).c_str(), e.mac_spatial_utilization,
                     e.backend.c_str());
+        if (!e.reason.empty()) std::printf("      reason: %s\n", e.reason.c_str());
       }
     }
   }
