@@ -18,6 +18,7 @@
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/pipeline/group_mapping.hpp>
+#include <stream/pipeline/metrics.hpp>
 #include <stream/pipeline/run.hpp>
 #include <stream/report/cost_fallbacks.hpp>
 #include <stream/report/write.hpp>
@@ -96,6 +97,10 @@ void run(const Options& o, HostContext& ctx) {
   std::printf("%-14s %16lld cycles\n", "Total latency:", static_cast<long long>(result.total_latency));
   std::printf("%-14s %16.6g pJ\n", "Total energy:", result.total_energy);
   std::printf("%-14s %16.6g pJ*cycles\n", "EDP:", result.edp);
+  const auto metrics = pipeline::run_metrics(result, acc);
+  std::printf("%-14s %16.6g spatial (latency-weighted), ", "MAC util:", metrics.mac_spatial_utilization);
+  if (metrics.end_to_end_mac_utilization) std::printf("%.6g end to end\n", *metrics.end_to_end_mac_utilization);
+  else std::printf("end to end undefined (no MAC work or no latency)\n");
   std::printf("%-8s %14s %9s %16s %10s  %s\n", "group", "latency", "share", "energy (pJ)", "wall (s)", "status");
   for (const auto& g : result.groups) {
     const double share = result.total_latency == 0

@@ -527,6 +527,7 @@ Allocation solve(const SteadyState& ss, const hardware::Accelerator& acc, const 
   a.level_objectives = r.level_objectives;
   for (const auto& lv : r.levels) {
     a.level_times_s.push_back(lv.solve_time_s);
+    a.level_bounds.push_back(lv.best_bound);
     a.level_status.push_back(name(lv.status));
     a.nodes_explored += lv.nodes;
     a.simplex_iterations += lv.iterations;

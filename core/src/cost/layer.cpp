@@ -51,7 +51,7 @@ Layer Layer::from_tile(const Tile& tile) {
         rel.cb = e.terms[1].coef;
         rel.padding = -e.constant;
         const std::int64_t extent = ax < op.tensor_shape.size() ? op.tensor_shape[ax] : INT64_MAX / 4;
-        rel.full_size = window_extent(e, l.sizes, extent);
+        rel.full_size = e.window_size > 0 ? e.window_size : window_extent(e, l.sizes, extent);
         const std::int64_t g = std::gcd(rel.ca, rel.cb);
         rel.sa = rel.ca / g;
         rel.sb = rel.cb / g;

@@ -10,8 +10,27 @@
 #include "stream/cost/core_model.hpp"
 #include "stream/cost/cost_model.hpp"
 #include "stream/error.hpp"
+#include "stream/ir/dimensions.hpp"
 
 namespace stream::pipeline {
+
+namespace {
+
+// The tiled group's unified dim sizes with only this node's inter-core split divided out (where
+// it divides): what the reference sizes a costed node's tensors with (aie-and-defaults §4b).
+std::vector<std::int64_t> per_core_dim_sizes(const tiling::TiledGroup& tiled, std::size_t node_index) {
+  const Workload& w = tiled.workload;
+  const auto& ud = w.unified_dimensions();
+  std::vector<std::int64_t> sizes = ud.dim_size;
+  const auto dims = ud.dims_of(node_index, w.node(node_index).num_dims());
+  for (const auto& [d, f] : tiled.mapping.at(node_index).inter_core_tiling) {
+    auto& s = sizes.at(static_cast<std::size_t>(dims.at(static_cast<std::size_t>(d))));
+    if (f > 1 && s % f == 0) s /= f;
+  }
+  return sizes;
+}
+
+}  // namespace
 
 cost::Tile core_tile(const tiling::TiledGroup& tiled, std::size_t node_index) {
   const Workload& w = tiled.workload;
@@ -25,10 +44,12 @@ cost::Tile core_tile(const tiling::TiledGroup& tiled, std::size_t node_index) {
     if (f > 0 && s % f == 0) s /= f;
   }
   for (int d = 0; d < n.num_dims(); ++d) tile.dims.push_back({n.dim_name(d), sizes[static_cast<std::size_t>(d)]});
+  const auto per_core = per_core_dim_sizes(tiled, node_index);
   auto operand = [&](const TensorPtr& t, const AffineMap& map, std::string role) {
     cost::TileOperand op;
     op.role = std::move(role);
     op.precision_bits = bits(t->dtype);
+    const auto widest = tiling::tensor_shape_with_sizes(w, *t, per_core);
     for (std::size_t a = 0; a < map.num_results(); ++a) {
       const auto& r = map.result(a);
       cost::AxisExpr ax;
@@ -46,6 +67,7 @@ cost::Tile core_tile(const tiling::TiledGroup& tiled, std::size_t node_index) {
         for (std::size_t d = 0; d < lin->coeffs.size(); ++d)
           if (lin->coeffs[d] != 0) ax.terms.push_back({static_cast<int>(d), lin->coeffs[d]});
         ax.constant = lin->constant;
+        if (ax.terms.size() == 2) ax.window_size = widest.at(a);
       }
       op.axes.push_back(std::move(ax));
     }
@@ -69,7 +91,7 @@ std::string tile_key(const cost::Tile& t) {
     for (const auto& a : o.axes) {
       s << '[';
       for (const auto& tm : a.terms) s << tm.dim << '*' << tm.coef << '+';
-      s << a.constant << ']';
+      s << a.constant << '/' << a.window_size << ']';
     }
   }
   return s.str();

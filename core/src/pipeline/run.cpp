@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "stream/allocate/solver.hpp"
+#include "stream/ir/name_order.hpp"
 #include "stream/pipeline/estimate_costs.hpp"
 #include "stream/pipeline/fusion_groups.hpp"
 #include "stream/pipeline/group_mapping.hpp"
@@ -113,7 +114,9 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
   if (o.mapping) {
     pending.push_back({workload});  // a mapping file describes one fused group: the whole workload
   } else {
-    for (auto& w : split_fusion_groups(workload, cut_points(workload, o))) pending.push_back({std::move(w)});
+    // The automatic path follows the reference's name-keyed re-sequencing (ir/name_order.hpp).
+    const Workload ordered = in_name_order(workload);
+    for (auto& w : split_fusion_groups(ordered, cut_points(ordered, o))) pending.push_back({std::move(w)});
   }
   RunResult r;
   int automatic_group = -1;  // index among the groups before any fallback split

@@ -25,9 +25,37 @@ void costs_yaml(YAML::Emitter& out, const CostFallbacks& f) {
       << f.entries << YAML::Key << "fallback" << YAML::Value << f.count() << YAML::EndMap;
 }
 nlohmann::ordered_json costs_json(const CostFallbacks& f) { return {{"entries", f.entries}, {"fallback", f.count()}}; }
+
+// One optional figure: its value, or null (a figure the definition leaves undefined).
+void opt_yaml(YAML::Emitter& out, const char* key, const std::optional<double>& v) {
+  out << YAML::Key << key << YAML::Value;
+  if (v) out << *v;
+  else out << YAML::Null;
+}
+nlohmann::ordered_json opt_json(const std::optional<double>& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(); }
+
+void metrics_yaml(YAML::Emitter& out, const pipeline::GroupMetrics& m) {
+  out << YAML::Key << "metrics" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "mac_spatial_utilization" << YAML::Value << m.mac_spatial_utilization;
+  opt_yaml(out, "end_to_end_mac_utilization", m.end_to_end_mac_utilization);
+  opt_yaml(out, "objective", m.objective);
+  opt_yaml(out, "mip_gap", m.mip_gap);
+  out << YAML::Key << "degenerate" << YAML::Value << m.degenerate;
+  if (m.degenerate) out << YAML::Key << "degenerate_nodes" << YAML::Value << YAML::Flow << m.degenerate_nodes;
+  out << YAML::EndMap;
+}
+nlohmann::ordered_json metrics_json(const pipeline::GroupMetrics& m) {
+  nlohmann::ordered_json j{{"mac_spatial_utilization", m.mac_spatial_utilization},
+                           {"end_to_end_mac_utilization", opt_json(m.end_to_end_mac_utilization)},
+                           {"objective", opt_json(m.objective)},
+                           {"mip_gap", opt_json(m.mip_gap)},
+                           {"degenerate", m.degenerate}};
+  if (m.degenerate) j["degenerate_nodes"] = m.degenerate_nodes;
+  return j;
+}
 }  // namespace
 
-std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings) {
+std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings, const pipeline::RunMetrics* metrics) {
   YAML::Emitter out;
   out << YAML::BeginMap;
   out << YAML::Key << "total_latency" << YAML::Value << r.total_latency;
@@ -38,6 +66,12 @@ std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings) {
     out << YAML::Key << "cast" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "to" << YAML::Value << r.cast
         << YAML::Key << "tensors" << YAML::Value << r.cast_tensors << YAML::EndMap;
   costs_yaml(out, cost_fallbacks(r));
+  if (metrics) {
+    out << YAML::Key << "mac_spatial_utilization" << YAML::Value << metrics->mac_spatial_utilization;
+    opt_yaml(out, "end_to_end_mac_utilization", metrics->end_to_end_mac_utilization);
+    out << YAML::Key << "max_group_latency" << YAML::Value << metrics->max_group_latency;
+    out << YAML::Key << "degenerate" << YAML::Value << metrics->degenerate;
+  }
   if (inline_timings) out << YAML::Key << "total_wall_time_s" << YAML::Value << seconds_text(r.wall_time_s);
   out << YAML::Key << "groups" << YAML::Value << YAML::BeginMap;
   for (const auto& g : r.groups) {
@@ -47,6 +81,7 @@ std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings) {
     out << YAML::Key << "energy" << YAML::Value << g.energy.total();
     out << YAML::Key << "status" << YAML::Value << allocate::name(g.allocation.status);
     costs_yaml(out, cost_fallbacks(g));
+    if (metrics) metrics_yaml(out, metrics->groups.at(static_cast<std::size_t>(&g - r.groups.data())));
     if (inline_timings) out << YAML::Key << "wall_time_s" << YAML::Value << seconds_text(g.wall_time_s);
     if (used_fallback(g)) {
       out << YAML::Key << "memory_fallback" << YAML::Value << YAML::BeginMap;
@@ -65,7 +100,7 @@ std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings) {
   return std::string(out.c_str()) + "\n";
 }
 
-std::string summary_json(const pipeline::RunResult& r, bool inline_timings) {
+std::string summary_json(const pipeline::RunResult& r, bool inline_timings, const pipeline::RunMetrics* metrics) {
   nlohmann::ordered_json j;
   j["total_latency"] = r.total_latency;
   j["total_energy"] = r.total_energy;
@@ -73,6 +108,12 @@ std::string summary_json(const pipeline::RunResult& r, bool inline_timings) {
   j["timings"] = "timings.json";
   if (!r.cast.empty()) j["cast"] = {{"to", r.cast}, {"tensors", r.cast_tensors}};
   j["costs"] = costs_json(cost_fallbacks(r));
+  if (metrics) {
+    j["mac_spatial_utilization"] = metrics->mac_spatial_utilization;
+    j["end_to_end_mac_utilization"] = opt_json(metrics->end_to_end_mac_utilization);
+    j["max_group_latency"] = metrics->max_group_latency;
+    j["degenerate"] = metrics->degenerate;
+  }
   if (inline_timings) j["total_wall_time_s"] = rounded_seconds(r.wall_time_s);
   nlohmann::ordered_json groups = nlohmann::ordered_json::object();
   for (const auto& g : r.groups) {
@@ -83,6 +124,7 @@ std::string summary_json(const pipeline::RunResult& r, bool inline_timings) {
     gj["energy_breakdown"] = {{"compute", g.energy.compute}, {"transfer", g.energy.transfer}, {"offchip", g.energy.offchip}};
     gj["status"] = allocate::name(g.allocation.status);
     gj["costs"] = costs_json(cost_fallbacks(g));
+    if (metrics) gj["metrics"] = metrics_json(metrics->groups.at(static_cast<std::size_t>(&g - r.groups.data())));
     if (inline_timings) gj["wall_time_s"] = rounded_seconds(g.wall_time_s);
     if (used_fallback(g)) {
       gj["memory_fallback"] = {{"fill_fraction", g.fill_fraction}, {"excluded_cores", g.excluded_cores}};

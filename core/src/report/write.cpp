@@ -23,8 +23,9 @@ void write(const std::filesystem::path& p, const std::string& text) {
 void write_results(const pipeline::RunResult& r, const hardware::Accelerator& acc, const std::filesystem::path& dir,
                    const std::string& solver, bool inline_timings) {
   std::filesystem::create_directories(dir);
-  write(dir / "summary.yaml", summary_yaml(r, inline_timings));
-  write(dir / "summary.json", summary_json(r, inline_timings));
+  const auto metrics = pipeline::run_metrics(r, acc);
+  write(dir / "summary.yaml", summary_yaml(r, inline_timings, &metrics));
+  write(dir / "summary.json", summary_json(r, inline_timings, &metrics));
   write(dir / "timings.yaml", timings_yaml(r));
   write(dir / "timings.json", timings_json(r));
   for (const auto& g : r.groups) {

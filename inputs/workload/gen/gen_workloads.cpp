@@ -157,11 +157,13 @@ ModelBuilder cnn_concat_pool() {
 
 // ResNet-18 (torchvision's layout, batch norm folded into the convolutions as a deployment export
 // does) at its deployment precision: int8 activations and weights, int32 biases; 224x224 input.
+// Names as PyTorch's exporter gives them (the reference's resnet18.onnx): node and initializer
+// names order the automatic path (ir/name_order.hpp), so they are part of the model.
 class ResNet18Int8 {
  public:
   ModelBuilder build() {
-    m_.input("input", I8, {1, 3, 224, 224}).output("output", I8, {1, 1000});
-    auto x = conv("input", "/conv1/Conv", 3, 64, 7, 2);
+    m_.input("input.1", I8, {1, 3, 224, 224}).output("191", I8, {1, 1000});
+    auto x = conv("input.1", "/conv1/Conv", 3, 64, 7, 2);
     x = relu(x, "/relu/Relu");
     m_.node("MaxPool", {x}, {"/maxpool/MaxPool_output_0"}, "/maxpool/MaxPool")
         .attr("kernel_shape", Shape{3, 3}).attr("strides", Shape{2, 2}).attr("pads", Shape{1, 1, 1, 1});
@@ -178,14 +180,16 @@ class ResNet18Int8 {
     m_.node("GlobalAveragePool", {x}, {"/avgpool/GlobalAveragePool_output_0"}, "/avgpool/GlobalAveragePool");
     m_.node("Flatten", {"/avgpool/GlobalAveragePool_output_0"}, {"/Flatten_output_0"}, "/Flatten").attr("axis", 1);
     m_.initializer("fc.weight", I8, {1000, 512}).initializer("fc.bias", I32, {1000});
-    m_.node("Gemm", {"/Flatten_output_0", "fc.weight", "fc.bias"}, {"output"}, "/fc/Gemm").attr("transB", 1);
+    m_.node("Gemm", {"/Flatten_output_0", "fc.weight", "fc.bias"}, {"191"}, "/fc/Gemm").attr("transB", 1);
     return m_;
   }
 
  private:
   std::string conv(const std::string& x, const std::string& name, std::int64_t cin, std::int64_t cout, std::int64_t k,
                    std::int64_t stride) {
-    const std::string w = name + ".weight", b = name + ".bias", y = name + "_output_0";
+    const std::string w = "onnx::Conv_" + std::to_string(next_id_), b = "onnx::Conv_" + std::to_string(next_id_ + 1),
+                      y = name + "_output_0";
+    next_id_ += 3;
     m_.initializer(w, I8, {cout, cin, k, k}).initializer(b, I32, {cout});
     m_.node("Conv", {x, w, b}, {y}, name).attr("kernel_shape", Shape{k, k}).attr("strides", Shape{stride, stride})
         .attr("pads", Shape{k / 2, k / 2, k / 2, k / 2});
@@ -203,6 +207,7 @@ class ResNet18Int8 {
     return relu(p + "/Add_output_0", p + "/relu_1/Relu");
   }
   ModelBuilder m_{"resnet18_int8", 14};
+  int next_id_ = 193;  // the exporter's value numbering: weight, bias, then the output it folded
 };
 
 // FSRCNN (the reference's fsrcnn.onnx: feature extraction 5x5 to 56 channels, shrinking to 12,

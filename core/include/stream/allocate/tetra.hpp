@@ -83,6 +83,7 @@ struct Allocation {
   ModelSize size;
   std::vector<std::string> level_names;
   std::vector<double> level_objectives;
+  std::vector<double> level_bounds;  ///< the solver's best bound per solved level (MIP gap)
   std::vector<double> level_times_s;
   std::vector<std::string> level_status;
   double solve_time_s = 0;

@@ -21,6 +21,9 @@ struct AxisExpr {
   };
   std::vector<Term> terms;
   std::int64_t constant = 0;
+  /// A windowed axis's size as the caller defines it (the pipeline: the widest accessor of the
+  /// tensor in the group, aie-and-defaults §4b); 0: the window's own span over the tile's dims.
+  std::int64_t window_size = 0;
 };
 
 struct TileOperand {

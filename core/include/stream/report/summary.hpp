@@ -1,5 +1,5 @@
 // summary.yaml / summary.json of a run: total latency (cycles), total energy (pJ), EDP, and per
-// group its latency, share of the total, energy, status and, for a solved group, its
+// group its latency, share of the total, energy, status, MAC utilisations and, for a solved group, its
 // memory-access totals {reads, writes} (docs/memory-accesses.md). No clock readings: the wall
 // times are in timings.yaml / timings.json (report/timings.hpp, same group keys), which `timings`
 // names, so the summary of the same inputs is byte-identical from run to run.
@@ -7,13 +7,17 @@
 
 #include <string>
 
+#include "stream/pipeline/metrics.hpp"
 #include "stream/pipeline/run.hpp"
 
 namespace stream::report {
 
 /// `inline_timings`: also carry the wall times (total and per group, as in timings.*); the file
-/// then differs from run to run.
-[[nodiscard]] std::string summary_yaml(const pipeline::RunResult& result, bool inline_timings = false);
-[[nodiscard]] std::string summary_json(const pipeline::RunResult& result, bool inline_timings = false);
+/// then differs from run to run. `metrics` (pipeline/metrics.hpp), when given, adds the
+/// utilisations, MIP gap and degenerate flag per group and in total.
+[[nodiscard]] std::string summary_yaml(const pipeline::RunResult& result, bool inline_timings = false,
+                                       const pipeline::RunMetrics* metrics = nullptr);
+[[nodiscard]] std::string summary_json(const pipeline::RunResult& result, bool inline_timings = false,
+                                       const pipeline::RunMetrics* metrics = nullptr);
 
 }  // namespace stream::report
