@@ -291,3 +291,86 @@ TEST(GenuineExports, SwinWindowPadFromTheExporter) {
 }
 
 }  // namespace
+
+namespace {
+
+// The values an int64 chain computes, observed as the shape of Expand(x [1], values): the
+// Expand's output shape is the computed vector itself (every value must be >= 1).
+std::vector<std::int64_t> computed(ModelBuilder& m, const std::string& values) {
+  m.input("one", F32, {1}).output("y", F32);
+  m.node("Expand", {"one", values}, {"y"}, "expand");
+  return parse(m).node_by_name("expand").outputs[0]->shape;
+}
+
+TEST(ShapeArithmetic, ModAndDivFollowOnnxSigns) {
+  ModelBuilder m("g", 13);
+  m.int_initializer("a", {-7}).int_initializer("b", {3}).int_initializer("two", {2});
+  m.node("Mod", {"a", "b"}, {"mod"}, "mod");                        // sign of the divisor: -7 mod 3 = 2
+  m.node("Mod", {"a", "b"}, {"fmod"}, "fmod").attr("fmod", 1);      // C fmod: -7 % 3 = -1
+  m.node("Abs", {"fmod"}, {"fmod_abs"}, "fmod_abs");                // 1
+  m.node("Div", {"a", "two"}, {"div"}, "div");                      // truncation: -7 / 2 = -3
+  m.node("Neg", {"div"}, {"neg"}, "neg");                           // 3
+  m.node("Concat", {"mod", "fmod_abs", "neg"}, {"v"}, "cat").attr("axis", 0);
+  EXPECT_EQ(computed(m, "v"), (std::vector<std::int64_t>{2, 1, 3}));
+}
+
+TEST(ShapeArithmetic, SliceGatherTileAndRangeIndexAsOnnxDefines) {
+  ModelBuilder m("g", 13);
+  m.int_initializer("seq", {1, 2, 3, 4, 5, 6});
+  m.int_initializer("s", {-1}).int_initializer("e", {-100}).int_initializer("ax", {0}).int_initializer("st", {-2});
+  m.node("Slice", {"seq", "s", "e", "ax", "st"}, {"rev"}, "rev");  // from the last, step -2: [6, 4, 2]
+  m.int_initializer("idx", {-1, 0});
+  m.node("Gather", {"rev", "idx"}, {"picked"}, "picked").attr("axis", 0);  // [rev[-1], rev[0]] = [2, 6]
+  m.int_initializer("reps", {2});
+  m.node("Tile", {"picked", "reps"}, {"tiled"}, "tiled");  // [2, 6, 2, 6]
+  m.int_initializer("r0", {5}, false).int_initializer("r1", {1}, false).int_initializer("rd", {-2}, false);
+  m.node("Range", {"r0", "r1", "rd"}, {"down"}, "down");  // 5, 3 (1 excluded)
+  m.node("Concat", {"tiled", "down"}, {"v"}, "cat").attr("axis", 0);
+  EXPECT_EQ(computed(m, "v"), (std::vector<std::int64_t>{2, 6, 2, 6, 5, 3}));
+}
+
+TEST(ShapeArithmetic, ReductionsComparisonsAndWhere) {
+  ModelBuilder m("g", 13);
+  m.int_initializer("grid", {2, 9, 4, 3});
+  m.int_initializer("g_shape", {2, 2});
+  m.node("Reshape", {"grid", "g_shape"}, {"g2"}, "g2");  // [[2, 9], [4, 3]]
+  m.node("ReduceMax", {"g2"}, {"row_max"}, "row_max").attr("axes", Shape{1}).attr("keepdims", 0);  // [9, 4]
+  m.int_initializer("p", {1, 2}).int_initializer("q", {1, 5}).int_initializer("sevens", {7, 7});
+  m.node("Equal", {"p", "q"}, {"eq"}, "eq");    // [T, F]
+  m.node("Not", {"eq"}, {"ne"}, "ne");          // [F, T]
+  m.node("Where", {"ne", "sevens", "row_max"}, {"chosen"}, "chosen");  // [9, 7]
+  m.int_initializer("three", {3});
+  m.node("Max", {"p", "three"}, {"mx"}, "mx");  // broadcast: [3, 3]
+  m.node("Cast", {"mx"}, {"mx32"}, "mx32").attr("to", static_cast<std::int64_t>(I32));
+  m.node("Cast", {"mx32"}, {"mx64"}, "mx64").attr("to", static_cast<std::int64_t>(I64));
+  m.node("Concat", {"chosen", "mx64"}, {"v"}, "cat").attr("axis", 0);
+  EXPECT_EQ(computed(m, "v"), (std::vector<std::int64_t>{9, 7, 3, 3}));
+}
+
+TEST(ShapeArithmetic, DivisionByZeroIsLeftUnevaluatedAndNamed) {
+  ModelBuilder m("g", 13);
+  m.int_initializer("a", {6}).int_initializer("z", {0});
+  m.node("Div", {"a", "z"}, {"v"}, "div0");
+  expect_error([&] { (void)computed(m, "v"); }, {".onnx", "expand", "'y'", "unknown"});
+}
+
+}  // namespace
+
+namespace {
+
+TEST(RuntimeShapes, FloatConstantOfShapeFromShapeIsAConstantInputOfThatShape) {
+  // An attention-mask style zeros tensor: ConstantOfShape(Shape(x)) (float 0 by default).
+  ModelBuilder m("g", 13);
+  m.input("x", F32, {2, 5, 7}).output("y", F32);
+  m.node("Shape", {"x"}, {"xs"}, "xs");
+  m.node("ConstantOfShape", {"xs"}, {"zeros"}, "zeros");
+  m.node("Add", {"x", "zeros"}, {"y"}, "add");
+  auto w = parse(m);
+  const auto& add = node(w, "add");
+  EXPECT_EQ(add.inputs[1]->name, "zeros");
+  EXPECT_EQ(add.inputs[1]->shape, (std::vector<std::int64_t>{2, 5, 7}));
+  EXPECT_EQ(map_of(add, 1), "(d0, d1, d2)");
+  EXPECT_EQ(w.node(w.index_of("zeros")).kind, NodeKind::InEdge);
+}
+
+}  // namespace
