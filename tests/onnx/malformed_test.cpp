@@ -92,6 +92,25 @@ TEST(Malformed, NegativeAndZeroExtents) {
   expect_error([&] { (void)parse(empty); }, {".onnx", "empty_slice", "tensor 's' has extent 0 on axis 0"});
 }
 
+TEST(Malformed, AShapeTensorOfAbsurdLengthIsAnErrorNotAHang) {
+  // ConstantOfShape([2^40]) is an int tensor of 2^40 values, given to Expand as a shape: ONNX's
+  // own inference would build 2^40 axes. (A fuzzed Reshape target did this to the ViT export.)
+  ModelBuilder m("g", 13);
+  m.input("x", F32, {1}).output("y", F32);
+  m.int_initializer("huge", {std::int64_t{1} << 40});
+  auto fill = m.node("ConstantOfShape", {"huge"}, {"ones"}, "ones");
+  auto* value = fill.proto().add_attribute();
+  value->set_name("value");
+  value->set_type(onnx::AttributeProto_AttributeType_TENSOR);
+  value->mutable_t()->set_data_type(I64);
+  value->mutable_t()->add_dims(1);
+  value->mutable_t()->add_int64_data(1);
+  m.node("Expand", {"x", "ones"}, {"y"}, "expand");
+  expect_error([&] { (void)parse(m); },
+               {".onnx", "node 'expand' (Expand) takes its shape from 'ones', a tensor of 1099511627776 values",
+                "no tensor has more than 64 axes"});
+}
+
 // Two unsupported op types in a custom domain, one of them on three nodes.
 ModelBuilder unsupported_model() {
   ModelBuilder m("g");

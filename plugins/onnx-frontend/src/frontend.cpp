@@ -246,7 +246,8 @@ class Loader {
   void infer() {
     check_and_sort_graph(*model_.mutable_graph(), opsets_, file_);
     const auto op = opsets_.find("");
-    infer_static_shapes(model_, op == opsets_.end() ? 0 : op->second, [this](const std::string& m) { fail(m); });
+    infer_static_shapes(model_, op == opsets_.end() ? 0 : op->second,
+                        [this](const std::string& m, const std::string& n, const std::string& v) { fail(m, n, v); });
   }
 
   void set_value(const onnx::ValueInfoProto& vi) {

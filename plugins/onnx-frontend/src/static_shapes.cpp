@@ -140,12 +140,29 @@ bool complete_node(const onnx::NodeProto& n, ValueIndex& index) {
   return out.has_value();
 }
 
+// The input that gives an output's axes (one value per axis): ONNX builds that many axes from its
+// length, so a length beyond kMaxRank is refused before ONNX is asked.
+void check_shape_input(const onnx::NodeProto& n, const ValueIndex& index, const ShapeFailure& fail) {
+  static const std::map<std::string, int> shape_slot{{"Reshape", 1}, {"Expand", 1}, {"Tile", 1}, {"ConstantOfShape", 0},
+                                                     {"Unsqueeze", 1}, {"Resize", 3}};
+  const auto slot = shape_slot.find(n.op_type());
+  if (slot == shape_slot.end() || slot->second >= n.input_size()) return;
+  const auto& value = n.input(slot->second);
+  const auto* shape = value.empty() ? nullptr : index.static_shape(value);
+  if (!shape || shape->size() != 1 || (*shape)[0] <= kMaxRank) return;
+  fail("node '" + n.name() + "' (" + n.op_type() + ") takes its " + (n.op_type() == "Unsqueeze" ? "axes" : "shape") +
+           " from '" + value + "', a tensor of " + std::to_string((*shape)[0]) + " values; no tensor has more than " +
+           std::to_string(kMaxRank) + " axes",
+       n.name(), value);
+}
+
 // ONNX's inference function of one default-domain node, run on the shapes and constant data known
 // now (so that what a node folded just before it gives is used at once). True when an output got
 // a static shape.
 bool infer_node(onnx::NodeProto& n, std::int64_t opset, ValueIndex& index,
-                const std::unordered_map<std::string, const onnx::TensorProto*>& data) {
+                const std::unordered_map<std::string, const onnx::TensorProto*>& data, const ShapeFailure& fail) {
   if ((!n.domain().empty() && n.domain() != "ai.onnx") || opset <= 0) return false;
+  check_shape_input(n, index, fail);
   const auto* schema = onnx::OpSchemaRegistry::Schema(n.op_type(), static_cast<int>(opset), "");
   if (!schema || !schema->has_type_and_shape_inference_function()) return false;
   static const std::unordered_map<std::string, const onnx::SparseTensorProto*> no_sparse;
@@ -172,7 +189,7 @@ bool infer_node(onnx::NodeProto& n, std::int64_t opset, ValueIndex& index,
 
 // One pass in graph order: fold shape arithmetic, and give a static shape to every output ONNX's
 // last round left open. Linear in the graph: each node is looked at once. Returns what changed.
-std::size_t fill_gaps(onnx::GraphProto& g, std::int64_t opset) {
+std::size_t fill_gaps(onnx::GraphProto& g, std::int64_t opset, const ShapeFailure& fail) {
   ValueIndex index(g);
   ShapeValueFolder folder(g, opset);
   std::unordered_map<std::string, const onnx::TensorProto*> data;  // constant inputs, lookups only
@@ -193,29 +210,27 @@ std::size_t fill_gaps(onnx::GraphProto& g, std::int64_t opset) {
       continue;
     }
     if (has_static_outputs(n, index)) continue;
-    if (infer_node(n, opset, index, data) || complete_node(n, index)) ++changed;
+    if (infer_node(n, opset, index, data, fail) || complete_node(n, index)) ++changed;
   }
   return changed;
 }
 
 }  // namespace
 
-void infer_static_shapes(onnx::ModelProto& model, std::int64_t default_opset,
-                         const std::function<void(const std::string& message)>& fail) {
+void infer_static_shapes(onnx::ModelProto& model, std::int64_t default_opset, const ShapeFailure& fail) {
   // Type checks off: the ONNX schemas reject the bf16/int8 convolutions the seed's fixtures use.
   const onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0, /*enable_data_propagation=*/true);
   auto run_inference = [&] {
     try {
       onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
     } catch (const std::exception& e) {
-      fail(std::string("ONNX shape inference failed: ") + e.what());
+      fail(std::string("ONNX shape inference failed: ") + e.what(), "", "");
     }
   };
-  // ONNX's pass first, then passes of our own that fill what it leaves and feed it back, until
-  // one changes nothing: a chain of gaps resolves within one pass of ours, in graph order.
-  run_inference();
+  // Our pass, then ONNX's over what it completed, until our pass changes nothing: a chain of gaps
+  // resolves within one pass of ours, in graph order.
   for (int round = 0; round < kMaxShapeRounds; ++round) {
-    if (fill_gaps(*model.mutable_graph(), default_opset) == 0) break;
+    if (fill_gaps(*model.mutable_graph(), default_opset, fail) == 0 && round > 0) break;
     run_inference();
   }
 }
