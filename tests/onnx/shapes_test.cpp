@@ -374,3 +374,24 @@ TEST(RuntimeShapes, FloatConstantOfShapeFromShapeIsAConstantInputOfThatShape) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(RuntimeShapes, AShapeOnlyKnownAtRunTimeIsNamedWithoutInventedDimNames) {
+  // Expand's shape is a graph input: its values exist only at run time. ONNX names the unknown
+  // extents unk__N; the error must not ask for --dim unk__N.
+  ModelBuilder m("g", 13);
+  m.input("x", F32, {1, 4}).input("target", I64, {2}).output("y", F32);
+  m.node("Expand", {"x", "target"}, {"y"}, "expand");
+  try {
+    (void)parse(m);
+    ADD_FAILURE() << "expected a stream::Error";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("the shape of tensor 'y' is unknown"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("a dimension is unknown"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("--dim"), std::string::npos) << msg;
+  }
+}
+
+}  // namespace
