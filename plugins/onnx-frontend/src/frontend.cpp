@@ -1,19 +1,15 @@
 // The `onnx` WorkloadFrontend: protobuf in, affine workload out.
 //
-// Load pipeline: read the ModelProto (weights never read; external data files not needed), run
-// ONNX shape inference (type checks off: the ONNX schemas reject bf16/int8 convolutions that the
-// seed's fixtures use), complete Einsum output shapes that ONNX 1.12 leaves rank-only, then turn
-// the graph into a list of working nodes: Identity/Dropout become aliases, Constant and
+// Load pipeline: read the ModelProto (weights never read; external data files not needed), give
+// every tensor a static shape (static_shapes.hpp: ONNX shape inference in rounds, with shape
+// arithmetic evaluated into Constants between them), then turn the graph into a list of working nodes: Identity/Dropout become aliases, Constant and
 // ConstantOfShape become constant values, int64/bool shape arithmetic is skipped as metadata, and
 // the QDQ pre-pass folds QuantizeLinear/DequantizeLinear. Every remaining node goes to the parser
 // registered for its op type; then layout FusionEdges are folded and ReduceSums folded into their
 // contractions.
-#include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
-#include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -27,14 +23,16 @@
 #include <stream/ir/layout_folding.hpp>
 #include <stream/registry/registries.hpp>
 
+#include "model_checks.hpp"
 #include "parser_util.hpp"
+#include "shape_values.hpp"
+#include "static_shapes.hpp"
 #include "stream_onnx/onnx_frontend.hpp"
 
 namespace stream::onnx_frontend {
 namespace {
 
 constexpr int kInt64 = onnx::TensorProto_DataType_INT64;
-constexpr int kInt32 = onnx::TensorProto_DataType_INT32;
 constexpr int kBool = onnx::TensorProto_DataType_BOOL;
 
 std::optional<DType> dtype_of(int code) {
@@ -63,39 +61,6 @@ struct Value {
   bool is_constant = false;
   std::optional<std::vector<std::int64_t>> int_values;
 };
-
-// Small integer tensors are read (Reshape shapes, Slice starts); weights never are.
-std::optional<std::vector<std::int64_t>> int_data(const onnx::TensorProto& t) {
-  if (t.data_type() != kInt64 && t.data_type() != kInt32) return std::nullopt;
-  if (t.data_location() == onnx::TensorProto_DataLocation_EXTERNAL) return std::nullopt;
-  std::int64_t count = 1;
-  for (auto d : t.dims()) count *= d;
-  if (count > 4096) return std::nullopt;
-  std::vector<std::int64_t> out;
-  if (t.data_type() == kInt64 && t.int64_data_size() > 0) {
-    out.assign(t.int64_data().begin(), t.int64_data().end());
-  } else if (t.data_type() == kInt32 && t.int32_data_size() > 0) {
-    out.assign(t.int32_data().begin(), t.int32_data().end());
-  } else if (!t.raw_data().empty()) {
-    const auto& raw = t.raw_data();
-    const std::size_t width = t.data_type() == kInt64 ? 8 : 4;
-    for (std::size_t i = 0; i + width <= raw.size(); i += width) {
-      if (width == 8) {
-        std::int64_t x = 0;
-        std::memcpy(&x, raw.data() + i, 8);
-        out.push_back(x);
-      } else {
-        std::int32_t x = 0;
-        std::memcpy(&x, raw.data() + i, 4);
-        out.push_back(x);
-      }
-    }
-  } else {
-    return std::nullopt;
-  }
-  if (static_cast<std::int64_t>(out.size()) != count) return std::nullopt;
-  return out;
-}
 
 struct WorkNode {
   const onnx::NodeProto* proto = nullptr;
@@ -130,30 +95,6 @@ OnnxAttribute convert(const onnx::AttributeProto& a) {
     default: r.kind = OnnxAttribute::Kind::Other; break;
   }
   return r;
-}
-
-// Einsum output extents from the equation (ONNX 1.12 infers only the rank).
-std::optional<std::vector<std::int64_t>> einsum_shape(const std::string& equation,
-                                                       const std::vector<const std::vector<std::int64_t>*>& shapes) {
-  std::vector<std::size_t> ranks;
-  for (const auto* s : shapes) {
-    if (!s) return std::nullopt;
-    ranks.push_back(s->size());
-  }
-  const auto terms = expand_einsum(equation, ranks);
-  if (!terms) return std::nullopt;
-  std::map<char, std::int64_t> extent;
-  for (std::size_t i = 0; i < shapes.size(); ++i)
-    for (std::size_t a = 0; a < terms->inputs[i].size(); ++a) {
-      auto& e = extent[terms->inputs[i][a]];
-      e = std::max(e, (*shapes[i])[a]);
-    }
-  std::vector<std::int64_t> out;
-  for (char c : terms->output) {
-    if (extent.count(c) == 0) return std::nullopt;
-    out.push_back(extent[c]);
-  }
-  return out;
 }
 
 class Loader;
@@ -216,6 +157,11 @@ class Loader {
       fail("the shape of tensor '" + name + "' is unknown after ONNX shape inference" +
                (v->unknown_reason.empty() ? "" : " (" + v->unknown_reason + ")"),
            node, name);
+    for (std::size_t a = 0; a < v->shape.size(); ++a)
+      if (v->shape[a] <= 0)
+        fail("tensor '" + name + "' has extent " + std::to_string(v->shape[a]) + " on axis " + std::to_string(a) +
+                 " (an empty or malformed tensor; extents must be positive)",
+             node, name);
     return make_tensor(name, *dt, v->shape);
   }
 
@@ -265,193 +211,43 @@ class Loader {
       for (auto& d : *in.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) {
         if (d.has_dim_value() || !d.has_dim_param()) continue;
         const auto given = options_.get(d.dim_param());
-        if (given.empty()) continue;
-        try {
-          d.set_dim_value(std::stoll(given));
-        } catch (const std::exception&) {
-          fail("option " + d.dim_param() + "=" + given + " is not an integer", "", in.name());
+        if (given.empty()) {
+          if (std::find(open_symbols_.begin(), open_symbols_.end(), d.dim_param()) == open_symbols_.end())
+            open_symbols_.push_back(d.dim_param());
+          continue;
         }
+        std::size_t used = 0;
+        long long size = 0;
+        try {
+          size = std::stoll(given, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != given.size() || size <= 0)
+          fail("option " + d.dim_param() + "=" + given + " is not a positive integer", "", in.name());
+        d.set_dim_value(size);
       }
     }
+  }
+
+  // Why a dimension is unknown: a graph input's symbolic dim, or (an inferred dim named by ONNX, or
+  // none) a dimension that depends on one.
+  std::string unknown_dim_reason(const onnx::TensorShapeProto_Dimension& d) const {
+    const bool input_symbol = d.has_dim_param() &&
+                              std::find(open_symbols_.begin(), open_symbols_.end(), d.dim_param()) != open_symbols_.end();
+    if (input_symbol) return "symbolic dimension '" + d.dim_param() + "'; give its size with --dim " + d.dim_param() + "=N";
+    if (open_symbols_.empty()) return "a dimension is unknown";
+    std::string names;
+    for (const auto& s : open_symbols_) names += (names.empty() ? "'" : ", '") + s + "'";
+    return "a dimension is unknown; the graph inputs have symbolic dimension(s) " + names + ": give their sizes with --dim " +
+           open_symbols_.front() + "=N";
   }
 
   void infer() {
-    const onnx::ShapeInferenceOptions opts(false, 0, true);
-    auto run_inference = [&] {
-      try {
-        onnx::shape_inference::InferShapes(model_, onnx::OpSchemaRegistry::Instance(), opts);
-      } catch (const std::exception& e) {
-        fail(std::string("ONNX shape inference failed: ") + e.what());
-      }
-    };
-    run_inference();
-    for (int round = 0; round < model_.graph().node_size() + 1; ++round) {
-      if (!complete_einsums()) break;
-      run_inference();
-    }
-  }
-
-  // Returns true when an Einsum output got its extents filled in.
-  bool complete_einsums() {
-    auto* g = model_.mutable_graph();
-    std::unordered_map<std::string, onnx::ValueInfoProto*> infos;
-    for (auto& v : *g->mutable_value_info()) infos[v.name()] = &v;
-    for (auto& v : *g->mutable_output()) infos[v.name()] = &v;
-    for (auto& v : *g->mutable_input()) infos[v.name()] = &v;
-    std::unordered_map<std::string, std::vector<std::int64_t>> known;
-    auto shape_of = [&](const std::string& name) -> const std::vector<std::int64_t>* {
-      auto k = known.find(name);
-      if (k != known.end()) return &k->second;
-      auto it = infos.find(name);
-      std::vector<std::int64_t> dims;
-      if (it != infos.end()) {
-        const auto& tt = it->second->type().tensor_type();
-        if (!tt.has_shape()) return nullptr;
-        for (const auto& d : tt.shape().dim()) {
-          if (!d.has_dim_value()) return nullptr;
-          dims.push_back(d.dim_value());
-        }
-      } else {
-        bool found = false;
-        for (const auto& init : g->initializer())
-          if (init.name() == name) {
-            dims.assign(init.dims().begin(), init.dims().end());
-            found = true;
-          }
-        if (!found) return nullptr;
-      }
-      return &(known[name] = dims);
-    };
-    bool changed = false;
-    // Element-wise activations newer than ONNX 1.12's schemas (Gelu is opset 20) or outside the
-    // default domain keep their input's type and shape.
-    static const std::set<std::string> shape_preserving{"Gelu", "Silu", "Swish", "Mish", "QuickGelu", "FastGelu",
-                                                        "HardSwish", "Relu", "Sigmoid", "Tanh", "Erf"};
-    for (const auto& n : g->node()) {
-      if (shape_preserving.count(n.op_type()) == 0 || n.input_size() < 1 || n.output_size() < 1) continue;
-      if (shape_of(n.output(0)) || !shape_of(n.input(0))) continue;
-      int elem = 0;
-      if (auto in = infos.find(n.input(0)); in != infos.end()) elem = in->second->type().tensor_type().elem_type();
-      for (const auto& init : g->initializer()) if (init.name() == n.input(0)) elem = init.data_type();
-      onnx::ValueInfoProto* vi = nullptr;
-      if (auto it = infos.find(n.output(0)); it != infos.end()) vi = it->second;
-      else {
-        vi = g->add_value_info();
-        vi->set_name(n.output(0));
-        infos[n.output(0)] = vi;
-      }
-      vi->mutable_type()->mutable_tensor_type()->set_elem_type(elem);
-      auto* shape = vi->mutable_type()->mutable_tensor_type()->mutable_shape();
-      shape->clear_dim();
-      for (auto d : *shape_of(n.input(0))) shape->add_dim()->set_dim_value(d);
-      known.erase(n.output(0));
-      changed = true;
-    }
-    // Reshape targets computed by int64 shape arithmetic that ONNX's data propagation misses
-    // (old opsets): evaluate the arithmetic here.
-    std::unordered_map<std::string, std::vector<std::int64_t>> ints;
-    for (const auto& init : g->initializer())
-      if (auto v = int_data(init)) ints[init.name()] = *v;
-    auto attr_ints = [](const onnx::NodeProto& n, const std::string& key) -> std::optional<std::vector<std::int64_t>> {
-      for (const auto& a : n.attribute()) {
-        if (a.name() != key) continue;
-        if (a.type() == onnx::AttributeProto_AttributeType_INT) return std::vector<std::int64_t>{a.i()};
-        if (a.type() == onnx::AttributeProto_AttributeType_INTS) return std::vector<std::int64_t>(a.ints().begin(), a.ints().end());
-        if (a.type() == onnx::AttributeProto_AttributeType_TENSOR) return int_data(a.t());
-      }
-      return std::nullopt;
-    };
-    for (const auto& n : g->node()) {
-      if (n.output_size() < 1) continue;
-      const auto& op = n.op_type();
-      auto in = [&](int i) -> const std::vector<std::int64_t>* {
-        if (i >= n.input_size()) return nullptr;
-        auto it = ints.find(n.input(i));
-        return it == ints.end() ? nullptr : &it->second;
-      };
-      std::optional<std::vector<std::int64_t>> out;
-      if (op == "Constant") {
-        out = attr_ints(n, "value");
-        if (!out) out = attr_ints(n, "value_ints");
-        if (!out) out = attr_ints(n, "value_int");
-      } else if (op == "Shape" && n.input_size() == 1) {
-        if (auto* sh = shape_of(n.input(0))) out = *sh;
-      } else if ((op == "Unsqueeze" || op == "Squeeze" || op == "Cast" || op == "Identity") && in(0)) {
-        out = *in(0);
-      } else if (op == "Gather" && in(0) && in(1)) {
-        std::vector<std::int64_t> r;
-        for (auto i : *in(1)) {
-          const auto k = i < 0 ? i + static_cast<std::int64_t>(in(0)->size()) : i;
-          if (k < 0 || k >= static_cast<std::int64_t>(in(0)->size())) { r.clear(); break; }
-          r.push_back((*in(0))[static_cast<std::size_t>(k)]);
-        }
-        if (!r.empty()) out = r;
-      } else if (op == "Concat") {
-        std::vector<std::int64_t> r;
-        bool ok = true;
-        for (int i = 0; i < n.input_size() && ok; ++i) {
-          if (auto* v = in(i)) r.insert(r.end(), v->begin(), v->end());
-          else ok = false;
-        }
-        if (ok) out = r;
-      }
-      if (out) ints[n.output(0)] = *out;
-      if (op == "Reshape" && n.input_size() >= 2 && !shape_of(n.output(0)) && in(1) && shape_of(n.input(0))) {
-        const auto src = *shape_of(n.input(0));
-        std::int64_t total = 1, known_product = 1;
-        for (auto d : src) total *= d;
-        std::vector<std::int64_t> dims = *in(1);
-        int infer = -1;
-        for (std::size_t i = 0; i < dims.size(); ++i) {
-          if (dims[i] == 0 && i < src.size()) dims[i] = src[i];
-          if (dims[i] == -1) infer = static_cast<int>(i);
-          else known_product *= dims[i];
-        }
-        if (infer >= 0 && known_product > 0) dims[static_cast<std::size_t>(infer)] = total / known_product;
-        onnx::ValueInfoProto* vi = nullptr;
-        if (auto it = infos.find(n.output(0)); it != infos.end()) vi = it->second;
-        else {
-          vi = g->add_value_info();
-          vi->set_name(n.output(0));
-          infos[n.output(0)] = vi;
-          if (auto src_info = infos.find(n.input(0)); src_info != infos.end())
-            vi->mutable_type()->mutable_tensor_type()->set_elem_type(src_info->second->type().tensor_type().elem_type());
-        }
-        auto* shape = vi->mutable_type()->mutable_tensor_type()->mutable_shape();
-        shape->clear_dim();
-        for (auto d : dims) shape->add_dim()->set_dim_value(d);
-        known.erase(n.output(0));
-        changed = true;
-      }
-    }
-    for (const auto& n : g->node()) {
-      if (n.op_type() != "Einsum" || n.output_size() < 1) continue;
-      if (shape_of(n.output(0))) continue;
-      std::string eq;
-      for (const auto& a : n.attribute()) if (a.name() == "equation") eq = a.s();
-      std::vector<const std::vector<std::int64_t>*> shapes;
-      for (const auto& i : n.input()) shapes.push_back(shape_of(i));
-      auto out = einsum_shape(eq, shapes);
-      if (!out) continue;
-      onnx::ValueInfoProto* vi = nullptr;
-      auto it = infos.find(n.output(0));
-      if (it != infos.end()) vi = it->second;
-      else {
-        vi = g->add_value_info();
-        vi->set_name(n.output(0));
-        infos[n.output(0)] = vi;
-        // The element type follows the first input.
-        int elem = 0;
-        if (auto in = infos.find(n.input(0)); in != infos.end()) elem = in->second->type().tensor_type().elem_type();
-        for (const auto& init : g->initializer()) if (init.name() == n.input(0)) elem = init.data_type();
-        vi->mutable_type()->mutable_tensor_type()->set_elem_type(elem);
-      }
-      auto* shape = vi->mutable_type()->mutable_tensor_type()->mutable_shape();
-      shape->clear_dim();
-      for (auto d : *out) shape->add_dim()->set_dim_value(d);
-      changed = true;
-    }
-    return changed;
+    check_and_sort_graph(*model_.mutable_graph(), opsets_, file_);
+    const auto op = opsets_.find("");
+    infer_static_shapes(model_, op == opsets_.end() ? 0 : op->second,
+                        [this](const std::string& m, const std::string& n, const std::string& v) { fail(m, n, v); });
   }
 
   void set_value(const onnx::ValueInfoProto& vi) {
@@ -466,9 +262,7 @@ class Loader {
         v.shape.push_back(d.dim_value());
       } else {
         v.shape_known = false;
-        v.unknown_reason = d.has_dim_param() ? "symbolic dimension '" + d.dim_param() + "'; give its size with --dim " +
-                                                   d.dim_param() + "=N"
-                                             : "a dimension is unknown";
+        v.unknown_reason = unknown_dim_reason(d);
       }
     }
     auto [it, inserted] = values_.emplace(vi.name(), v);
@@ -629,7 +423,47 @@ class Loader {
     return v;
   }
 
+  // Every op type without a parser, in order of first appearance, before any node is parsed: the
+  // first one is the error, or (report_unsupported) all of them with their node counts.
+  void check_parsers() const {
+    struct Unsupported {
+      std::string op_type, domain, first_node;
+      std::size_t nodes = 0;
+    };
+    std::vector<Unsupported> missing;
+    std::size_t total = 0;
+    for (const auto& w : work_) {
+      if (w.removed || registries_.onnx_parser(w.op_type)) continue;
+      ++total;
+      auto it = std::find_if(missing.begin(), missing.end(), [&](const Unsupported& u) { return u.op_type == w.op_type; });
+      if (it == missing.end()) it = missing.insert(missing.end(), {w.op_type, w.domain.empty() ? "ai.onnx" : w.domain, w.name});
+      ++it->nodes;
+    }
+    if (missing.empty()) return;
+    auto how = [](const std::string& op) {
+      return "Register one from a plugin with PluginRegistrar::add_onnx_parser(\"" + op + "\", parser) and list \"" + op +
+             "\" under provides.onnx_ops in its manifest";
+    };
+    const auto flag = options_.get("report_unsupported");
+    if (flag == "1" || flag == "true" || flag == "yes" || flag == "on") {
+      std::string list;
+      for (const auto& u : missing)
+        list += "\n  " + u.op_type + " (domain '" + u.domain + "')  x" + std::to_string(u.nodes) + ", first at node '" +
+                u.first_node + "'";
+      fail("the model uses " + std::to_string(missing.size()) + " unsupported ONNX operator type(s) in " +
+           std::to_string(total) + " node(s):" + list + "\n" + how("<op type>"));
+    }
+    const auto& u = missing.front();
+    const std::string more = total > 1 ? " (" + std::to_string(total - 1) +
+                                             " more unsupported node(s); `stream parse --report-unsupported` lists them all)"
+                                       : "";
+    fail("unsupported ONNX operator '" + u.op_type + "' (domain '" + u.domain + "') at node '" + u.first_node +
+             "': no parser is registered for op type '" + u.op_type + "'. " + how(u.op_type) + more,
+         u.first_node);
+  }
+
   std::vector<Node> parse_nodes() {
+    check_parsers();
     std::vector<Node> out;
     ctx_ = std::make_unique<Context>(*this);
     Context& ctx = *ctx_;
@@ -649,12 +483,6 @@ class Loader {
       for (const auto& i : w.inputs) view.inputs.push_back(view_value(i, false));
       for (std::size_t i = 0; i < w.outputs.size(); ++i) view.outputs.push_back(view_value(w.outputs[i], i > 0));
       const OnnxParser* parser = registries_.onnx_parser(w.op_type);
-      if (!parser)
-        fail("unsupported ONNX operator '" + w.op_type + "' (domain '" + (w.domain.empty() ? "ai.onnx" : w.domain) +
-                 "') at node '" + w.name + "': no parser is registered for op type '" + w.op_type +
-                 "'. Register one from a plugin with PluginRegistrar::add_onnx_parser(\"" + w.op_type +
-                 "\", parser) and list \"" + w.op_type + "\" under provides.onnx_ops in its manifest",
-             w.name);
       ctx.node = w.name;
       std::vector<Node> produced;
       try {
@@ -721,6 +549,7 @@ class Loader {
   const Registries& registries_;
   onnx::ModelProto model_;
   std::map<std::string, std::int64_t> opsets_;
+  std::vector<std::string> open_symbols_;  // symbolic input dims no --dim option sets, in order of appearance
   std::unordered_map<std::string, Value> values_;
   std::vector<std::string> initializers_, graph_inputs_, graph_outputs_;
   std::unordered_map<std::string, std::string> alias_;

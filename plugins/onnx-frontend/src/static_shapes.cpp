@@ -1,0 +1,238 @@
+#include "static_shapes.hpp"
+
+#include <onnx/defs/schema.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include "parser_util.hpp"
+#include "shape_values.hpp"
+
+namespace stream::onnx_frontend {
+namespace {
+
+using Dims = std::vector<std::int64_t>;
+
+// Static shapes and element types of the graph's values after a round of inference; `set`
+// declares a completed shape as a value_info the next round starts from. Lookups only.
+class ValueIndex {
+ public:
+  explicit ValueIndex(onnx::GraphProto& g) : g_(g) {
+    for (auto* list : {g.mutable_input(), g.mutable_output(), g.mutable_value_info()})
+      for (auto& v : *list) add_info(v);
+    for (const auto& t : g.initializer()) {
+      if (infos_.count(t.name()) != 0) continue;
+      elems_[t.name()] = t.data_type();
+      shapes_[t.name()] = Dims(t.dims().begin(), t.dims().end());
+      auto& type = initializer_types_.emplace_back();
+      type.mutable_tensor_type()->set_elem_type(t.data_type());
+      for (auto d : t.dims()) type.mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
+      types_[t.name()] = &type;
+    }
+  }
+
+  /// Every typed value, as ONNX's per-node inference reads them.
+  const std::unordered_map<std::string, onnx::TypeProto*>& types() const { return types_; }
+
+  const Dims* static_shape(const std::string& name) const {
+    auto it = shapes_.find(name);
+    return it == shapes_.end() ? nullptr : &it->second;
+  }
+  int elem(const std::string& name) const {
+    auto it = elems_.find(name);
+    return it == elems_.end() ? 0 : it->second;
+  }
+
+  void set(const std::string& name, int elem, const Dims& shape) {
+    auto it = infos_.find(name);
+    onnx::ValueInfoProto* vi = it != infos_.end() ? it->second : g_.add_value_info();
+    if (it == infos_.end()) {
+      vi->set_name(name);
+      infos_[name] = vi;
+      types_[name] = vi->mutable_type();
+    }
+    auto* tt = vi->mutable_type()->mutable_tensor_type();
+    if (tt->elem_type() == 0) tt->set_elem_type(elem);
+    tt->mutable_shape()->clear_dim();
+    for (auto d : shape) tt->mutable_shape()->add_dim()->set_dim_value(d);
+    shapes_[name] = shape;
+    elems_[name] = tt->elem_type();
+  }
+
+ private:
+  void add_info(onnx::ValueInfoProto& v) {
+    if (!v.type().has_tensor_type()) return;
+    infos_[v.name()] = &v;
+    types_[v.name()] = v.mutable_type();
+    const auto& tt = v.type().tensor_type();
+    elems_[v.name()] = tt.elem_type();
+    if (!tt.has_shape()) return;
+    Dims dims;
+    for (const auto& d : tt.shape().dim()) {
+      if (!d.has_dim_value()) return;
+      dims.push_back(d.dim_value());
+    }
+    shapes_[v.name()] = std::move(dims);
+  }
+
+  onnx::GraphProto& g_;
+  std::unordered_map<std::string, onnx::ValueInfoProto*> infos_;
+  std::unordered_map<std::string, Dims> shapes_;
+  std::unordered_map<std::string, int> elems_;
+  std::unordered_map<std::string, onnx::TypeProto*> types_;
+  std::deque<onnx::TypeProto> initializer_types_;  // stable addresses for types_
+};
+
+// Einsum output extents from the equation.
+std::optional<Dims> einsum_shape(const onnx::NodeProto& n, const ValueIndex& index) {
+  std::string equation;
+  for (const auto& a : n.attribute())
+    if (a.name() == "equation") equation = a.s();
+  std::vector<const Dims*> shapes;
+  std::vector<std::size_t> ranks;
+  for (const auto& i : n.input()) {
+    const auto* s = index.static_shape(i);
+    if (!s) return std::nullopt;
+    shapes.push_back(s);
+    ranks.push_back(s->size());
+  }
+  const auto terms = expand_einsum(equation, ranks);
+  if (!terms) return std::nullopt;
+  std::map<char, std::int64_t> extent;
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    for (std::size_t a = 0; a < terms->inputs[i].size(); ++a) {
+      auto& e = extent[terms->inputs[i][a]];
+      e = std::max(e, (*shapes[i])[a]);
+    }
+  Dims out;
+  for (char c : terms->output) {
+    if (extent.count(c) == 0) return std::nullopt;
+    out.push_back(extent[c]);
+  }
+  return out;
+}
+
+bool has_static_outputs(const onnx::NodeProto& n, const ValueIndex& index) {
+  for (const auto& o : n.output())
+    if (!o.empty() && !index.static_shape(o)) return false;
+  return true;
+}
+
+// Shapes ONNX 1.12 cannot give: an activation it has no schema for keeps its input's shape, an
+// Einsum's extents follow from its equation. True when the output got a shape.
+bool complete_node(const onnx::NodeProto& n, ValueIndex& index) {
+  static const std::set<std::string> shape_preserving{"Gelu", "Silu", "Swish", "Mish", "QuickGelu", "FastGelu",
+                                                      "HardSwish", "Relu", "Sigmoid", "Tanh", "Erf"};
+  if (n.input_size() < 1 || n.output_size() < 1 || index.static_shape(n.output(0))) return false;
+  std::optional<Dims> out;
+  if (shape_preserving.count(n.op_type()) != 0) {
+    if (const auto* in = index.static_shape(n.input(0))) out = *in;
+  } else if (n.op_type() == "Einsum") {
+    out = einsum_shape(n, index);
+  }
+  if (out) index.set(n.output(0), index.elem(n.input(0)), *out);
+  return out.has_value();
+}
+
+// The input that gives an output's axes (one value per axis): ONNX builds that many axes from its
+// length, so a length beyond kMaxRank is refused before ONNX is asked.
+void check_shape_input(const onnx::NodeProto& n, const ValueIndex& index, const ShapeFailure& fail) {
+  static const std::map<std::string, int> shape_slot{{"Reshape", 1}, {"Expand", 1}, {"Tile", 1}, {"ConstantOfShape", 0},
+                                                     {"Unsqueeze", 1}, {"Resize", 3}};
+  const auto slot = shape_slot.find(n.op_type());
+  if (slot == shape_slot.end() || slot->second >= n.input_size()) return;
+  const auto& value = n.input(slot->second);
+  const auto* shape = value.empty() ? nullptr : index.static_shape(value);
+  if (!shape || shape->size() != 1 || (*shape)[0] <= kMaxRank) return;
+  fail("node '" + n.name() + "' (" + n.op_type() + ") takes its " + (n.op_type() == "Unsqueeze" ? "axes" : "shape") +
+           " from '" + value + "', a tensor of " + std::to_string((*shape)[0]) + " values; no tensor has more than " +
+           std::to_string(kMaxRank) + " axes",
+       n.name(), value);
+}
+
+// ONNX's inference function of one default-domain node, run on the shapes and constant data known
+// now (so that what a node folded just before it gives is used at once). True when an output got
+// a static shape.
+bool infer_node(onnx::NodeProto& n, std::int64_t opset, ValueIndex& index,
+                const std::unordered_map<std::string, const onnx::TensorProto*>& data, const ShapeFailure& fail) {
+  if ((!n.domain().empty() && n.domain() != "ai.onnx") || opset <= 0) return false;
+  check_shape_input(n, index, fail);
+  const auto* schema = onnx::OpSchemaRegistry::Schema(n.op_type(), static_cast<int>(opset), "");
+  if (!schema || !schema->has_type_and_shape_inference_function()) return false;
+  static const std::unordered_map<std::string, const onnx::SparseTensorProto*> no_sparse;
+  onnx::shape_inference::InferenceContextImpl ctx(n, index.types(), data, no_sparse);
+  try {
+    schema->GetTypeAndShapeInferenceFunction()(ctx);
+  } catch (const std::exception&) {
+    return false;  // as ONNX's own pass: a node it cannot infer keeps its outputs unknown
+  }
+  bool any = false;
+  for (int i = 0; i < n.output_size(); ++i) {
+    const auto& t = *ctx.getOutputType(static_cast<std::size_t>(i));
+    if (n.output(i).empty() || index.static_shape(n.output(i)) || !t.has_tensor_type() || !t.tensor_type().has_shape())
+      continue;
+    Dims dims;
+    for (const auto& d : t.tensor_type().shape().dim())
+      if (d.has_dim_value()) dims.push_back(d.dim_value());
+    if (static_cast<int>(dims.size()) != t.tensor_type().shape().dim_size()) continue;
+    index.set(n.output(i), t.tensor_type().elem_type(), dims);
+    any = true;
+  }
+  return any;
+}
+
+// One pass in graph order: fold shape arithmetic, and give a static shape to every output ONNX's
+// last round left open. Linear in the graph: each node is looked at once. Returns what changed.
+std::size_t fill_gaps(onnx::GraphProto& g, std::int64_t opset, const ShapeFailure& fail) {
+  ValueIndex index(g);
+  ShapeValueFolder folder(g, opset);
+  std::unordered_map<std::string, const onnx::TensorProto*> data;  // constant inputs, lookups only
+  for (const auto& t : g.initializer()) data[t.name()] = &t;
+  const StaticShapeLookup lookup = [&](const std::string& v) { return index.static_shape(v); };
+  std::size_t changed = 0;
+  for (auto& n : *g.mutable_node()) {
+    const bool folded = folder.fold(n, lookup);
+    if (n.op_type() == "Constant" && n.output_size() == 1) {
+      for (const auto& a : n.attribute())
+        if (a.name() == "value" && a.has_t()) {
+          data[n.output(0)] = &a.t();
+          if (folded) index.set(n.output(0), a.t().data_type(), Dims(a.t().dims().begin(), a.t().dims().end()));
+        }
+    }
+    if (folded) {
+      ++changed;
+      continue;
+    }
+    if (has_static_outputs(n, index)) continue;
+    if (infer_node(n, opset, index, data, fail) || complete_node(n, index)) ++changed;
+  }
+  return changed;
+}
+
+}  // namespace
+
+void infer_static_shapes(onnx::ModelProto& model, std::int64_t default_opset, const ShapeFailure& fail) {
+  // Type checks off: the ONNX schemas reject the bf16/int8 convolutions the seed's fixtures use.
+  const onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0, /*enable_data_propagation=*/true);
+  auto run_inference = [&] {
+    try {
+      onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
+    } catch (const std::exception& e) {
+      fail(std::string("ONNX shape inference failed: ") + e.what(), "", "");
+    }
+  };
+  // Our pass, then ONNX's over what it completed, until our pass changes nothing: a chain of gaps
+  // resolves within one pass of ours, in graph order.
+  for (int round = 0; round < kMaxShapeRounds; ++round) {
+    if (fill_gaps(*model.mutable_graph(), default_opset, fail) == 0 && round > 0) break;
+    run_inference();
+  }
+}
+
+}  // namespace stream::onnx_frontend
