@@ -81,7 +81,13 @@ void run(const Options& o, HostContext& ctx) {
   const auto out_dir = std::filesystem::path(o.out) / id;
   ro.failure_dir = out_dir;
   ro.progress = say;
-  const auto result = pipeline::run(workload, acc, ro);
+  const auto result = [&] {
+    try {
+      return pipeline::run(workload, acc, ro);
+    } catch (const Error& e) {  // a group the schedule cannot take: name the workload file
+      throw source.file.empty() ? e : e.within(Location{.file = source.file});
+    }
+  }();
   report::write_results(result, acc, out_dir, ro.solver, o.inline_timings);
   say("results in " + out_dir.string());
 

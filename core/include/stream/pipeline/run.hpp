@@ -79,6 +79,11 @@ struct RunResult {
   [[nodiscard]] bool solved() const;  ///< every group optimal (or time-limited with a solution)
 };
 
+/// The fusion groups run() schedules (the whole workload with a mapping file), each checked with
+/// schedule::check_group_structure(): a group the schedule cannot take throws a stream::Error
+/// naming the group and node here, before any group is mapped or solved. `stream validate` runs it.
+[[nodiscard]] std::vector<Workload> checked_fusion_groups(const Workload& workload, const RunOptions& options = {});
+
 [[nodiscard]] RunResult run(const Workload& workload, const hardware::Accelerator& accelerator,
                             const RunOptions& options = {});
 
