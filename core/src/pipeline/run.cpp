@@ -82,7 +82,11 @@ std::vector<Workload> checked_fusion_groups(const Workload& workload, const RunO
   if (std::none_of(nodes.begin(), nodes.end(), [](const Node& n) { return n.has_iteration_space(); }))
     throw Error("the workload has no computation node (only graph inputs, outputs and layout ops): nothing to schedule");
   if (o.mapping) {  // a mapping file describes one fused group: the whole workload
-    schedule::check_group_structure(workload);
+    try {
+      schedule::check_group_structure(workload);
+    } catch (const Error& e) {
+      throw Error("with a mapping file the whole workload is one fusion group: " + e.message(), e.where(), e.kind());
+    }
     return {workload};
   }
   auto groups = split_fusion_groups(workload, cut_points(workload, o));
