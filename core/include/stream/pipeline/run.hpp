@@ -1,6 +1,6 @@
 // The whole mapping pipeline on an in-memory workload and accelerator (design.md's list):
 //
-//   groups = split_fusion_groups(workload, cut points)
+//   groups = split_fusion_groups(workload, cut points), every group checked before any is mapped
 //   for each group:  mapping -> tiling::tile -> estimate_costs -> schedule::steady_state
 //                    -> allocate::solve -> energy, memory accesses
 //   total latency = sum of group latencies (groups run back to back)
