@@ -76,3 +76,29 @@ TEST(FusionGroups, GraphInputPassedThroughToAnOutputCostsNothing) {
   EXPECT_EQ(with_copy.groups[0].allocation.total_latency, 5592);
   EXPECT_EQ(with_copy.total_latency, without.total_latency);
 }
+
+// Conv1's output is also a graph output: with per-layer cuts group 0 has two OutEdges reading it
+// (the graph output and Conv1_cut_out; the memory fallback's per-layer cut makes the same shape).
+// Both read one off-chip copy, so group 0 costs what it costs without the graph output: input
+// 1024 + w1 144 + Conv1 2376 + conv1_out to DRAM 2048 = 5592 (PerLayerGroupsAddUp).
+TEST(FusionGroups, TensorLeavingAsGraphOutputAndToTheNextGroupIsWrittenOnce) {
+  std::vector<Node> nodes = test::two_conv().nodes();
+  nodes.push_back(make_out_edge("conv1_out_edge", nodes[3].outputs.front()));
+  const Workload w(std::move(nodes));
+  const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
+  pipeline::RunOptions o;
+  o.cut_mode = pipeline::CutMode::PerLayer;
+  const auto r = pipeline::run(w, acc, o);
+  ASSERT_TRUE(r.solved());
+  ASSERT_EQ(r.groups.size(), 2u);
+  const auto& ss = r.groups[0].schedule;
+  int writes = 0;
+  for (const auto& n : ss.nodes)
+    if (n.kind == schedule::SsKind::Transfer && n.cores == std::vector<int>{ss.offchip_core}) ++writes;
+  EXPECT_EQ(writes, 1);
+  for (const char* edge : {"conv1_out_edge", "Conv1_cut_out"}) {
+    const auto& e = ss.nodes.at(static_cast<std::size_t>(ss.node_index(edge)));
+    EXPECT_EQ(ss.tensors.at(static_cast<std::size_t>(e.inputs.front())).name, "conv1_out") << edge;
+  }
+  EXPECT_EQ(r.groups[0].allocation.total_latency, 5592);
+}
