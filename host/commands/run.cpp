@@ -85,7 +85,13 @@ void run(const Options& o, HostContext& ctx) {
   const auto out_dir = std::filesystem::path(o.out) / id;
   ro.failure_dir = out_dir;
   ro.progress = say;
-  auto result = pipeline::run(workload, acc, ro);
+  auto result = [&] {
+    try {
+      return pipeline::run(workload, acc, ro);
+    } catch (const Error& e) {  // a group the schedule cannot take: name the workload file
+      throw source.file.empty() ? e : e.within(Location{.file = source.file});
+    }
+  }();
   result.cast = source.cast;
   result.cast_tensors = loaded.cast_tensors;
   report::write_results(result, acc, out_dir, ro.solver, o.inline_timings);

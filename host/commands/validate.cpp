@@ -1,7 +1,8 @@
 // `stream validate`: read a hardware description (and optionally a workload and a mapping) the way
 // a compiler reads sources: report every problem with file:line:column and the rule broken, or
 // print a readable summary of what was understood. With a workload and no mapping, it prints (and
-// can write) the automatic mapping.
+// can write) the automatic mapping. A workload is also split into the fusion groups `stream run`
+// would schedule and each is checked as run checks it before solving (schedule/group_structure.hpp).
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -13,6 +14,7 @@
 #include <stream/ir/workload.hpp>
 #include <stream/mapping/auto_mapping.hpp>
 #include <stream/mapping/mapping.hpp>
+#include <stream/pipeline/run.hpp>
 
 #include "../command.hpp"
 #include "../plugin_host.hpp"
@@ -229,6 +231,19 @@ void run(const Options& opt, HostContext& ctx) {
       diag.error(where, e.message());
     }
   }
+  // The fusion groups `stream run` would schedule, checked as it checks them before solving any.
+  std::size_t fusion_groups = 0;
+  if (wl) {
+    pipeline::RunOptions ro;
+    if (!opt.mapping.empty()) ro.mapping = opt.mapping;
+    try {
+      fusion_groups = pipeline::checked_fusion_groups(*wl, ro).size();
+    } catch (const Error& e) {
+      Location where = e.where();
+      if (where.file.empty()) where.file = opt.workload;
+      diag.error(where, e.message());
+    }
+  }
   if (acc && map) {
     if (wl) mapping::check_mapping(*map, *wl, *acc, diag);
     else mapping::check_mapping_cores(*map, *acc, diag);
@@ -248,7 +263,11 @@ void run(const Options& opt, HostContext& ctx) {
     for (const auto& d : diag.warnings()) j["warnings"].push_back(diagnostic_json(d));
     if (!diag.has_errors()) {
       j["accelerator"] = accelerator_json(*acc);
-      if (wl) j["workload"] = {{"file", opt.workload}, {"nodes", wl->size()}, {"computation_nodes", wl->computation_nodes().size()}};
+      if (wl)
+        j["workload"] = {{"file", opt.workload},
+                         {"nodes", wl->size()},
+                         {"computation_nodes", wl->computation_nodes().size()},
+                         {"fusion_groups", fusion_groups}};
       if (map) j["mapping"] = mapping_json(*map);
       if (generated) j["automatic_mapping"] = mapping_json(*generated);
       if (!opt.write_mapping.empty() && (generated || map))
@@ -268,7 +287,7 @@ void run(const Options& opt, HostContext& ctx) {
     print_summary(std::cout, *acc);
     if (wl) {
       std::cout << "workload " << opt.workload << ": " << wl->size() << " nodes, " << wl->computation_nodes().size()
-                << " computation nodes\n";
+                << " computation nodes, " << fusion_groups << " fusion group" << (fusion_groups == 1 ? "" : "s") << "\n";
     }
     if (map) {
       std::cout << "mapping " << opt.mapping << ": " << map->layers.size() << " layer entries, " << map->fused_groups.size()

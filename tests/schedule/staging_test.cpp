@@ -280,3 +280,31 @@ TEST(Staging, ADimOfSizeOneStillMakesATensorReused) {
   EXPECT_EQ(name(node(ss, "Transfer(W)").transfer_type), std::string("MEM_TO_MEM"));
   EXPECT_EQ(tensor(ss, "W_1").placements, (Groups{{1}, {2}, {3}}));
 }
+
+// Y is a graph output and the Add reads it too (a group output read inside its group): Y is
+// gathered into memory and written off-chip once, as for staging_gemm, and the Add reads the
+// Gemm's on-chip Y_1 through one COMPUTE_TO_COMPUTE transfer (cores {5, 6} to {5, 6}), so nothing
+// comes back from off-chip.
+TEST(Staging, AGroupOutputReadInsideTheGroupGoesOffChipOnceAndStaysOnChip) {
+  const Workload base = test::staging_gemm_add();
+  std::vector<Node> nodes = base.nodes();
+  nodes.push_back(make_out_edge("Y_edge", base.node_by_name("Gemm").outputs.front()));
+  const auto acc = test::staging_accelerator();
+  const auto ss = add_transfers(test::staging_tiled(Workload(std::move(nodes))), acc);
+  std::vector<std::string> transfers;
+  for (const auto& n : ss.nodes)
+    if (n.kind == SsKind::Transfer) transfers.push_back(n.name + " " + name(n.transfer_type));
+  EXPECT_EQ(transfers, (std::vector<std::string>{"Transfer(X) MEM_TO_MEM", "Transfer(X_1) MEM_TO_COMPUTE",
+                                                 "Transfer(W) MEM_TO_MEM", "Transfer(W_1) MEM_TO_COMPUTE",
+                                                 "Transfer(Y_1) COMPUTE_TO_MEM", "Transfer(Y_2) MEM_TO_MEM",
+                                                 "Transfer(Y_1 in group) COMPUTE_TO_COMPUTE", "Transfer(B) MEM_TO_COMPUTE",
+                                                 "Transfer(Z_1) COMPUTE_TO_MEM", "Transfer(Z_2) MEM_TO_MEM"}));
+  EXPECT_EQ(tensor_names(ss, node(ss, "Gemm").outputs), (std::vector<std::string>{"Y_1"}));
+  EXPECT_EQ(tensor_names(ss, node(ss, "Transfer(Y_1 in group)").inputs), (std::vector<std::string>{"Y_1"}));
+  EXPECT_EQ(tensor_names(ss, node(ss, "Add").inputs), (std::vector<std::string>{"Y_1.in", "B_1"}));
+  EXPECT_EQ(tensor(ss, "Y_1.in").placements, (Groups{{5, 6}}));
+  EXPECT_EQ(plan_sources(node(ss, "Transfer(Y_1 in group)")), (Groups{{5, 6}}));
+  EXPECT_EQ(plan_targets(node(ss, "Transfer(Y_1 in group)")), (Groups{{5, 6}}));
+  EXPECT_EQ(tensor_names(ss, node(ss, "Y_edge").inputs), (std::vector<std::string>{"Y"}));
+  EXPECT_EQ(tensor(ss, "Y").placements, (Groups{{0}}));
+}

@@ -20,6 +20,16 @@ std::vector<std::size_t> compute_in_order(const Workload& w) {
   return out;
 }
 
+// The tensor a chain of layout FusionEdges ending in `t` starts from: what the producing group
+// writes off-chip, the layout ops being reinterpretations of that off-chip copy.
+TensorPtr before_layout_ops(const Workload& w, TensorPtr t) {
+  for (;;) {
+    const Node& p = w.node(w.producer_of(t->name));
+    if (p.kind != NodeKind::FusionEdge) return t;
+    t = p.inputs.front();
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> determine_fusion_cut_points(const Workload& w) {
@@ -112,9 +122,8 @@ std::vector<Workload> split_fusion_groups(const Workload& w, const std::vector<s
       // The layout op sits between groups: its input leaves the producer's group, its output enters.
       in_name = pn.name + "_in";
       out_name = pn.name + "_out";
-      const TensorPtr& before = pn.inputs.front();
-      const std::size_t pp = w.producer_of(before->name);
-      const int pg = group[pp];
+      const TensorPtr before = before_layout_ops(w, t);
+      const int pg = group[w.producer_of(before->name)];
       if (pg >= 0 && have_out[static_cast<std::size_t>(pg)].insert(out_name).second)
         outputs[static_cast<std::size_t>(pg)].push_back(make_out_edge(out_name, before));
     } else {
@@ -134,7 +143,20 @@ std::vector<Workload> split_fusion_groups(const Workload& w, const std::vector<s
     const Node& n = w.node(i);
     if (group[i] < 0) continue;
     if (n.kind == NodeKind::OutEdge) {
-      outputs[static_cast<std::size_t>(group[i])].push_back(n);
+      const TensorPtr& t = n.inputs.front();
+      const NodeKind from = w.node(w.producer_of(t->name)).kind;
+      if (from == NodeKind::FusionEdge) {
+        // A graph output behind layout ops: the producing group writes the tensor before them
+        // off-chip under the output's name (nothing to write when a graph input is reshaped).
+        const TensorPtr before = before_layout_ops(w, t);
+        const int pg = group[w.producer_of(before->name)];
+        if (pg >= 0 && have_out[static_cast<std::size_t>(pg)].insert(n.name).second)
+          outputs[static_cast<std::size_t>(pg)].push_back(make_out_edge(n.name, before));
+        continue;
+      }
+      if (from == NodeKind::InEdge) (void)group_input(group[i], t);  // a graph input passed through
+      if (have_out[static_cast<std::size_t>(group[i])].insert(n.name).second)
+        outputs[static_cast<std::size_t>(group[i])].push_back(n);
       continue;
     }
     Node copy = n;

@@ -11,6 +11,7 @@
 #include "stream/pipeline/estimate_costs.hpp"
 #include "stream/pipeline/fusion_groups.hpp"
 #include "stream/pipeline/group_mapping.hpp"
+#include "stream/schedule/group_structure.hpp"
 
 namespace stream::pipeline {
 
@@ -77,6 +78,31 @@ std::optional<std::pair<tiling::GroupMapping, std::string>> next_fallback(GroupR
 
 }  // namespace
 
+std::vector<Workload> checked_fusion_groups(const Workload& workload, const RunOptions& o) {
+  const auto& nodes = workload.nodes();
+  if (std::none_of(nodes.begin(), nodes.end(), [](const Node& n) { return n.has_iteration_space(); }))
+    throw Error("the workload has no computation node (only graph inputs, outputs and layout ops): nothing to schedule");
+  if (o.mapping) {  // a mapping file describes one fused group: the whole workload
+    try {
+      schedule::check_group_structure(workload);
+    } catch (const Error& e) {
+      throw Error("with a mapping file the whole workload is one fusion group: " + e.message(), e.where(), e.kind());
+    }
+    return {workload};
+  }
+  // The automatic path follows the reference's name-keyed re-sequencing (ir/name_order.hpp).
+  const Workload ordered = in_name_order(workload);
+  auto groups = split_fusion_groups(ordered, cut_points(ordered, o));
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    try {
+      schedule::check_group_structure(groups[k]);
+    } catch (const Error& e) {
+      throw Error("fusion group " + std::to_string(k) + ": " + e.message(), e.where(), e.kind());
+    }
+  }
+  return groups;
+}
+
 RunResult run(const Workload& workload, const hardware::Accelerator& acc, const RunOptions& o) {
   using clock = std::chrono::steady_clock;
   auto say = [&](const std::string& s) {
@@ -111,13 +137,7 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
     int split_from = -1;
   };
   std::deque<Pending> pending;
-  if (o.mapping) {
-    pending.push_back({workload});  // a mapping file describes one fused group: the whole workload
-  } else {
-    // The automatic path follows the reference's name-keyed re-sequencing (ir/name_order.hpp).
-    const Workload ordered = in_name_order(workload);
-    for (auto& w : split_fusion_groups(ordered, cut_points(ordered, o))) pending.push_back({std::move(w)});
-  }
+  for (auto& w : checked_fusion_groups(workload, o)) pending.push_back({std::move(w)});
   RunResult r;
   int automatic_group = -1;  // index among the groups before any fallback split
   while (!pending.empty()) {

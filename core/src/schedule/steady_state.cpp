@@ -10,6 +10,7 @@
 
 #include "stream/error.hpp"
 #include "stream/ir/dimensions.hpp"
+#include "stream/schedule/group_structure.hpp"
 
 namespace stream::schedule {
 
@@ -140,6 +141,7 @@ std::vector<std::vector<int>> memory_core_combinations(const hardware::Accelerat
 SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc, int nb_cols_to_use,
                           Router* shared_router) {
   const Workload& w = tiled.workload;
+  check_group_structure(w);
   const auto& ud = w.unified_dimensions();
   std::optional<Router> own_router;
   if (!shared_router) own_router.emplace(acc);
@@ -173,8 +175,7 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
       case NodeKind::OutEdge: sn.kind = SsKind::OutEdge; break;
       case NodeKind::Computation:
       case NodeKind::Normalization: sn.kind = SsKind::Compute; break;
-      case NodeKind::FusionEdge:
-        throw Error("a fusion group still contains the FusionEdge '" + n.name + "'", Location{"", 0, 0, n.name, ""});
+      case NodeKind::FusionEdge: break;  // check_group_structure() rejected it above
     }
     for (const auto& t : n.inputs) sn.inputs.push_back(tensor_id.at(t->name));
     for (const auto& t : n.outputs) sn.outputs.push_back(tensor_id.at(t->name));
@@ -313,11 +314,47 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
       ss.nodes.push_back(std::move(t));
     };
 
+    // Moves `moved` (on the `from` groups) to the compute consumers `to` in one transfer named
+    // `name`, whose outputs `<out_base>` (one consumer) or `<out_base>.<k>` replace the original
+    // tensor in their inputs. The per-core tile is what the widest consumer's split receives.
+    auto to_consumers = [&](const std::vector<std::size_t>& to, int moved, const std::vector<std::vector<int>>& from,
+                            const std::string& name, TransferType type, const std::string& out_base) {
+      std::set<int> dst_cores;
+      std::size_t widest = to.front();
+      for (std::size_t d : to) {
+        for (int c : ss.nodes[d].cores) dst_cores.insert(c);
+        if (ss.nodes[d].cores.size() > ss.nodes[widest].cores.size()) widest = d;
+      }
+      std::int64_t consumer_tile = tbits;
+      if (dst_cores.size() > 1 && w.node(widest).has_iteration_space()) {
+        for (const auto& t : w.node(widest).inputs)
+          if (t->name == tname)
+            consumer_tile = product(tiling::tensor_shape_for_node(w, widest, *t, local_split_sizes(widest))) * bits(t->dtype);
+      }
+      const int tr_index = static_cast<int>(ss.nodes.size());
+      SsNode t = tr;
+      t.name = name;
+      t.transfer_type = type;
+      t.inputs = {moved};
+      t.cores.assign(dst_cores.begin(), dst_cores.end());
+      for (std::size_t k = 0; k < to.size(); ++k) {
+        const std::string oname = to.size() == 1 ? out_base : out_base + "." + std::to_string(k);
+        const int o = copy_tensor(tid, oname);
+        auto& ot = ss.tensors[static_cast<std::size_t>(o)];
+        ot.producer = tr_index;
+        ot.placements = {t.cores};
+        ot.tile_bits = consumer_tile;
+        t.outputs.push_back(o);
+        auto& ins = ss.nodes[to[k]].inputs;
+        std::replace(ins.begin(), ins.end(), tid, o);
+      }
+      t.plans = plans_between(from, {t.cores});
+      ss.nodes.push_back(std::move(t));
+    };
+
     if (to_out && !src_in) {
-      if (dsts.size() != 1)
-        throw Error("tensor '" + tname + "' feeds the graph output and other nodes; not supported",
-                    Location{"", 0, 0, w.node(src).name, tname});
-      // The producer now writes `<t>_1`; the transfer(s) move it to the off-chip `<t>`.
+      // A group output: the producer now writes `<t>_1`; the transfer(s) move it to the off-chip
+      // `<t>`, which every OutEdge reads (one off-chip copy however many groups read it).
       const int renamed = copy_tensor(tid, tname + "_1");
       auto& outs = ss.nodes[src].outputs;
       std::replace(outs.begin(), outs.end(), tid, renamed);
@@ -325,32 +362,29 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
       const std::vector<std::vector<int>> src_groups{ss.nodes[src].cores};
       if (mem_cores.empty()) {
         add_transfer(tname + "_1", TransferType::ComputeToMem, renamed, tid, src_groups, {offchip}, tbits);
-        continue;
+      } else {
+        // Gathered into memory cores first (COMPUTE_TO_MEM to `<t>_2`), then written off-chip.
+        const auto groups = memory_core_combinations(acc, mem_cores, ss.nodes[src].cores,
+                                                     unrolling_of(src, tr.dims), TransferType::ComputeToMem);
+        const int staged = copy_tensor(tid, tname + "_2");
+        add_transfer(tname + "_1", TransferType::ComputeToMem, renamed, staged, src_groups, groups, memory_tile(groups));
+        add_transfer(tname + "_2", TransferType::MemToMem, staged, tid, groups, {offchip}, tbits);
       }
-      // Gathered into memory cores first (COMPUTE_TO_MEM to `<t>_2`), then written off-chip.
-      const auto groups = memory_core_combinations(acc, mem_cores, ss.nodes[src].cores,
-                                                   unrolling_of(src, tr.dims), TransferType::ComputeToMem);
-      const int staged = copy_tensor(tid, tname + "_2");
-      add_transfer(tname + "_1", TransferType::ComputeToMem, renamed, staged, src_groups, groups, memory_tile(groups));
-      add_transfer(tname + "_2", TransferType::MemToMem, staged, tid, groups, {offchip}, tbits);
+      // Read inside the group too (a skip crossing a cut point, a returned KV cache): those
+      // consumers take the producer's on-chip `<t>_1` directly, with no off-chip round trip.
+      std::vector<std::size_t> in_group;
+      for (std::size_t d : dsts)
+        if (w.node(d).kind != NodeKind::OutEdge) in_group.push_back(d);
+      if (!in_group.empty())
+        to_consumers(in_group, renamed, src_groups, "Transfer(" + tname + "_1 in group)",
+                     TransferType::ComputeToCompute, tname + "_1.in");
       continue;
     }
 
-    // Consumers of the tensor and the cores they run on.
-    std::set<int> dst_cores;
-    std::size_t widest = dsts.front();
-    for (std::size_t d : dsts) {
-      for (int c : ss.nodes[d].cores) dst_cores.insert(c);
-      if (ss.nodes[d].cores.size() > ss.nodes[widest].cores.size()) widest = d;
-    }
-    const std::vector<int> consumer_cores(dst_cores.begin(), dst_cores.end());
-    // Per-core tile of what the consumers receive: the widest consumer's inter-core split.
-    std::int64_t consumer_tile = tbits;
-    if (consumer_cores.size() > 1 && w.node(widest).has_iteration_space()) {
-      for (const auto& t : w.node(widest).inputs)
-        if (t->name == tname)
-          consumer_tile = product(tiling::tensor_shape_for_node(w, widest, *t, local_split_sizes(widest))) * bits(t->dtype);
-    }
+    // A graph input that is also a graph output: its OutEdge reads the off-chip tensor itself.
+    std::erase_if(dsts, [&](std::size_t d) { return w.node(d).kind == NodeKind::OutEdge; });
+    if (dsts.empty()) continue;
+
     // Reused on chip: some consumer has a dim the tensor does not span, so a memory core can keep
     // it while the consumers walk that dim. Its size in this tile does not matter: a dim tiled
     // down to 1 here is still walked across the steady-state iterations.
@@ -374,27 +408,9 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
       moved_name = tname + "_1";
       src_groups = groups;
     }
-
-    const int tr_index = static_cast<int>(ss.nodes.size());
-    tr.name = "Transfer(" + moved_name + ")";
-    tr.transfer_type = src_in ? TransferType::MemToCompute : TransferType::ComputeToCompute;
-    tr.inputs = {moved};
-    tr.cores = consumer_cores;
     // Output names count the hops from the source: `<t>_1` direct, `<t>_2` after staging.
-    const std::string out_base = tname + (stage ? "_2" : "_1");
-    for (std::size_t k = 0; k < dsts.size(); ++k) {
-      const std::string oname = dsts.size() == 1 ? out_base : out_base + "." + std::to_string(k);
-      const int o = copy_tensor(tid, oname);
-      auto& ot = ss.tensors[static_cast<std::size_t>(o)];
-      ot.producer = tr_index;
-      ot.placements = {tr.cores};
-      ot.tile_bits = consumer_tile;
-      tr.outputs.push_back(o);
-      auto& ins = ss.nodes[dsts[k]].inputs;
-      std::replace(ins.begin(), ins.end(), tid, o);
-    }
-    tr.plans = plans_between(src_groups, {tr.cores});
-    ss.nodes.push_back(std::move(tr));
+    to_consumers(dsts, moved, src_groups, "Transfer(" + moved_name + ")",
+                 src_in ? TransferType::MemToCompute : TransferType::ComputeToCompute, tname + (stage ? "_2" : "_1"));
   }
   return ss;
 }

@@ -6,9 +6,13 @@
 // split_fusion_groups(): walks the dataflow order; a FusionEdge starts a new group (and is in no
 // group), a cut point ends its group. Graph inputs are duplicated into every group that reads
 // them; tensors crossing groups get "<fe>_out"/"<fe>_in" (FusionEdge), "<n>_cut_out"/"<n>_cut_in"
-// (cut point) or "<t>_bridge_out"/"<t>_bridge_in" edges; each group lists its InEdges first, in
-// order of first read; groups without compute nodes are dropped. No FusionEdge and no cut point:
-// the workload itself is the only group.
+// (cut point) or "<t>_bridge_out"/"<t>_bridge_in" edges; a tensor may leave its group and be read
+// inside it too. Through a chain of layout ops, the producing group writes the tensor before the
+// chain (the layout ops reinterpret that off-chip copy); a graph output behind layout ops is
+// written that way under the output's name, and a graph input passed straight to a graph output
+// is an InEdge of the output's group. Each group lists its InEdges first, in order of first read;
+// groups without compute nodes are dropped. No FusionEdge and no cut point: the workload itself
+// is the only group.
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 // The whole mapping pipeline on an in-memory workload and accelerator (design.md's list):
 //
-//   groups = split_fusion_groups(workload, cut points)
+//   groups = split_fusion_groups(workload, cut points), every group checked before any is mapped
 //   for each group:  mapping -> tiling::tile -> estimate_costs -> schedule::steady_state
 //                    -> allocate::solve -> energy, memory accesses
 //   total latency = sum of group latencies (groups run back to back)
@@ -82,6 +82,11 @@ struct RunResult {
   std::size_t cast_tensors = 0;
   [[nodiscard]] bool solved() const;  ///< every group optimal (or time-limited with a solution)
 };
+
+/// The fusion groups run() schedules (the whole workload with a mapping file), each checked with
+/// schedule::check_group_structure(): a group the schedule cannot take throws a stream::Error
+/// naming the group and node here, before any group is mapped or solved. `stream validate` runs it.
+[[nodiscard]] std::vector<Workload> checked_fusion_groups(const Workload& workload, const RunOptions& options = {});
 
 [[nodiscard]] RunResult run(const Workload& workload, const hardware::Accelerator& accelerator,
                             const RunOptions& options = {});

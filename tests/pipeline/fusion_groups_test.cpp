@@ -1,0 +1,104 @@
+// split_fusion_groups on the edges of a group that layout ops and pass-throughs create, on the
+// hand-built 2-conv workload (two_conv_fixture.hpp) with FusionEdges or extra OutEdges added.
+#include <gtest/gtest.h>
+
+#include <stream/hardware/accelerator_reader.hpp>
+#include <stream/pipeline/fusion_groups.hpp>
+#include <stream/pipeline/run.hpp>
+
+#include "../schedule/two_conv_fixture.hpp"
+
+using namespace stream;
+
+namespace {
+
+TensorPtr bf16(const std::string& n, std::vector<std::int64_t> s) { return make_tensor(n, DType::bf16, std::move(s)); }
+
+std::vector<std::string> names(const Workload& w) {
+  std::vector<std::string> out;
+  for (const auto& n : w.nodes()) out.push_back(n.name);
+  return out;
+}
+
+}  // namespace
+
+// Conv1 -> Reshape r1 -> Reshape r2 -> Conv2, both reshapes kept as FusionEdges: group 0 must still
+// write Conv1's output (the tensor before the whole chain) for group 1, which reads r2's output.
+TEST(FusionGroups, ChainOfLayoutOpsBetweenGroupsWritesTheTensorBeforeTheChain) {
+  auto input = bf16("input", {1, 8, 32, 32}), w1 = bf16("weights_1", {16, 8, 3, 3}), w2 = bf16("weights_2", {32, 16, 3, 3});
+  auto mid = bf16("conv1_out", {1, 16, 32, 32}), flat = bf16("flat", {1, 16, 1024});
+  auto back = bf16("back", {1, 16, 32, 32}), out = bf16("output", {1, 32, 32, 32});
+  const Workload w({make_in_edge("input", input), make_in_edge("weights_1", w1), make_in_edge("weights_2", w2),
+                    test::conv("Conv1", input, w1, mid), make_fusion_edge("r1", "Reshape", mid, flat),
+                    make_fusion_edge("r2", "Reshape", flat, back), test::conv("Conv2", back, w2, out),
+                    make_out_edge("output_edge", out)});
+  const auto groups = pipeline::split_fusion_groups(w, {});
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(names(groups[0]), (std::vector<std::string>{"input", "weights_1", "Conv1", "r2_out"}));
+  EXPECT_EQ(groups[0].node_by_name("r2_out").inputs.front()->name, "conv1_out");
+  EXPECT_EQ(names(groups[1]), (std::vector<std::string>{"r2_in", "weights_2", "Conv2", "output_edge"}));
+}
+
+// Conv1 -> Flatten -> graph output: the layout op has no reader to fold into, so it stays a
+// FusionEdge; Conv1's group writes the tensor before it off-chip under the graph output's name.
+TEST(FusionGroups, GraphOutputBehindALayoutOpIsWrittenByTheProducersGroup) {
+  auto input = bf16("input", {1, 8, 32, 32}), w1 = bf16("weights_1", {16, 8, 3, 3});
+  auto mid = bf16("conv1_out", {1, 16, 32, 32}), flat = bf16("flat", {1, 16384});
+  const Workload w({make_in_edge("input", input), make_in_edge("weights_1", w1), test::conv("Conv1", input, w1, mid),
+                    make_fusion_edge("flatten", "Flatten", mid, flat), make_out_edge("flat_edge", flat)});
+  const auto groups = pipeline::split_fusion_groups(w, {});
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(names(groups[0]), (std::vector<std::string>{"input", "weights_1", "Conv1", "flat_edge"}));
+  EXPECT_EQ(groups[0].node_by_name("flat_edge").inputs.front()->name, "conv1_out");
+}
+
+// The 2-conv workload that also returns its input: with per-layer cuts the pass-through OutEdge
+// lands in group 1 (the dataflow order reaches it after Conv2), which gets the graph input as an
+// InEdge. Nothing moves for it (the OutEdge reads the off-chip input itself), so the total is the
+// plain per-layer 2-conv total: group 0 5592 (PerLayerGroupsAddUp) plus group 1 unchanged.
+TEST(FusionGroups, GraphInputPassedThroughToAnOutputCostsNothing) {
+  const Workload plain = test::two_conv();
+  std::vector<Node> nodes = plain.nodes();
+  nodes.push_back(make_out_edge("input_copy", nodes.front().outputs.front()));
+  const Workload w(std::move(nodes));
+  const auto groups = pipeline::split_fusion_groups(w, pipeline::per_layer_cut_points(w));
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(names(groups[1]),
+            (std::vector<std::string>{"Conv1_cut_in", "weights_2", "input", "Conv2", "output_edge", "input_copy"}));
+
+  const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
+  pipeline::RunOptions o;
+  o.cut_mode = pipeline::CutMode::PerLayer;
+  const auto with_copy = pipeline::run(w, acc, o);
+  const auto without = pipeline::run(plain, acc, o);
+  ASSERT_TRUE(with_copy.solved());
+  ASSERT_TRUE(without.solved());
+  EXPECT_EQ(with_copy.groups[0].allocation.total_latency, 5592);
+  EXPECT_EQ(with_copy.total_latency, without.total_latency);
+}
+
+// Conv1's output is also a graph output: with per-layer cuts group 0 has two OutEdges reading it
+// (the graph output and Conv1_cut_out; the memory fallback's per-layer cut makes the same shape).
+// Both read one off-chip copy, so group 0 costs what it costs without the graph output: input
+// 1024 + w1 144 + Conv1 2376 + conv1_out to DRAM 2048 = 5592 (PerLayerGroupsAddUp).
+TEST(FusionGroups, TensorLeavingAsGraphOutputAndToTheNextGroupIsWrittenOnce) {
+  std::vector<Node> nodes = test::two_conv().nodes();
+  nodes.push_back(make_out_edge("conv1_out_edge", nodes[3].outputs.front()));
+  const Workload w(std::move(nodes));
+  const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
+  pipeline::RunOptions o;
+  o.cut_mode = pipeline::CutMode::PerLayer;
+  const auto r = pipeline::run(w, acc, o);
+  ASSERT_TRUE(r.solved());
+  ASSERT_EQ(r.groups.size(), 2u);
+  const auto& ss = r.groups[0].schedule;
+  int writes = 0;
+  for (const auto& n : ss.nodes)
+    if (n.kind == schedule::SsKind::Transfer && n.cores == std::vector<int>{ss.offchip_core}) ++writes;
+  EXPECT_EQ(writes, 1);
+  for (const char* edge : {"conv1_out_edge", "Conv1_cut_out"}) {
+    const auto& e = ss.nodes.at(static_cast<std::size_t>(ss.node_index(edge)));
+    EXPECT_EQ(ss.tensors.at(static_cast<std::size_t>(e.inputs.front())).name, "conv1_out") << edge;
+  }
+  EXPECT_EQ(r.groups[0].allocation.total_latency, 5592);
+}
