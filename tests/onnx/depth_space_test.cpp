@@ -85,3 +85,24 @@ TEST(DepthToSpace, BadAttributesNameTheNode) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(LayoutFolding, AReshapeSplittingTwoAxesRefinesBothThroughItsProducer) {
+  // Sigmoid -> Reshape [1, 2, 4, 6] -> [1, 2, 2, 2, 3, 2] -> Relu. Both splits refine the Sigmoid's
+  // loops and, through them, its input X: [1, 2, 2, 2, 3, 2]. (The second refinement of X used
+  // to be queued at an axis shifted twice, and the fold was given up.)
+  ModelBuilder m("g");
+  m.input("X", F32, {1, 2, 4, 6}).int_initializer("shape", {1, 2, 2, 2, 3, 2}).output("Y", F32);
+  m.node("Sigmoid", {"X"}, {"T"}, "pre");
+  m.node("Reshape", {"T", "shape"}, {"U"}, "split");
+  m.node("Relu", {"U"}, {"Y"}, "relu");
+  auto w = parse(m);
+  EXPECT_EQ(count_kind(w, NodeKind::FusionEdge), 0u);
+  const auto& pre = node(w, "pre");
+  EXPECT_EQ(pre.inputs[0]->shape, (std::vector<std::int64_t>{1, 2, 2, 2, 3, 2}));
+  EXPECT_EQ(map_of(pre, 0), "(d0, d1, d2, d3, d4, d5)");
+  EXPECT_EQ(sizes(pre), (std::vector<std::int64_t>{1, 2, 2, 2, 3, 2}));
+}
+
+}  // namespace
