@@ -106,9 +106,11 @@ TEST(TorchLowering, ConvolutionStrideDilationGroupsAndSamePadding) {
   const auto& n = w.node_by_name("convolution");
   ASSERT_EQ(n.num_dims(), 8);  // b, ox, oy, fx, fy, c, k, g
   const std::vector<std::int64_t> pt{0, 4, 3, 2, 1, 1, 1, 3};
-  // H: 2*oy + 1*fy - 1 = 6; W: 1*ox + 2*fx - 2 = 6; channel g*2 + c = 7
-  EXPECT_EQ(n.operand_mapping[0].eval(pt), (std::vector<std::int64_t>{0, 7, 6, 6}));
-  EXPECT_EQ(n.operand_mapping[1].eval(pt), (std::vector<std::int64_t>{7, 1, 1, 2}));
+  // H: 2*oy + 1*fy - 1 = 6; W: 1*ox + 2*fx - 2 = 6; channel (g, c) = (3, 1) of x split by group
+  // (x [1, 4, 2, 16, 16], w [4, 2, 2, 3, 3]: the group views fold into the graph's tensors).
+  EXPECT_EQ(n.inputs[0]->shape, (std::vector<std::int64_t>{1, 4, 2, 16, 16}));
+  EXPECT_EQ(n.operand_mapping[0].eval(pt), (std::vector<std::int64_t>{0, 3, 1, 6, 6}));
+  EXPECT_EQ(n.operand_mapping[1].eval(pt), (std::vector<std::int64_t>{3, 1, 1, 1, 2}));
   EXPECT_EQ(loop_sizes(n), (std::vector<std::int64_t>{1, 16, 8, 3, 3, 2, 2, 4}));
 
   ProgramBuilder q;

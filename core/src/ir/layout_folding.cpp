@@ -116,6 +116,21 @@ std::optional<std::vector<AffineExpr>> row_major_components(const Node& n, const
   return out;
 }
 
+// The tensor axis whose results start at `position` in a map where each tensor axis a already
+// spans widths[a] results (widths empty: one each), and records that it now spans `parts`.
+std::size_t unexpanded_axis(std::vector<std::size_t>& widths, std::size_t rank, std::size_t position, std::size_t parts) {
+  if (widths.empty()) widths.assign(rank, 1);
+  std::size_t start = 0;
+  for (std::size_t a = 0; a < widths.size(); ++a) {
+    if (start == position) {
+      widths[a] = parts;
+      return a;
+    }
+    start += widths[a];
+  }
+  throw Failed{};
+}
+
 struct Group {
   enum Kind { Identity, LoneX, LoneY, Split, Merge } kind;
   std::vector<std::size_t> xs, ys;
@@ -162,6 +177,10 @@ struct Refinement {
   std::size_t axis;
   Shape factors;
   std::set<std::size_t> done;  // node indices already updated for this refinement
+  int id = 0;
+  /// Pending refinements of the same tensor that `axis` already counts as applied: it was read
+  /// from a node's map that those had expanded (a reshape splitting two axes splits two loops).
+  std::set<int> after;
 };
 
 // Shared across the layout ops of one pass: the nodes (removed ones stay in place, marked), and
@@ -234,6 +253,7 @@ class Folder {
     const auto groups = reshape_groups(X.shape, Y.shape);
     // Merges first: each splits the reader's loop over the merged axis.
     std::vector<std::size_t> width(Y.rank(), 1);
+    std::map<std::size_t, std::vector<std::size_t>> expanded;  // per other operand: width of each tensor axis
     auto y_results = [&](std::size_t o) {
       std::size_t start = 0;
       for (std::size_t j = 0; j < o; ++j) start += width[j];
@@ -255,7 +275,9 @@ class Folder {
       for (auto x : g.xs) factors.push_back(X.shape[x]);
       for (auto [j, axis] : split_loop(R, d, factors)) {
         if (j == operand) continue;
-        work_.push_back({R.operand(j)->name, axis, factors, {ri}});
+        // The refinement names the axis of the tensor as it is now: an earlier merge of this
+        // reshape (DepthToSpace merges two) has already expanded operand j's map.
+        work_.push_back({R.operand(j)->name, unexpanded_axis(expanded[j], R.operand(j)->rank(), axis, factors.size()), factors, {ri}});
       }
       width[o] = g.xs.size();
     }
@@ -359,10 +381,24 @@ class Folder {
     }
   }
 
+  // Queues the refinement of `tensor` that splitting a loop of node ni implies; `axis` is read
+  // from ni's map, which already shows ni's earlier, still pending, splits of that tensor.
+  void push_expanded(std::size_t ni, const std::string& tensor, std::size_t axis, const Shape& e) {
+    Refinement r{tensor, axis, e, {ni}};
+    r.id = ++next_id_;
+    auto& earlier = expanded_by_node_[{ni, tensor}];
+    for (int id : earlier)
+      if (pending_.count(id) != 0) r.after.insert(id);
+    earlier.push_back(r.id);
+    pending_.insert(r.id);
+    work_.push_back(std::move(r));
+  }
+
   void run_refinements() {
     while (!work_.empty()) {
       Refinement item = work_.front();
       work_.pop_front();
+      pending_.erase(item.id);
       refine(item);
     }
   }
@@ -386,7 +422,7 @@ class Folder {
     auto refined = make_tensor(T->name, T->dtype, shape);
     replace_tensor(T->name, refined);
     for (auto& w : work_)
-      if (w.tensor == T->name && w.axis > item.axis) w.axis += m - 1;
+      if (w.tensor == T->name && w.axis > item.axis && w.after.count(item.id) == 0) w.axis += m - 1;
 
     const auto stride = row_major_strides(e);
     for (std::size_t ni : unique_accessors(T->name)) {
@@ -438,7 +474,7 @@ class Folder {
               if (b != item.axis) throw Failed{};
               continue;
             }
-            work_.push_back({N.operand(u)->name, b, e, {ni}});
+            push_expanded(ni, N.operand(u)->name, b, e);
           }
         } else if (auto comps = row_major_components(unrefined(N, j, T), r, e)) {
           // The node already walks the axis with one loop per factor (a grouped conv's g*K/G + k).
@@ -475,6 +511,9 @@ class Folder {
   std::map<std::string, std::vector<std::int64_t>> saved_perms_;
   std::map<std::size_t, Node> saved_;
   std::deque<Refinement> work_;
+  int next_id_ = 0;
+  std::set<int> pending_;  // ids of queued refinements made by push_expanded
+  std::map<std::pair<std::size_t, std::string>, std::vector<int>> expanded_by_node_;
   std::vector<int> dropped_;
 };
 

@@ -40,3 +40,13 @@ void OnnxNodeView::fail(const std::string& message, const std::string& tensor) c
 }
 
 }  // namespace stream
+
+namespace stream {
+
+void OnnxParseContext::set_transpose_perm(const std::string& fusion_edge, std::vector<std::int64_t> /*perm*/) {
+  throw Error("this frontend cannot record the permutation of the transpose '" + fusion_edge +
+                  "' a parser lowered its operator to",
+              Location{.node = fusion_edge}, ErrorKind::Internal);
+}
+
+}  // namespace stream

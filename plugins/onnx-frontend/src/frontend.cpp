@@ -110,11 +110,15 @@ class Context : public OnnxParseContext {
     tensors_[unique] = t;
     return t;
   }
+  void set_transpose_perm(const std::string& fusion_edge, std::vector<std::int64_t> perm) override {
+    perms[fusion_edge] = std::move(perm);
+  }
   void add(const TensorPtr& t) { tensors_.emplace(t->name, t); }
   bool has(const std::string& name) const { return tensors_.count(name) != 0; }
   bool values_has(const std::string& name) const;
 
   std::string node;  // the node being parsed, for error locations
+  std::map<std::string, std::vector<std::int64_t>> perms;  // declared by parsers, by FusionEdge name
 
  private:
   Loader& loader_;
@@ -496,7 +500,8 @@ class Loader {
         for (const auto& t : n.outputs) ctx.add(t);
         if (n.kind == NodeKind::FusionEdge && n.type == "Transpose") {
           auto it = view.attributes.find("perm");
-          if (it != view.attributes.end()) perms_[n.name] = it->second.ints;
+          if (auto declared = ctx.perms.find(n.name); declared != ctx.perms.end()) perms_[n.name] = declared->second;
+          else if (it != view.attributes.end()) perms_[n.name] = it->second.ints;
         }
         out.push_back(std::move(n));
       }

@@ -55,6 +55,14 @@ AffineMap broadcast_map(const OnnxNodeView& v, const Tensor& operand, const std:
   return AffineMap(num_dims, std::move(results));
 }
 
+TensorPtr grouped_view(const OnnxNodeView& v, OnnxParseContext& ctx, const Tensor& t, std::size_t axis, std::int64_t groups,
+                       const std::string& role) {
+  auto shape = t.shape;
+  shape[axis] /= groups;
+  shape.insert(shape.begin() + static_cast<std::ptrdiff_t>(axis), groups);
+  return ctx.new_tensor(v.name + "_" + role + "_by_group", t.dtype, shape);
+}
+
 std::int64_t opset_of(const OnnxNodeView& v) { return v.opset; }
 
 std::optional<EinsumTerms> expand_einsum(const std::string& equation, const std::vector<std::size_t>& ranks) {

@@ -31,6 +31,11 @@ void require_inputs(const OnnxNodeView& v, std::size_t min_count);
 [[nodiscard]] AffineMap broadcast_map(const OnnxNodeView& v, const Tensor& operand, const std::vector<std::int64_t>& out_shape,
                                       int num_dims);
 
+/// A new tensor shaped like t with axis `axis` split into (groups, extent/groups): the grouped view
+/// a grouped convolution reads and writes (conv_layout.hpp), named after the node and `role`.
+[[nodiscard]] TensorPtr grouped_view(const OnnxNodeView& v, OnnxParseContext& ctx, const Tensor& t, std::size_t axis,
+                                     std::int64_t groups, const std::string& role);
+
 /// The ONNX default-domain opset of the node (0 when unknown).
 [[nodiscard]] std::int64_t opset_of(const OnnxNodeView& v);
 
@@ -55,5 +60,9 @@ void add_normalization_parsers(std::vector<ParserEntry>& out);    // Softmax, La
 void add_elementwise_parsers(std::vector<ParserEntry>& out);      // unary, binary, variadic, Cast, QDQ residue
 void add_movement_parsers(std::vector<ParserEntry>& out);         // Slice, Gather, Concat, Pad, Expand, Split, Reduce*
 void add_layout_parsers(std::vector<ParserEntry>& out);           // Reshape, Transpose, Flatten, Squeeze, Unsqueeze
+void add_resize_parsers(std::vector<ParserEntry>& out);           // Resize, Upsample
+void add_conv_transpose_parsers(std::vector<ParserEntry>& out);   // ConvTranspose
+void add_depth_space_parsers(std::vector<ParserEntry>& out);      // DepthToSpace, SpaceToDepth
+void add_tile_range_parsers(std::vector<ParserEntry>& out);       // Tile, Range
 
 }  // namespace stream::onnx_frontend

@@ -70,13 +70,29 @@ std::vector<Node> parse_conv(const OnnxNodeView& v, OnnxParseContext& ctx) {
   const std::vector<std::int64_t> in(X->shape.begin() + 2, X->shape.end()), out(Y->shape.begin() + 2, Y->shape.end());
   const auto pad = begin_pads(v, n, in, out, kernel, strides, dil);
 
-  const auto l = conv_layout(C, K, G, strides, dil, pad);
-  auto node = make_computation(v.name, "Conv", {X, W}, {Y}, {l.input, l.weight, l.output});
+  const auto l = conv_layout(C, K, G, strides, dil, pad, /*split_groups=*/true);
+  // A grouped convolution reads and writes its tensors' channel axes split into (G, C/G) and
+  // (G, K/G) (conv_layout.hpp); the Reshape FusionEdges to and from those views fold into the
+  // neighbours where the layout rules allow.
+  std::vector<Node> nodes;
+  TensorPtr Xg = X, Wg = W, Yg = Y;
+  if (G > 1 && C / G > 1) {
+    Xg = grouped_view(v, ctx, *X, 1, G, "input");
+    nodes.push_back(make_fusion_edge(v.name + "_group_input", "Reshape", X, Xg));
+  }
+  if (G > 1 && K / G > 1) {
+    Wg = grouped_view(v, ctx, *W, 0, G, "weight");
+    Yg = grouped_view(v, ctx, *Y, 1, G, "output");
+    nodes.push_back(make_fusion_edge(v.name + "_group_weight", "Reshape", W, Wg));
+  }
+  auto node = make_computation(v.name, "Conv", {Xg, Wg}, {Yg}, {l.input, l.weight, l.output});
   node.dim_names = l.names;
-  // With groups, k and g index the channels only inside g*K/G + k: their extents are given.
-  if (G > 1) node.window_extents = {{l.k, K / G}, {l.g, G}};
+  // Depthwise: k (one output channel per group) indexes nothing.
+  if (G > 1 && K / G == 1) node.window_extents = {{l.k, 1}};
   validate(node);
-  return {std::move(node)};
+  nodes.push_back(std::move(node));
+  if (Yg != Y) nodes.push_back(make_fusion_edge(v.name + "_group_output", "Reshape", Yg, Y));
+  return nodes;
 }
 
 std::vector<Node> parse_gemm(const OnnxNodeView& v, OnnxParseContext& ctx) {

@@ -12,6 +12,10 @@ std::vector<ParserEntry> all_parsers() {
   add_elementwise_parsers(out);
   add_movement_parsers(out);
   add_layout_parsers(out);
+  add_resize_parsers(out);
+  add_conv_transpose_parsers(out);
+  add_depth_space_parsers(out);
+  add_tile_range_parsers(out);
   return out;
 }
 

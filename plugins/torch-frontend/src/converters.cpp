@@ -324,13 +324,34 @@ std::vector<Node> convert_conv(const AtenCall& c, AtenContext& ctx) {
   } else {
     pad = per_axis("padding", 0);
   }
-  const auto l = conv_layout(C, K, G, strides, dil, pad);
-  auto node = make_computation(c.name, "Conv", {X, W}, {Y}, {l.input, l.weight, l.output});
+  // Grouped: the channel axes are read and written split by group through Reshape views that
+  // fold into the neighbours (conv_layout.hpp), as the ONNX frontend does.
+  const auto l = conv_layout(C, K, G, strides, dil, pad, /*split_groups=*/true);
+  auto grouped = [&](const TensorPtr& t, std::size_t axis, const std::string& role) {
+    auto shape = t->shape;
+    shape[axis] /= G;
+    shape.insert(shape.begin() + static_cast<std::ptrdiff_t>(axis), G);
+    return ctx.new_tensor(c.name + "_" + role + "_by_group", t->dtype, shape);
+  };
+  std::vector<Node> nodes;
+  TensorPtr Xg = X, Wg = W, Yg = Y;
+  if (G > 1 && C / G > 1) {
+    Xg = grouped(X, 1, "input");
+    nodes.push_back(make_fusion_edge(c.name + "_group_input", "Reshape", X, Xg));
+  }
+  if (G > 1 && K / G > 1) {
+    Wg = grouped(W, 0, "weight");
+    Yg = grouped(Y, 1, "output");
+    nodes.push_back(make_fusion_edge(c.name + "_group_weight", "Reshape", W, Wg));
+  }
+  auto node = make_computation(c.name, "Conv", {Xg, Wg}, {Yg}, {l.input, l.weight, l.output});
   node.dim_names = l.names;
-  if (G > 1) node.window_extents = {{l.k, K / G}, {l.g, G}};
+  if (G > 1 && K / G == 1) node.window_extents = {{l.k, 1}};
   for (std::size_t s = 0; s < n; ++s)
     if (dil[s] != 1) node.window_extents.emplace_back(l.f[s], W->shape[2 + s]);
-  return {std::move(node)};
+  nodes.push_back(std::move(node));
+  if (Yg != Y) nodes.push_back(make_fusion_edge(c.name + "_group_output", "Reshape", Yg, Y));
+  return nodes;
 }
 
 AtenConverter softmax(const std::string& type) {

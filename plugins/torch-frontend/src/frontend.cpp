@@ -106,6 +106,7 @@ class Lowering : public AtenContext, public OnnxParseContext {
     if (value != of) alias_[value] = resolve(of);
   }
   void set_permutation(const std::string& node, std::vector<std::int64_t> perm) override { perms_[node] = std::move(perm); }
+  void set_transpose_perm(const std::string& node, std::vector<std::int64_t> perm) override { perms_[node] = std::move(perm); }
   bool used(const std::string& value) const override { return read_.count(value) != 0; }
   bool modelled(const std::string& value) const override {
     auto v = p_.values.find(resolve(value));

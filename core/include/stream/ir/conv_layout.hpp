@@ -4,6 +4,13 @@
 // (fx, fy, fz, ...), c, k, and g when the convolution is grouped. Input X[b, g*C/G + c, o*s + f*d - p],
 // weight W[g*K/G + k, c, f], output Y[b, g*K/G + k, o]; with one channel per group (depthwise) the
 // group loop indexes the channel alone. Frontends add node-level facts (window extents) themselves.
+//
+// With split_groups the maps index tensors whose channel axis is split into (G, channels/G) where
+// channels/G > 1: X[b, g, c, ...], W[g, k, c, f], Y[b, g, k, o]. The frontend reshapes to and from
+// those views; layout folding then refines the neighbours' channel loops into (g, c), so that a
+// producer or consumer and the convolution share bare channel loops. A composite index g*K/G + k
+// relates to a consumer's single channel loop by no identity relation, so the two would be
+// unified (dimensions.hpp) and tiled independently, which breaks tiles.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +32,7 @@ struct ConvLayout {
 /// strides, dilations and begin pads have one entry per spatial axis.
 inline ConvLayout conv_layout(std::int64_t channels, std::int64_t kernels, std::int64_t groups,
                               const std::vector<std::int64_t>& strides, const std::vector<std::int64_t>& dilations,
-                              const std::vector<std::int64_t>& pads) {
+                              const std::vector<std::int64_t>& pads, bool split_groups = false) {
   using E = AffineExpr;
   const auto n = strides.size();
   const int ni = static_cast<int>(n);
@@ -48,12 +55,17 @@ inline ConvLayout conv_layout(std::int64_t channels, std::int64_t kernels, std::
   l.names[static_cast<std::size_t>(l.c)] = "c";
   l.names[static_cast<std::size_t>(l.k)] = "k";
   if (groups > 1) l.names[static_cast<std::size_t>(l.g)] = "g";
-  auto channel = [&](int inner, std::int64_t total) {
-    if (groups <= 1) return E::dim(inner);
-    return total / groups == 1 ? E::dim(l.g) : E::dim(l.g) * (total / groups) + E::dim(inner);
+  // The index results of a channel axis (two when split into (g, inner)).
+  auto channel = [&](int inner, std::int64_t total) -> std::vector<E> {
+    if (groups <= 1) return {E::dim(inner)};
+    if (total / groups == 1) return {E::dim(l.g)};
+    if (split_groups) return {E::dim(l.g), E::dim(inner)};
+    return {E::dim(l.g) * (total / groups) + E::dim(inner)};
   };
-  std::vector<E> xr{E::dim(0), channel(l.c, channels)}, wr{channel(l.k, kernels), E::dim(l.c)},
-      yr{E::dim(0), channel(l.k, kernels)};
+  std::vector<E> xr{E::dim(0)}, wr = channel(l.k, kernels), yr{E::dim(0)};
+  for (const auto& e : channel(l.c, channels)) xr.push_back(e);
+  wr.push_back(E::dim(l.c));
+  for (const auto& e : channel(l.k, kernels)) yr.push_back(e);
   for (std::size_t s = 0; s < n; ++s) {
     xr.push_back(E::dim(l.o[s]) * strides[s] + E::dim(l.f[s]) * dilations[s] - pads[s]);
     wr.push_back(E::dim(l.f[s]));

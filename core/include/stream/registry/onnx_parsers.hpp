@@ -71,6 +71,11 @@ class OnnxParseContext {
   /// A new intermediate tensor for a multi-node lowering; the name is made unique if needed.
   [[nodiscard]] virtual TensorPtr new_tensor(const std::string& name, DType dtype,
                                              std::vector<std::int64_t> shape) = 0;
+  /// Declares the permutation (output axis k is input axis perm[k]) of a Transpose FusionEdge that
+  /// a parser returns for another op type (DepthToSpace lowers to reshape, transpose, reshape), so
+  /// that layout folding permutes by it. The default refuses: a context that cannot record it
+  /// must not let the edge fold with a guessed permutation.
+  virtual void set_transpose_perm(const std::string& fusion_edge, std::vector<std::int64_t> perm);
 };
 
 using OnnxParser = std::function<std::vector<Node>(const OnnxNodeView& node, OnnxParseContext& context)>;
