@@ -286,8 +286,10 @@ TEST(GenuineExports, SwinWindowPadFromTheExporter) {
   const auto& pad = node(w, "/Pad");
   EXPECT_EQ(pad.outputs[0]->shape, (std::vector<std::int64_t>{1, 8, 8, 8}));
   EXPECT_EQ(map_of(pad, 0), "(d0, d1, d2, d3)");
-  // 2 x 2 windows of 4 x 4 tokens: the Linear's MatMul dims (4, m=16, n=24, k=8).
-  EXPECT_EQ(sizes(node(w, "/lin/MatMul")), (std::vector<std::int64_t>{4, 16, 24, 8}));
+  // 2 x 2 windows of 4 x 4 tokens: the window partition's reshapes fold into the Linear's MatMul,
+  // which loops over window rows, window columns, token rows, token columns (2, 2, 4, 4), then
+  // n = 24 and k = 8.
+  EXPECT_EQ(sizes(node(w, "/lin/MatMul")), (std::vector<std::int64_t>{2, 2, 4, 4, 24, 8}));
 }
 
 }  // namespace

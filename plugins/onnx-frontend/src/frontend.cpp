@@ -514,9 +514,12 @@ class Loader {
   // graph output, two outputs naming one value getting one each.
   Workload finish(std::vector<Node> body) {
     Context& ctx = *ctx_;
-    auto modelled = [&](const std::string& name) {  // int64 ids and shapes are metadata
+    // int64 ids and shapes are metadata; an empty initializer (Resize's absent roi or scales)
+    // holds no data to move.
+    auto modelled = [&](const std::string& name) {
       const Value* v = value(name);
-      return v && dtype_of(v->elem);
+      const bool empty = v && v->is_constant && std::find(v->shape.begin(), v->shape.end(), 0) != v->shape.end();
+      return v && dtype_of(v->elem) && !empty;
     };
     GraphEdgeOptions edges;
     for (const auto& name : graph_inputs_)
