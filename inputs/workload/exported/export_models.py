@@ -293,7 +293,8 @@ Regenerate everything (writes the .onnx files and this README):
 
 or a single file: `/usr/bin/python3 inputs/workload/exported/export_models.py <name>`.
 The onnx checker (full check) runs on each export before its weights are cleared; strict shape
-inference runs on the cleared model. `SURVEY.md` records what `stream run` does with each file.
+inference runs on the cleared model. `SURVEY.md` records what `stream run` does with each file
+(`survey.py` reruns it).
 
 | file | source model | opset | nodes | Conv | Gemm | MatMul | size (bytes) |
 |---|---|---|---|---|---|---|---|
