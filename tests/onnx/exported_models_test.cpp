@@ -19,8 +19,8 @@ struct ExportedModel {
 };
 
 // Counts derived from the torch model definitions (torchvision 0.14), not from the ONNX files;
-// a Linear on a 2-D input exports as Gemm, on a 3-D input as MatMul. Conv-BN pairs fold into one
-// Conv in eval-mode export, so BN never adds a node here except after DenseNet's Concats.
+// a Linear on a 2-D input exports as Gemm, on a 3-D input as MatMul; eval-mode export folds each
+// BatchNorm into the Conv before it, so a Conv-BN pair is one Conv.
 const std::vector<ExportedModel> kModels = {
     // stem 1 + 8 BasicBlocks x 2 + 3 downsample 1x1 = 20; fc.
     {"resnet18_op13", 20, 1, 0, {1, 1000}},
