@@ -1,6 +1,7 @@
 // Genuine torch.onnx.export output (inputs/workload/exported/, weights cleared) parses with every
 // Conv, Gemm and MatMul of the torch model as a computation node and the graph output's shape.
 // Only the fixtures that parse today are here; inputs/workload/exported/SURVEY.md lists the rest.
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ struct ExportedModel {
   int conv, gemm, matmul;
   std::vector<std::int64_t> output_shape;  // the OutEdge's tensor: a folded Flatten leaves its input
 };
+
+// Names the case in test listings (gtest otherwise prints the struct's bytes).
+void PrintTo(const ExportedModel& m, std::ostream* os) { *os << m.file; }
 
 // Counts derived from the torch model definitions (torchvision 0.14), not from the ONNX files;
 // a Linear on a 2-D input exports as Gemm, on a 3-D input as MatMul; eval-mode export folds each
