@@ -2,7 +2,7 @@
 //
 //   stream run [--hardware H] [--workload W] [--mapping M] [--intra-core-tiling SPEC]
 //              [--fusion-cut-points per-layer|N1,N2] [--out DIR] [--experiment-id ID]
-//              [--threads N] [--time-limit S] [--block KEY --param k=v ...] [--decompose]
+//              [--threads N] [--time-limit S] [--block KEY --param k=v ...] [--decompose | --no-decompose]
 //              [--no-memory-fallback] [--inline-timings]
 //
 // Defaults: the bundled 2-conv workload on the bundled TPU-like quad core. Progress goes to
@@ -20,6 +20,7 @@
 #include <stream/pipeline/group_mapping.hpp>
 #include <stream/pipeline/metrics.hpp>
 #include <stream/pipeline/run.hpp>
+#include <stream/registry/decompose.hpp>
 #include <stream/report/cost_fallbacks.hpp>
 #include <stream/report/write.hpp>
 
@@ -42,6 +43,7 @@ struct Options {
   int threads = 1;
   double time_limit = 0;
   bool no_memory_fallback = false;
+  bool no_decompose = false;
   bool inline_timings = false;
 };
 
@@ -78,6 +80,13 @@ void run(const Options& o, HostContext& ctx) {
   ro.threads = o.threads;
   ro.time_limit_s = o.time_limit;
   ro.memory_fallback = !o.no_memory_fallback;
+  // The reference expands Softmax and LpNormalization on its automatic path (aie-and-defaults §4a).
+  if (!o.no_decompose && !source.decompose) {
+    const auto& registries = ctx.plugins().registries();
+    ro.expand = [&registries](const Workload& w) {
+      return decompose_workload(w, registries, is_reference_expanded_normalization).workload;
+    };
+  }
   const std::string id = o.experiment_id.empty()
                              ? stem(o.hardware) + "-" + source.label() + (source.cast.empty() ? "" : "-" + source.cast) +
                                    "-constraint_optimization"
@@ -142,6 +151,8 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_option("--experiment-id", opts->experiment_id, "Sub-directory name (default: <hw>-<workload>-constraint_optimization)");
   cmd->add_option("--threads", opts->threads, "Threads for the cost model and the solver")->check(CLI::Range(1, 1024));
   cmd->add_option("--time-limit", opts->time_limit, "Per-level MILP time limit in seconds (0: none)")->check(CLI::Range(0.0, 1e6));
+  cmd->add_flag("--no-decompose", opts->no_decompose,
+                "Keep Softmax and LpNormalization whole on the automatic path (the reference expands them)");
   cmd->add_flag("--no-memory-fallback", opts->no_memory_fallback,
                 "Keep the reference's core choice even when a specialised core's memory makes a group infeasible");
   cmd->add_flag("--inline-timings", opts->inline_timings,

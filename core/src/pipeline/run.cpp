@@ -91,7 +91,8 @@ std::vector<Workload> checked_fusion_groups(const Workload& workload, const RunO
     return {workload};
   }
   // The automatic path follows the reference's name-keyed re-sequencing (ir/name_order.hpp).
-  const Workload ordered = in_name_order(workload);
+  Workload ordered = in_name_order(workload);
+  if (o.expand) ordered = o.expand(ordered);
   auto groups = split_fusion_groups(ordered, cut_points(ordered, o));
   for (std::size_t k = 0; k < groups.size(); ++k) {
     try {

@@ -4,11 +4,16 @@
 
 namespace stream {
 
-DecomposeResult decompose_workload(const Workload& workload, const Registries& registries) {
+bool is_reference_expanded_normalization(const Node& node) {
+  return node.kind == NodeKind::Normalization && (node.type == "Softmax" || node.type == "LpNormalization");
+}
+
+DecomposeResult decompose_workload(const Workload& workload, const Registries& registries, const DecomposeFilter& which) {
   DecomposeResult result;
   std::vector<Node> nodes;
   for (const auto& n : workload.nodes()) {
-    const Decomposer* decomposer = n.has_iteration_space() ? registries.decomposition(n.type) : nullptr;
+    const bool chosen = n.has_iteration_space() && (!which || which(n));
+    const Decomposer* decomposer = chosen ? registries.decomposition(n.type) : nullptr;
     if (decomposer == nullptr) {
       nodes.push_back(n);
       continue;

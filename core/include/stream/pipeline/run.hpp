@@ -49,6 +49,10 @@ struct RunOptions {
   /// whose memory blocks it, then cut it into one group per layer (beyond the reference, which
   /// stops there; docs/pipeline.md).
   bool memory_fallback = true;
+  /// Automatic path only: applied to the name-ordered workload before it is split into groups,
+  /// keeping its order (the reference's ExpandNormalizationStage; `stream run` sets it to the
+  /// registered Softmax/LpNormalization decompositions unless --no-decompose). Empty: none.
+  std::function<Workload(const Workload&)> expand;
 };
 
 struct GroupResult {

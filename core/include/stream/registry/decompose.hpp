@@ -7,6 +7,7 @@
 // dimensions are derived afresh.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,16 @@ struct DecomposeResult {
   std::vector<std::string> decomposed;  ///< names of the replaced nodes, in insertion order
 };
 
+/// Which nodes to decompose (every node with a decomposer when empty).
+using DecomposeFilter = std::function<bool(const Node&)>;
+
 /// Throws stream::Error naming the node when a decomposer fails or returns no computation node.
-[[nodiscard]] DecomposeResult decompose_workload(const Workload& workload, const Registries& registries);
+[[nodiscard]] DecomposeResult decompose_workload(const Workload& workload, const Registries& registries,
+                                                 const DecomposeFilter& which = {});
+
+/// The reference's ExpandNormalizationStage (aie-and-defaults.md §4a): only Softmax and
+/// LpNormalization normalization nodes, the ones it registers decomposers for (it leaves
+/// LayerNormalization whole).
+[[nodiscard]] bool is_reference_expanded_normalization(const Node& node);
 
 }  // namespace stream
