@@ -12,6 +12,11 @@ std::vector<ParserEntry> all_parsers() {
   add_elementwise_parsers(out);
   add_movement_parsers(out);
   add_layout_parsers(out);
+  add_logic_parsers(out);
+  add_selection_parsers(out);
+  add_quantized_parsers(out);
+  add_recurrent_parsers(out);
+  add_scatter_parsers(out);
   return out;
 }
 

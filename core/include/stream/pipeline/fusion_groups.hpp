@@ -1,6 +1,7 @@
 // Fusion cut points and fusion groups (workload-spec §1.12).
 //
-// determine_fusion_cut_points(): the producers of data-dependent edges, every MaxPool, and the
+// determine_fusion_cut_points(): the producers of data-dependent edges, nodes with a data-dependent
+// output (TopK, ArgMax, ScatterND), every MaxPool, and the
 // Relu that is the only compute successor of an Add, in dataflow order, without a cut on the
 // last compute node. per_layer_cut_points(): every compute node but the last.
 // split_fusion_groups(): walks the dataflow order; a FusionEdge starts a new group (and is in no
