@@ -152,6 +152,28 @@ TEST(DType, BitWidthsAndNames) {
   EXPECT_EQ(bits(DType::i32), 32);
   EXPECT_EQ(parse_dtype("bfloat16"), DType::bf16);
   EXPECT_EQ(name(DType::f16), "f16");
-  EXPECT_FALSE(parse_dtype("int64").has_value());
+  // int64 (computed indices) and bool (masks, stored in a byte) are data types too; f64 is not.
+  EXPECT_EQ(parse_dtype("int64"), DType::i64);
+  EXPECT_EQ(bits(DType::i64), 64);
+  EXPECT_EQ(parse_dtype("bool"), DType::b8);
+  EXPECT_EQ(bits(DType::b8), 8);
+  EXPECT_EQ(name(DType::b8), "bool");
+  EXPECT_FALSE(parse_dtype("float64").has_value());
   EXPECT_THROW((void)dtype_from_string("float64"), Error);
+}
+
+// An LSTM step h(t) = f(h(t-1) R^T): the state input is narrower than the gate output, so only
+// the state_inputs flag makes t SEQUENTIAL; without it t is parallel (spec §1.8's node flag).
+TEST(Node, StateInputFlagMakesTheOffsetDimSequential) {
+  using E = AffineExpr;
+  auto hprev = t("h_prev", {5, 4}), R = t("R", {16, 4}), gates = t("gates", {5, 16});
+  // dims (t, g, j): h_prev[t-1, j], R[g, j], gates[t, g].
+  auto n = make_computation("h_gates", "MatMul", {hprev, R}, {gates},
+                            {AffineMap(3, {E::dim(0) + -1, E::dim(2)}), AffineMap(3, {E::dim(1), E::dim(2)}),
+                             AffineMap(3, {E::dim(0), E::dim(1)})});
+  EXPECT_EQ(iterator_kinds(n), kinds({'P', 'P', 'R'}));
+  n.state_inputs = {0};
+  EXPECT_EQ(iterator_kinds(n), kinds({'S', 'P', 'R'}));
+  n.state_inputs = {2};
+  EXPECT_THROW(validate(n), Error);
 }

@@ -85,6 +85,13 @@ inline std::vector<std::string> signature(const Workload& w) {
 
 inline std::size_t count_kind(const Workload& w, NodeKind k) { return w.nodes_of_kind(k).size(); }
 
+/// True when some InEdge brings `value` into the workload.
+inline bool has_in_edge(const Workload& w, const std::string& value) {
+  for (auto i : w.nodes_of_kind(NodeKind::InEdge))
+    if (w.node(i).outputs[0]->name == value) return true;
+  return false;
+}
+
 /// Expects that loading throws a stream::Error whose message contains every fragment.
 template <typename F>
 void expect_error(F&& f, const std::vector<std::string>& fragments) {

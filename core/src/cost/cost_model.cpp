@@ -70,6 +70,14 @@ int fallback_cycles_per_op(const std::string& op_type) {
 
 CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& options) {
   CoreCost result;
+  // The memory operands link one output (O) and up to two inputs: a second output (TopK's indices,
+  // an LSTM cell's c) would be costed as an input, so such a node takes the fallback.
+  if (std::count_if(tile.operands.begin(), tile.operands.end(), [](const TileOperand& o) { return o.role == "O"; }) > 1) {
+    std::int64_t macs = 1;
+    for (const auto& d : tile.dims) macs *= d.size;
+    set_fallback(result, macs, core, tile.op_type, "the node has several outputs; the per-core model costs one");
+    return result;
+  }
   // Nodes that fail Stream's memory-operand checks need no layer at all (a cheap early exit; the
   // stream_error check on the axes comes first, as in Stream).
   const int n_tiles_tensors = static_cast<int>(tile.operands.size());

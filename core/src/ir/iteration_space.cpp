@@ -144,12 +144,13 @@ std::vector<IteratorKind> iterator_kinds(const Node& node) {
   for (int d = 0; d < dims; ++d)
     if (last_out.uses_dim(d)) kinds[static_cast<std::size_t>(d)] = IteratorKind::Parallel;
 
-  // SEQUENTIAL: a state input (shaped like an output) read at `d + c`, c != 0, with d written by
-  // the outputs. Requiring the state shape keeps a Slice with an offset parallel (spec §1.8 [REC]).
+  // SEQUENTIAL: a state input (shaped like an output, or flagged in state_inputs) read at `d + c`,
+  // c != 0, with d written by the outputs. Requiring the state shape keeps a Slice with an offset parallel (spec §1.8 [REC]).
   for (std::size_t i = 0; i < node.inputs.size(); ++i) {
     const auto& in = *node.inputs[i];
-    const bool state = std::any_of(node.outputs.begin(), node.outputs.end(),
-                                   [&](const TensorPtr& o) { return o->shape == in.shape; });
+    const bool flagged = std::find(node.state_inputs.begin(), node.state_inputs.end(), i) != node.state_inputs.end();
+    const bool state = flagged || std::any_of(node.outputs.begin(), node.outputs.end(),
+                                              [&](const TensorPtr& o) { return o->shape == in.shape; });
     if (!state) continue;
     for (const auto& r : node.operand_mapping[i].results()) {
       auto f = r.linear();

@@ -137,6 +137,8 @@ void validate(const Node& n) {
     if (a < 0 || a >= dims) fail_node(n.name, "", "reduction axis " + std::to_string(a) + " outside the iteration space");
   if (!n.access_overrides.empty() && n.access_overrides.size() != n.num_operands())
     fail_node(n.name, "", "access overrides must have one entry per operand");
+  for (auto i : n.state_inputs)
+    if (i >= n.inputs.size()) fail_node(n.name, "", "state input #" + std::to_string(i) + " is not an input");
   if (!n.dim_names.empty() && n.dim_names.size() != static_cast<std::size_t>(dims))
     fail_node(n.name, "", "dim_names must name every one of the " + std::to_string(dims) + " dims");
 }

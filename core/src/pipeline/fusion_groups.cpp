@@ -48,6 +48,9 @@ std::vector<std::string> determine_fusion_cut_points(const Workload& w) {
     const Node& n = w.node(i);
     if (!n.has_iteration_space()) continue;
     if (n.type == "MaxPool") cuts.insert(n.name);
+    // A node whose outputs the data decides (TopK, ArgMax, a scatter) cannot feed a tiled consumer.
+    for (std::size_t o = n.inputs.size(); o < n.num_operands(); ++o)
+      if (!access_relation(n, o).is_static()) cuts.insert(n.name);
     if (n.type == "Add") {
       std::vector<std::size_t> cs;
       for (std::size_t s : w.successors(i))

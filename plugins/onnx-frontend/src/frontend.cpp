@@ -3,13 +3,17 @@
 // Load pipeline: read the ModelProto (weights never read; external data files not needed), give
 // every tensor a static shape (static_shapes.hpp: ONNX shape inference in rounds, with shape
 // arithmetic evaluated into Constants between them), then turn the graph into a list of working nodes: Identity/Dropout become aliases, Constant and
-// ConstantOfShape become constant values, int64/bool shape arithmetic is skipped as metadata, and
+// ConstantOfShape become constant values, int64/bool shape arithmetic is skipped as metadata (a
+// bool mask that float data reads and the indices ArgMax/ArgMin/TopK compute stay data), and
 // the QDQ pre-pass folds QuantizeLinear/DequantizeLinear. Every remaining node goes to the parser
 // registered for its op type; then layout FusionEdges are folded and ReduceSums folded into their
 // contractions.
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
+#include <cstring>
+#include <functional>
+#include <numeric>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -113,6 +117,12 @@ class Context : public OnnxParseContext {
   void set_transpose_perm(const std::string& fusion_edge, std::vector<std::int64_t> perm) override {
     perms[fusion_edge] = std::move(perm);
   }
+  TensorPtr new_state_tensor(const std::string& name, DType dtype, std::vector<std::int64_t> shape) override {
+    auto t = new_tensor(name, dtype, std::move(shape));
+    states_.insert(t->name);
+    return t;
+  }
+  bool is_state(const std::string& name) const { return states_.count(name) != 0; }
   void add(const TensorPtr& t) { tensors_.emplace(t->name, t); }
   bool has(const std::string& name) const { return tensors_.count(name) != 0; }
   bool values_has(const std::string& name) const;
@@ -123,6 +133,7 @@ class Context : public OnnxParseContext {
  private:
   Loader& loader_;
   std::unordered_map<std::string, TensorPtr> tensors_;
+  std::set<std::string> states_;  // carried recurrent states: admitted as InEdges
 };
 
 class Loader {
@@ -149,13 +160,25 @@ class Loader {
     return it == values_.end() ? nullptr : &it->second;
   }
 
+  // The modelled element type of a value: the model's type, except that int64 and bool values
+  // are metadata (none) unless they carry data (data_values_).
+  std::optional<DType> data_dtype(const std::string& name) const {
+    const Value* v = value(name);
+    if (!v) return std::nullopt;
+    if (v->elem == kInt64 || v->elem == kBool) {
+      if (data_values_.count(name) == 0) return std::nullopt;
+      return v->elem == kBool ? DType::b8 : DType::i64;
+    }
+    return dtype_of(v->elem);
+  }
+
   TensorPtr make(const std::string& name, const std::string& node) const {
     const Value* v = value(name);
     if (!v) fail("no value named '" + name + "' exists in the graph (it has no producer)", node, name);
-    auto dt = dtype_of(v->elem);
+    auto dt = data_dtype(name);
     if (!dt)
       fail("unsupported element type " + type_name(v->elem) + " for tensor '" + name +
-               "' (supported: f32, f16, bf16, i8, u8, i16, i32)",
+               "' (supported: f32, f16, bf16, i8, u8, i16, i32; bool masks and int64 indices that data depends on)",
            node, name);
     if (!v->shape_known)
       fail("the shape of tensor '" + name + "' is unknown after ONNX shape inference" +
@@ -342,19 +365,52 @@ class Loader {
         alias_[w.outputs[0]] = w.inputs[0];
         continue;  // a no-op: readers read its input (a Dropout mask output has no reader)
       }
-      // Shape arithmetic (int64/bool outputs only) is metadata, not computation.
-      bool metadata = !w.outputs.empty();
-      for (const auto& o : w.outputs) {
-        if (o.empty()) continue;
-        const Value* v = value(o);
-        if (!v || (v->elem != kInt64 && v->elem != kBool)) metadata = false;
-      }
-      if (metadata) continue;
       work_.push_back(std::move(w));
     }
+    drop_metadata_nodes();
     for (auto& w : work_)
       for (auto& i : w.inputs)
         if (!i.empty()) i = resolve(i);
+  }
+
+  bool metadata_typed(const std::string& name) const {
+    const Value* v = value(name);
+    return v && (v->elem == kInt64 || v->elem == kBool);
+  }
+
+  // Shape arithmetic (nodes whose outputs are all int64/bool) is metadata, not computation, with
+  // two exceptions that are data: the indices ArgMax/ArgMin/TopK compute from non-metadata input,
+  // and a bool value a kept node reads (an attention mask from Equal/Less/Not feeding a Where or
+  // Cast on float data), with the bool chain that computes it. Nodes come in topological order,
+  // so walking backwards sees every reader of a value before its producer.
+  void drop_metadata_nodes() {
+    static const std::set<std::string> index_ops{"ArgMax", "ArgMin", "TopK"};
+    std::vector<bool> keep(work_.size(), true);
+    for (std::size_t i = 0; i < work_.size(); ++i) {
+      const auto& w = work_[i];
+      if (w.domain.empty() && index_ops.count(w.op_type) != 0 && !w.inputs.empty() && !metadata_typed(w.inputs[0]))
+        for (const auto& o : w.outputs)
+          if (!o.empty() && metadata_typed(o)) data_values_.insert(o);
+      bool metadata = !w.outputs.empty();
+      for (const auto& o : w.outputs)
+        if (!o.empty() && !metadata_typed(o) && data_values_.count(o) == 0) metadata = false;
+      if (metadata && std::none_of(w.outputs.begin(), w.outputs.end(), [&](const std::string& o) { return data_values_.count(o) != 0; }))
+        keep[i] = false;
+    }
+    for (std::size_t k = work_.size(); k-- > 0;) {
+      const auto& w = work_[k];
+      if (!keep[k])
+        keep[k] = std::any_of(w.outputs.begin(), w.outputs.end(), [&](const std::string& o) { return data_values_.count(o) != 0; });
+      if (!keep[k]) continue;
+      for (const auto& in : w.inputs) {
+        const Value* v = in.empty() ? nullptr : value(resolve(in));
+        if (v && v->elem == kBool) data_values_.insert(resolve(in));
+      }
+    }
+    std::vector<WorkNode> kept;
+    for (std::size_t i = 0; i < work_.size(); ++i)
+      if (keep[i]) kept.push_back(std::move(work_[i]));
+    work_ = std::move(kept);
   }
 
   bool is_graph_output(const std::string& name) const {
@@ -388,6 +444,15 @@ class Loader {
     for (std::size_t i = 0; i < work_.size(); ++i) {
       auto& w = work_[i];
       if (!w.domain.empty() || w.inputs.empty() || w.outputs.empty()) continue;
+      // The scales and zero points of the integer operators are parameters, as QDQ's are, and so
+      // are the single-element constants (immediates) of the comparisons and Where.
+      for (auto slot : quantized_parameter_inputs(w.op_type))
+        if (slot < w.inputs.size() && !w.inputs[slot].empty()) qdq_params_.insert(w.inputs[slot]);
+      if (takes_immediates(w.op_type))
+        for (const auto& in : w.inputs)
+          if (const Value* val = in.empty() ? nullptr : value(in); val && val->is_constant && val->shape_known &&
+              std::accumulate(val->shape.begin(), val->shape.end(), std::int64_t{1}, std::multiplies<>()) == 1)
+            qdq_params_.insert(in);
       if (w.op_type == "DequantizeLinear") {
         for (std::size_t j = 1; j < w.inputs.size(); ++j) qdq_params_.insert(w.inputs[j]);
         const auto x = w.inputs[0], y = w.outputs[0];
@@ -418,7 +483,7 @@ class Loader {
     const Value* val = name.empty() ? nullptr : value(name);
     if (val) {
       v.onnx_type = val->elem;
-      v.dtype = dtype_of(val->elem);
+      v.dtype = data_dtype(name);
       v.shape = val->shape;
       v.is_constant = val->is_constant;
       v.int_values = val->int_values;
@@ -519,7 +584,7 @@ class Loader {
     auto modelled = [&](const std::string& name) {
       const Value* v = value(name);
       const bool empty = v && v->is_constant && std::find(v->shape.begin(), v->shape.end(), 0) != v->shape.end();
-      return v && dtype_of(v->elem) && !empty;
+      return v && data_dtype(name) && !empty;
     };
     GraphEdgeOptions edges;
     for (const auto& name : graph_inputs_)
@@ -530,7 +595,8 @@ class Loader {
     for (const auto& out : graph_outputs_)
       if (const auto name = resolve(out); modelled(name)) edges.outputs.push_back({.edge_name = out, .value = name});
     edges.tensor = [&ctx](const std::string& value) { return ctx.tensor(value); };
-    edges.admit_unbound_read = [this](const Node& reader, const TensorPtr& t) {
+    edges.admit_unbound_read = [this, &ctx](const Node& reader, const TensorPtr& t) {
+      if (ctx.is_state(t->name)) return;
       const Value* v = value(t->name);
       if (!v || !v->is_constant)
         fail("tensor '" + t->name + "' read by node '" + reader.name + "' has no producer (is it computed by a skipped int64 node?)",
@@ -562,8 +628,9 @@ class Loader {
   std::vector<std::string> initializers_, graph_inputs_, graph_outputs_;
   std::unordered_map<std::string, std::string> alias_;
   std::vector<WorkNode> work_;
-  std::set<std::string> qdq_params_;
+  std::set<std::string> qdq_params_;  // parameters (QDQ and integer-op scales, immediates): no InEdge unless read
   std::unordered_set<std::string> read_values_;  // values some remaining node reads
+  std::set<std::string> data_values_;            // int64/bool values that are data, not shape metadata
   std::map<std::string, std::vector<std::int64_t>> perms_;
   std::unique_ptr<Context> ctx_;
 };

@@ -64,5 +64,15 @@ void add_resize_parsers(std::vector<ParserEntry>& out);           // Resize, Ups
 void add_conv_transpose_parsers(std::vector<ParserEntry>& out);   // ConvTranspose
 void add_depth_space_parsers(std::vector<ParserEntry>& out);      // DepthToSpace, SpaceToDepth
 void add_tile_range_parsers(std::vector<ParserEntry>& out);       // Tile, Range
+void add_logic_parsers(std::vector<ParserEntry>& out);            // Where, Equal, Less, ..., And, Or, Xor, Not
+void add_selection_parsers(std::vector<ParserEntry>& out);        // TopK, ArgMax, ArgMin
+void add_quantized_parsers(std::vector<ParserEntry>& out);        // QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger
+void add_recurrent_parsers(std::vector<ParserEntry>& out);        // LSTM, GRU, RNN
+void add_scatter_parsers(std::vector<ParserEntry>& out);          // ScatterND
+
+/// Input slots of an integer operator (QLinearConv, ...) that are scales or zero points, not data.
+[[nodiscard]] std::vector<std::size_t> quantized_parameter_inputs(const std::string& op_type);
+/// True for the comparisons and Where, whose single-element constant inputs are immediates.
+[[nodiscard]] bool takes_immediates(const std::string& op_type);
 
 }  // namespace stream::onnx_frontend

@@ -7,6 +7,7 @@
 #include <set>
 
 #include <stream/ir/conv_layout.hpp>
+#include "contractions.hpp"
 #include "parser_util.hpp"
 
 namespace stream::onnx_frontend {
@@ -47,11 +48,10 @@ std::vector<std::int64_t> per_axis(const OnnxNodeView& v, const std::string& key
   return vals;
 }
 
-std::vector<Node> parse_conv(const OnnxNodeView& v, OnnxParseContext& ctx) {
-  require_inputs(v, 2);
-  auto X = input_tensor(v, ctx, 0);
-  auto W = input_tensor(v, ctx, 1);
-  auto Y = output_tensor(v, ctx, 0);
+}  // namespace
+
+std::vector<Node> conv_nodes(const OnnxNodeView& v, OnnxParseContext& ctx, const TensorPtr& X, const TensorPtr& W,
+                             const TensorPtr& Y, const std::string& type) {
   if (X->rank() < 3) v.fail("input must have rank >= 3 (N, C, spatial...), got " + std::to_string(X->rank()), X->name);
   if (W->rank() != X->rank() || Y->rank() != X->rank())
     v.fail("input, weight and output must have the same rank", W->name);
@@ -85,7 +85,7 @@ std::vector<Node> parse_conv(const OnnxNodeView& v, OnnxParseContext& ctx) {
     Yg = grouped_view(v, ctx, *Y, 1, G, "output");
     nodes.push_back(make_fusion_edge(v.name + "_group_weight", "Reshape", W, Wg));
   }
-  auto node = make_computation(v.name, "Conv", {Xg, Wg}, {Yg}, {l.input, l.weight, l.output});
+  auto node = make_computation(v.name, type, {Xg, Wg}, {Yg}, {l.input, l.weight, l.output});
   node.dim_names = l.names;
   // Depthwise: k (one output channel per group) indexes nothing.
   if (G > 1 && K / G == 1) node.window_extents = {{l.k, 1}};
@@ -93,6 +93,16 @@ std::vector<Node> parse_conv(const OnnxNodeView& v, OnnxParseContext& ctx) {
   nodes.push_back(std::move(node));
   if (Yg != Y) nodes.push_back(make_fusion_edge(v.name + "_group_output", "Reshape", Yg, Y));
   return nodes;
+}
+
+namespace {
+
+std::vector<Node> parse_conv(const OnnxNodeView& v, OnnxParseContext& ctx) {
+  require_inputs(v, 2);
+  // Operands in order (argument evaluation order is unspecified): an error names the first one.
+  auto X = input_tensor(v, ctx, 0);
+  auto W = input_tensor(v, ctx, 1);
+  return conv_nodes(v, ctx, X, W, output_tensor(v, ctx, 0), "Conv");
 }
 
 std::vector<Node> parse_gemm(const OnnxNodeView& v, OnnxParseContext& ctx) {
@@ -110,11 +120,9 @@ std::vector<Node> parse_gemm(const OnnxNodeView& v, OnnxParseContext& ctx) {
   return {std::move(node)};
 }
 
-std::vector<Node> parse_matmul(const OnnxNodeView& v, OnnxParseContext& ctx) {
-  require_inputs(v, 2);
-  auto A = input_tensor(v, ctx, 0);
-  auto B = input_tensor(v, ctx, 1);
-  auto Y = output_tensor(v, ctx, 0);
+}  // namespace
+
+Node matmul_node(const OnnxNodeView& v, const TensorPtr& A, const TensorPtr& B, const TensorPtr& Y, const std::string& type) {
   if (A->rank() == 0 || B->rank() == 0) v.fail("MatMul operands must have rank >= 1", A->rank() == 0 ? A->name : B->name);
   const bool has_m = A->rank() >= 2, has_n = B->rank() >= 2;
   const std::size_t ry = Y->rank();
@@ -150,14 +158,23 @@ std::vector<Node> parse_matmul(const OnnxNodeView& v, OnnxParseContext& ctx) {
   for (std::size_t j = 0; j < p; ++j) yr.push_back(E::dim(static_cast<int>(j)));
   if (has_m) yr.push_back(E::dim(m));
   if (has_n) yr.push_back(E::dim(nd));
-  auto node = make_computation(v.name, "MatMul", {A, B}, {Y}, {AffineMap(dims, ar), AffineMap(dims, br), AffineMap(dims, yr)});
+  auto node = make_computation(v.name, type, {A, B}, {Y}, {AffineMap(dims, ar), AffineMap(dims, br), AffineMap(dims, yr)});
   auto names = numbered_names("b", p);
   if (has_m) names.push_back("m");
   if (has_n) names.push_back("n");
   names.push_back("k");
   node.dim_names = names;
   validate(node);
-  return {std::move(node)};
+  return node;
+}
+
+namespace {
+
+std::vector<Node> parse_matmul(const OnnxNodeView& v, OnnxParseContext& ctx) {
+  require_inputs(v, 2);
+  auto A = input_tensor(v, ctx, 0);  // in order: an error names the first operand
+  auto B = input_tensor(v, ctx, 1);
+  return {matmul_node(v, A, B, output_tensor(v, ctx, 0), "MatMul")};
 }
 
 std::vector<Node> parse_einsum(const OnnxNodeView& v, OnnxParseContext& ctx) {

@@ -16,6 +16,11 @@ std::vector<ParserEntry> all_parsers() {
   add_conv_transpose_parsers(out);
   add_depth_space_parsers(out);
   add_tile_range_parsers(out);
+  add_logic_parsers(out);
+  add_selection_parsers(out);
+  add_quantized_parsers(out);
+  add_recurrent_parsers(out);
+  add_scatter_parsers(out);
   return out;
 }
 

@@ -1,9 +1,11 @@
 // Element types.
 //
 // Every tensor keeps the element type its model gives it and nodes read and write at that width;
-// there is no promotion. The supported set is closed (f32, f16, bf16, i8, u8, i16, i32): a
-// frontend meeting anything else reports it as an error naming the tensor. The only property the
-// pipeline uses is the bit width.
+// there is no promotion. The supported set is closed (f32, f16, bf16, i8, u8, i16, i32, i64, bool):
+// a frontend meeting anything else reports it as an error naming the tensor. The only property the
+// pipeline uses is the bit width. bool is stored in a byte (8 bits), as ONNX and PyTorch store it;
+// i64 is for data the model computes in int64 (ArgMax/TopK indices), not for shape arithmetic,
+// which frontends drop as metadata.
 #pragma once
 
 #include <optional>
@@ -12,7 +14,7 @@
 
 namespace stream {
 
-enum class DType { f32, f16, bf16, i8, u8, i16, i32 };
+enum class DType { f32, f16, bf16, i8, u8, i16, i32, i64, b8 };
 
 [[nodiscard]] int bits(DType t);
 [[nodiscard]] std::string_view name(DType t);  ///< "f32", "bf16", ...

@@ -6,7 +6,8 @@
 //    a windowed axis (s*o + f - p) is used. Reads that disagree are an error unless the input is
 //    larger (a sub-range read) or the access is data-dependent or piecewise (a masked read, as a
 //    Concat or Pad input).
-//  - Iterator kind per dim: SEQUENTIAL when an input carrying state (same shape as an output) is
+//  - Iterator kind per dim: SEQUENTIAL when an input carrying state (same shape as an output, or
+//    listed in Node::state_inputs) is
 //    read at `d + c` (c != 0) and the outputs index d; else PARALLEL when the last output indexes
 //    d; else REDUCTION (indexes an input only).
 //  - Access relation per operand: explicit overrides first; Gather/Scatter/MoEDispatch/MoECombine

@@ -42,6 +42,9 @@ struct Node {
   std::vector<std::string> dim_names;       ///< optional readable loop names ("k", "oy", ...)
   /// Per operand (same order as operand_mapping): an explicit access relation; unset means derived.
   std::vector<std::optional<AccessRelation>> access_overrides;
+  /// Positions in `inputs` of tensors that carry a recurrent state (h(t-1) of an LSTM step) although
+  /// no output has their shape; read at `t + c` they make t SEQUENTIAL (spec §1.8's node flag).
+  std::vector<std::size_t> state_inputs;
 
   [[nodiscard]] bool has_iteration_space() const {
     return kind == NodeKind::Computation || kind == NodeKind::Normalization;

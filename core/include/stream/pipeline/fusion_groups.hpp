@@ -1,8 +1,9 @@
 // Fusion cut points and fusion groups (workload-spec §1.12).
 //
-// determine_fusion_cut_points(): the producers of data-dependent edges, every MaxPool, and the
-// Relu that is the only compute successor of an Add, in dataflow order, without a cut on the
-// last compute node. per_layer_cut_points(): every compute node but the last.
+// determine_fusion_cut_points(): the producers of data-dependent edges, the nodes with a
+// data-dependent output (TopK, ArgMax, ScatterND), every MaxPool, and the Relu that is the only
+// compute successor of an Add, in dataflow order, without a cut on the last compute node.
+// per_layer_cut_points(): every compute node but the last.
 // split_fusion_groups(): walks the dataflow order; a FusionEdge starts a new group (and is in no
 // group), a cut point ends its group. Graph inputs are duplicated into every group that reads
 // them; tensors crossing groups get "<fe>_out"/"<fe>_in" (FusionEdge), "<n>_cut_out"/"<n>_cut_in"

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stream/ir/node.hpp"
@@ -76,6 +77,12 @@ class OnnxParseContext {
   /// that layout folding permutes by it. The default refuses: a context that cannot record it
   /// must not let the edge fold with a guessed permutation.
   virtual void set_transpose_perm(const std::string& fusion_edge, std::vector<std::int64_t> perm);
+  /// A new tensor holding a recurrent state carried between steps (h(t-1) of an LSTM): read, never
+  /// written, by the lowering, it enters the workload through an InEdge as linear attention's and
+  /// Mamba's state_prev do. The default is an ordinary new tensor (then unread-unproduced fails).
+  [[nodiscard]] virtual TensorPtr new_state_tensor(const std::string& name, DType dtype, std::vector<std::int64_t> shape) {
+    return new_tensor(name, dtype, std::move(shape));
+  }
 };
 
 using OnnxParser = std::function<std::vector<Node>(const OnnxNodeView& node, OnnxParseContext& context)>;
