@@ -106,9 +106,9 @@ class GraphChecker {
   }
 
   // ONNX shape inference divides by strides and dilations (SIGFPE on 0) and trusts kernel_shape,
-  // so a window op's geometry is checked before it runs.
+  // so a window op's geometry is checked before it runs (ConvTranspose checks its own, in its parser).
   void check_window(const onnx::NodeProto& n) const {
-    static const std::set<std::string> window_ops = {"Conv",        "ConvInteger", "ConvTranspose", "QLinearConv",
+    static const std::set<std::string> window_ops = {"Conv",        "ConvInteger", "QLinearConv",
                                                      "AveragePool", "MaxPool",     "LpPool"};
     if (!(n.domain().empty() || n.domain() == "ai.onnx") || window_ops.count(n.op_type()) == 0) return;
     for (const auto& a : n.attribute()) {
