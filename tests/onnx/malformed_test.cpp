@@ -123,6 +123,20 @@ TEST(Malformed, ZeroOrNegativeWindowGeometryIsAnErrorNotSigfpe) {
   }
 }
 
+TEST(Malformed, ZeroStridesExitTwoFromTheCli) {
+  // The process died of SIGFPE (exit 136 from a shell) before; now it is a bad-input exit 2.
+  ModelBuilder m("g");
+  m.input("x", F32, {1, 1, 4, 4}).output("y", F32);
+  m.node("MaxPool", {"x"}, {"y"}, "pool")
+      .attr("kernel_shape", std::vector<std::int64_t>{2, 2})
+      .attr("strides", std::vector<std::int64_t>{0, 0});
+  const auto model = m.save_temp(test_file());
+  const auto run = stream::test::run_stream("parse " + model.string());
+  EXPECT_EQ(run.code, 2) << run.out;
+  EXPECT_NE(run.out.find(model.string() + ": node 'pool'"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("attribute 'strides' of node 'pool' (MaxPool) has 0"), std::string::npos) << run.out;
+}
+
 TEST(Malformed, AShapeTensorOfAbsurdLengthIsAnErrorNotAHang) {
   // ConstantOfShape([2^40]) is an int tensor of 2^40 values, given to Expand as a shape: ONNX's
   // own inference would build 2^40 axes. (A fuzzed Reshape target did this to the ViT export.)
