@@ -23,7 +23,12 @@ function(stream_add_plugin target)
     CXX_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON
     LIBRARY_OUTPUT_DIRECTORY ${P_OUTPUT_DIR}
-    INSTALL_RPATH "$ORIGIN/../..")
+    INSTALL_RPATH "$ORIGIN/../.."
+    # One RUNPATH for the build and the install tree: a build RUNPATH that differs gets a trailing
+    # ':' from CMake (room for rewriting at install), an empty entry that searches the current
+    # directory. A plugin is loaded into `stream`, which has loaded the core already, so outside
+    # the bundled layout the path is only an unused fallback.
+    BUILD_WITH_INSTALL_RPATH ON)
   set(STREAM_PLUGIN_LIBRARY "lib${target}${CMAKE_SHARED_MODULE_SUFFIX}")
   get_filename_component(manifest_name ${P_MANIFEST} NAME)
   string(REGEX REPLACE "\\.in$" "" manifest_name ${manifest_name})

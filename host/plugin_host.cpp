@@ -1,8 +1,11 @@
 #include "plugin_host.hpp"
 
+#include "elf_check.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <boost/dll/runtime_symbol_info.hpp>
@@ -45,9 +48,22 @@ std::vector<std::string> string_list(const nlohmann::json& j, const char* key, c
   return out;
 }
 
+// A name without a directory part, so that the library sits beside its manifest.
+bool is_plain_file_name(const std::string& name) {
+  return name != "." && name != ".." && name.find('/') == std::string::npos && name.find('\0') == std::string::npos;
+}
+
+std::string id_from_file_name(const fs::path& manifest) {
+  const auto file = manifest.filename().string();
+  return file.substr(0, file.size() - kManifestSuffix.size());
+}
+
 }  // namespace
 
 PluginManifest read_manifest(const fs::path& file) {
+  // Only a regular file: a FIFO would block the open (every command), a directory aborts the parser.
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) throw Error("a manifest must be a regular file", {.file = file.string()});
   std::ifstream in(file);
   if (!in) throw Error("cannot read the manifest", {.file = file.string()});
   nlohmann::json j;
@@ -66,12 +82,20 @@ PluginManifest read_manifest(const fs::path& file) {
   m.id = need_string("id");
   m.version = need_string("version");
   m.library = need_string("library");
-  if (!j.contains("abi_version") || !j["abi_version"].is_number_unsigned())
-    throw Error("missing or invalid \"abi_version\" (a non-negative integer)", {.file = file.string()});
-  m.abi_version = j["abi_version"].get<std::uint32_t>();
+  if (!is_plain_file_name(m.library))
+    throw Error("\"library\" must be a file name in the manifest's directory, not '" + m.library + "'",
+                {.file = file.string()});
+  // get<>() would wrap an out-of-range number (2^32 + 1 becomes ABI version 1).
+  const auto& abi = j.contains("abi_version") ? j["abi_version"] : nlohmann::json();
+  if (!abi.is_number_unsigned() || abi.get<std::uint64_t>() > std::numeric_limits<std::uint32_t>::max())
+    throw Error("missing or invalid \"abi_version\" (an integer from 0 to 2^32 - 1)", {.file = file.string()});
+  m.abi_version = abi.get<std::uint32_t>();
   if (j.contains("priority")) {
-    if (!j["priority"].is_number_integer()) throw Error("\"priority\" must be an integer", {.file = file.string()});
-    m.priority = j["priority"].get<std::int64_t>();
+    const auto& p = j["priority"];
+    if (!p.is_number_integer() ||
+        (p.is_number_unsigned() && p.get<std::uint64_t>() > std::uint64_t{std::numeric_limits<std::int64_t>::max()}))
+      throw Error("\"priority\" must be an integer from -2^63 to 2^63 - 1", {.file = file.string()});
+    m.priority = p.get<std::int64_t>();
   }
   if (j.contains("description") && j["description"].is_string()) m.description = j["description"].get<std::string>();
   if (j.contains("provides")) {
@@ -179,18 +203,26 @@ void PluginHost::discover(const fs::path& dir, bool bundled) {
     r.manifest_path = path;
     r.bundled = bundled;
     r.discovery = static_cast<std::int64_t>(records_.size());
+    // Outside the allow-list a manifest is not even read: the file name stands for the id.
+    if (!bundled && options_.allow && options_.allow->count(id_from_file_name(path)) == 0) {
+      r.manifest.id = id_from_file_name(path);
+      r.status = PluginStatus::Disabled;
+      r.reason = "not in STREAM_PLUGINS";
+      records_.push_back(std::move(r));
+      continue;
+    }
     try {
       r.manifest = read_manifest(path);
       if (r.manifest.abi_version != STREAM_PLUGIN_ABI_VERSION) {
         r.status = PluginStatus::Rejected;
         r.reason = "manifest declares ABI version " + std::to_string(r.manifest.abi_version) + ", this host speaks " +
                    std::to_string(STREAM_PLUGIN_ABI_VERSION);
-      } else if (!bundled && options_.allow && options_.allow->count(r.manifest.id) == 0) {
-        r.status = PluginStatus::Disabled;
-        r.reason = "not in STREAM_PLUGINS";
+      } else if (!bundled && options_.allow && r.manifest.id != id_from_file_name(path)) {
+        r.status = PluginStatus::Rejected;
+        r.reason = "manifest id '" + r.manifest.id + "' differs from its file name, which the allow-list matched";
       }
     } catch (const Error& e) {
-      r.manifest.id = path.filename().string().substr(0, path.filename().string().size() - kManifestSuffix.size());
+      r.manifest.id = id_from_file_name(path);
       r.status = PluginStatus::Rejected;
       r.reason = e.what();
     }
@@ -227,6 +259,8 @@ void PluginHost::load(PluginRecord& r) {
   const auto lib_path = r.manifest_path.parent_path() / r.manifest.library;
   std::error_code ec;
   if (!fs::exists(lib_path, ec)) return reject("library file not found: " + lib_path.string());
+  // The loader trusts the ELF headers: a truncated file would be a SIGBUS, not an error.
+  if (const auto defect = elf_defect(lib_path)) return reject("library " + lib_path.string() + ": " + *defect);
   try {
     r.library = std::make_shared<boost::dll::shared_library>(
         boost::dll::fs::path(lib_path.string()), boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);

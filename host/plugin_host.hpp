@@ -5,9 +5,12 @@
 // plugin directory (next to the executable: ../lib/stream/plugins, in the build tree and in an
 // install alike), then each directory of STREAM_PLUGIN_PATH (colon-separated), then each
 // --plugin-dir, in that order; files within a directory in name order. STREAM_PLUGINS, when set,
-// is a comma-separated allow-list of non-bundled plugin ids (empty: bundled only). A library is
-// opened only when the registries need something its manifest declares (or on load_all()).
-// Loading checks the entry symbol, the ABI version, the descriptor size and id, and runs the
+// is a comma-separated allow-list of non-bundled plugin ids (empty: bundled only), matched against
+// the manifest's file name (`<id>.stream-plugin.json`) so that a manifest outside it is never
+// opened; an allowed manifest must declare the id of its file name. A manifest must be a regular
+// file, its numbers in range, and its library a plain file name beside it. A library is opened
+// only when the registries need something its manifest declares (or on load_all()), after its ELF
+// headers were checked against its size (elf_check.hpp). Loading checks the entry symbol, the ABI version, the descriptor size and id, and runs the
 // registration into a staging area; any failure marks the plugin rejected with the reason, and
 // nothing it registered is kept. Conflicting registrations are resolved by priority, then by
 // discovery order (later wins), with a warning naming the winner and the losers.

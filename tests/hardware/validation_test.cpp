@@ -155,6 +155,12 @@ TEST(AcceleratorValidation, BandwidthMustBePositive) {
              "`core_connectivity[0].bandwidth` must be > 0", 9);
 }
 
+TEST(AcceleratorValidation, BandwidthMustBeFinite) {
+  // An infinite bus made every transfer free: 0 cycles whatever the size.
+  expect_one(accelerator_errors(replace(kValid, "bandwidth: 32", "bandwidth: .inf")),
+             "`core_connectivity[0].bandwidth` must be > 0 and finite", 9);
+}
+
 TEST(AcceleratorValidation, ConnectionEnergyNotNegative) {
   expect_one(accelerator_errors(kValid + "    unit_energy_cost: -1\n"),
              "`core_connectivity[0].unit_energy_cost` must be >= 0", 10);
@@ -415,6 +421,28 @@ TEST(CoreValidation, NonImcArrayRules) {
 
 TEST(CoreValidation, EveryOperandNeedsMemory) {
   expect_one(core_errors(replace(kCore, "operands: [I1, I2, O]", "operands: [I1, O]")), "no memory stores operand I2", 4);
+}
+
+TEST(CoreValidation, CostsAreFiniteAndNotNegative) {
+  // A negative or infinite cost gave negative or infinite energy with exit 0.
+  expect_one(core_errors(replace(kCore, "r_cost: 1", "r_cost: -1")), "'r_cost' must be >= 0, got -1", 6);
+  expect_one(core_errors(replace(kCore, "w_cost: 1", "w_cost: .inf")), "'w_cost' must be finite", 7);
+  expect_one(core_errors(replace(kCore, "unit_energy: 0.5", "unit_energy: -0.5")), "'unit_energy' must be >= 0, got -0.5", 26);
+  expect_one(core_errors(replace(kCore, "unit_energy: 0.5", "unit_energy: -.inf")), "'unit_energy' must be finite", 26);
+}
+
+TEST(CoreValidation, AMemoryHoldsAtLeastOneBitAndAPortMovesAtLeastOne) {
+  // size 0 was read as an unlimited memory; a port of bandwidth_max 0 never finishes a transfer.
+  expect_one(core_errors(replace(kCore, "size: 1024", "size: 0")), "'size' must be >= 1, got 0", 5);
+  expect_one(core_errors(replace(kCore, "bandwidth_min: 8\n        bandwidth_max: 64\n        allocation: ['I1, tl'",
+                                 "bandwidth_min: 0\n        bandwidth_max: 0\n        allocation: ['I1, tl'")),
+             "'bandwidth_max' must be >= 1, got 0", 15);
+}
+
+TEST(CoreValidation, AComputeArrayHasAtLeastOneUnit) {
+  // [0, 0] is how memory and off-chip cores say "no array"; on a compute core it computed for free.
+  expect_one(core_errors(replace(kCore, "sizes: [4, 8]", "sizes: [0, 0]")), "needs every size >= 1", 25);
+  EXPECT_TRUE(core_errors(replace(replace(kCore, "sizes: [4, 8]", "sizes: [0, 0]"), "zigzag.compute", "zigzag.offchip")).empty());
 }
 
 TEST(CoreValidation, DataflowPattern) {

@@ -92,6 +92,51 @@ TEST(Malformed, NegativeAndZeroExtents) {
   expect_error([&] { (void)parse(empty); }, {".onnx", "empty_slice", "tensor 's' has extent 0 on axis 0"});
 }
 
+TEST(Malformed, ZeroOrNegativeWindowGeometryIsAnErrorNotSigfpe) {
+  // ONNX shape inference divides the padded extent by the stride (and by the dilation): a 0 there
+  // killed the process with SIGFPE before this check. Each case is one node on a 1x1x4x4 input.
+  struct Case {
+    const char* op;
+    const char* attr;
+    std::vector<std::int64_t> value;
+    const char* expected;
+  };
+  const std::vector<Case> cases = {
+      {"Conv", "strides", {0, 0}, "has 0 on spatial axis 0"},
+      {"Conv", "dilations", {1, 0}, "has 0 on spatial axis 1"},
+      {"MaxPool", "strides", {0, 0}, "has 0 on spatial axis 0"},
+      {"AveragePool", "strides", {1, -1}, "has -1 on spatial axis 1"},
+      {"LpPool", "strides", {0, 0}, "has 0 on spatial axis 0"},
+      {"MaxPool", "kernel_shape", {0, 2}, "has 0 on spatial axis 0"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(std::string(c.op) + " " + c.attr);
+    ModelBuilder m("g");
+    m.input("x", F32, {1, 1, 4, 4}).output("y", F32);
+    const bool conv = std::string(c.op) == "Conv";
+    if (conv) m.initializer("w", F32, {1, 1, 2, 2});
+    auto n = m.node(c.op, conv ? std::vector<std::string>{"x", "w"} : std::vector<std::string>{"x"}, {"y"}, "win");
+    if (std::string(c.attr) != "kernel_shape" && !conv) n.attr("kernel_shape", std::vector<std::int64_t>{2, 2});
+    n.attr(c.attr, c.value);
+    expect_error([&] { (void)parse(m); },
+                 {".onnx", "node 'win'", std::string("attribute '") + c.attr + "'", c.expected, "at least 1"});
+  }
+}
+
+TEST(Malformed, ZeroStridesExitTwoFromTheCli) {
+  // The process died of SIGFPE (exit 136 from a shell) before; now it is a bad-input exit 2.
+  ModelBuilder m("g");
+  m.input("x", F32, {1, 1, 4, 4}).output("y", F32);
+  m.node("MaxPool", {"x"}, {"y"}, "pool")
+      .attr("kernel_shape", std::vector<std::int64_t>{2, 2})
+      .attr("strides", std::vector<std::int64_t>{0, 0});
+  const auto model = m.save_temp(test_file());
+  const auto run = stream::test::run_stream("parse " + model.string());
+  EXPECT_EQ(run.code, 2) << run.out;
+  EXPECT_NE(run.out.find(model.string() + ": node 'pool'"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("attribute 'strides' of node 'pool' (MaxPool) has 0"), std::string::npos) << run.out;
+}
+
 TEST(Malformed, AShapeTensorOfAbsurdLengthIsAnErrorNotAHang) {
   // ConstantOfShape([2^40]) is an int tensor of 2^40 values, given to Expand as a shape: ONNX's
   // own inference would build 2^40 axes. (A fuzzed Reshape target did this to the ViT export.)

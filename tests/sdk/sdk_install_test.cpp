@@ -2,6 +2,8 @@
 // the installed package, and see the installed `stream` find it through STREAM_PLUGIN_PATH.
 #include <gtest/gtest.h>
 
+#include <runpath_entries.hpp>
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -57,5 +59,10 @@ TEST(Sdk, OutOfTreePluginBuildsAgainstAnInstallAndLoads) {
   }
   EXPECT_TRUE(found) << listing;
   EXPECT_EQ(bundled, (std::set<std::string>{"blocks", "decompositions", "onnx-frontend", "torch-frontend"}));
+  // Installed files and an out-of-tree plugin search no relative directory (stream, the core and
+  // four bundled plugins are installed; the example adds one).
+  int count = 0;
+  for (const auto& b : stream_test::unsafe_runpath_entries(tmp, count)) ADD_FAILURE() << b;
+  EXPECT_GE(count, 7);
   fs::remove_all(tmp);
 }

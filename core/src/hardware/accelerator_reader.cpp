@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -335,8 +336,8 @@ struct Reader {
         if (!v) {
           r.error("bandwidth", "`" + what + ".bandwidth` must be a number, got " + yamlx::describe(*b));
           good = false;
-        } else if (!(*v > 0)) {
-          r.error("bandwidth", "`" + what + ".bandwidth` must be > 0.");
+        } else if (!(*v > 0) || std::isinf(*v)) {
+          r.error("bandwidth", "`" + what + ".bandwidth` must be > 0 and finite.");
           good = false;
         } else {
           c.bandwidth = *v;

@@ -107,7 +107,7 @@ bool read_operational_array(const YAML::Node& node, const Ctx& ctx, const std::s
       r.error("sizes", "Core dimensions and sizes do not match (" + std::to_string(oa.dimensions.size()) +
                            " dimensions, " + std::to_string(sizes->size()) + " sizes)");
   }
-  if (auto v = r.number("unit_energy", true)) oa.unit_energy = *v;
+  if (auto v = r.number("unit_energy", true, 0.0)) oa.unit_energy = *v;
   if (auto v = r.number("unit_area", true)) oa.unit_area = *v;
   if (auto ip = list_node(r, "input_precision", false)) {
     for (const auto& item : *ip) {
@@ -157,7 +157,7 @@ void read_port(const YAML::Node& node, const Ctx& ctx, const std::string& mem_wh
     else r.error("type", "port type must be read, write or read_write, got '" + *t + "'");
   }
   auto bmin = r.integer("bandwidth_min", true, 0);
-  auto bmax = r.integer("bandwidth_max", true, 0);
+  auto bmax = r.integer("bandwidth_max", true, 1);  // a port moving 0 bits per cycle never finishes
   if (bmin) port.bandwidth_min = *bmin;
   if (bmax) port.bandwidth_max = *bmax;
   if (bmin && bmax && *bmin > *bmax)
@@ -194,13 +194,13 @@ void read_memory(const yamlx::Entry& entry, const Ctx& ctx, const std::string& c
   if (!r.ok()) return;
   r.reject_unknown({"size", "r_cost", "w_cost", "area", "latency", "mem_type", "auto_cost_extraction", "operands",
                     "ports", "served_dimensions", "force_double_buffering"});
-  if (auto v = r.integer("size", true, 0)) mem.size = *v;
+  if (auto v = r.integer("size", true, 1)) mem.size = *v;  // 0 bits was read as "unlimited"
   if (auto v = r.integer("latency", true, 0)) mem.latency = *v;
   if (auto v = r.text("mem_type", false)) mem.mem_type = *v;
   if (auto v = r.boolean("auto_cost_extraction", false)) mem.auto_cost_extraction = *v;
   if (auto v = r.boolean("force_double_buffering", false)) mem.force_double_buffering = *v;
   for (std::string_view key : {"r_cost", "w_cost", "area"}) {
-    auto v = r.number(key, false, std::nullopt, true);
+    auto v = r.number(key, false, 0.0, true);
     const yamlx::Entry* e = r.find(key);
     const bool absent = e == nullptr || yamlx::is_null(e->value);
     if (absent && !mem.auto_cost_extraction)
@@ -282,8 +282,14 @@ void read_dataflows(const YAML::Node& node, const Ctx& ctx, const std::string& w
 void read_zigzag(MapReader& top, const Ctx& ctx, const std::string& what, Core& core) {
   top.reject_unknown({"name", "type", "memories", "operational_array", "dataflows", "operator_types", "operand_precision"});
   bool oa_known = false;
-  if (auto oa = top.node("operational_array", true))
+  if (auto oa = top.node("operational_array", true)) {
     oa_known = read_operational_array(*oa, ctx, prefixed(what, "operational_array"), core.operational_array);
+    // Memory and off-chip cores declare [0, 0]; a compute core with no unit computed in 0 cycles.
+    const auto& sizes = core.operational_array.sizes;
+    if (oa_known && core.type.kind == CoreKind::Compute && std::find(sizes.begin(), sizes.end(), 0) != sizes.end())
+      MapReader(ctx, *oa, prefixed(what, "operational_array"))
+          .error("sizes", "a compute core's operational array needs every size >= 1 (0 leaves it no unit)");
+  }
   if (auto mems = top.node("memories", true)) {
     MapReader mr(ctx, *mems, prefixed(what, "memories"));
     if (mr.ok()) {

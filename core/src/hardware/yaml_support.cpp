@@ -266,6 +266,10 @@ std::optional<double> MapReader::number(std::string_view key, bool required, std
     error(key, "'" + std::string(key) + "' must be a number, got " + describe(*n));
     return std::nullopt;
   }
+  if (std::isinf(*v)) {  // no cost, size or rate of a real machine is infinite
+    error(key, "'" + std::string(key) + "' must be finite, got " + describe(*n));
+    return std::nullopt;
+  }
   if (min && *v < *min) {
     std::ostringstream os;
     os << "'" << key << "' must be >= " << *min << ", got " << *v;

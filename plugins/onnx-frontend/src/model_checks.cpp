@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <queue>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -21,7 +22,10 @@ class GraphChecker {
     check_dims();
     index_producers();
     check_reads();
-    for (const auto& n : g_.node()) check_attributes(n);
+    for (const auto& n : g_.node()) {
+      check_attributes(n);
+      check_window(n);
+    }
     sort_nodes();
   }
 
@@ -98,6 +102,25 @@ class GraphChecker {
                T::AttributeType_Name(a.type()) + ", but " + n.op_type() + " declares it " +
                T::AttributeType_Name(it->second.type),
            n.name());
+    }
+  }
+
+  // ONNX shape inference divides by strides and dilations (SIGFPE on 0) and trusts kernel_shape,
+  // so a window op's geometry is checked before it runs (ConvTranspose checks its own, in its parser).
+  void check_window(const onnx::NodeProto& n) const {
+    static const std::set<std::string> window_ops = {"Conv",        "ConvInteger", "QLinearConv",
+                                                     "AveragePool", "MaxPool",     "LpPool"};
+    if (!(n.domain().empty() || n.domain() == "ai.onnx") || window_ops.count(n.op_type()) == 0) return;
+    for (const auto& a : n.attribute()) {
+      if (a.name() != "strides" && a.name() != "dilations" && a.name() != "kernel_shape") continue;
+      const bool scalar = a.type() == onnx::AttributeProto::INT;
+      for (int k = 0; k < (scalar ? 1 : a.ints_size()); ++k) {
+        const auto v = scalar ? a.i() : a.ints(k);
+        if (v >= 1) continue;
+        fail("attribute '" + a.name() + "' of node '" + n.name() + "' (" + n.op_type() + ") has " + std::to_string(v) +
+                 " on spatial axis " + std::to_string(k) + " (each entry must be at least 1)",
+             n.name());
+      }
     }
   }
 

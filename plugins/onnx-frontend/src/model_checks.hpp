@@ -3,7 +3,8 @@
 // confusing failure later: every value a node reads has a producer (a graph input, an initializer
 // or one node), no value has two producers, the nodes form no cycle (an acyclic graph listed out of
 // order is sorted, stably), attributes have the types their default-domain schema declares, and no
-// declared extent is negative (nor zero on a graph input).
+// declared extent is negative (nor zero on a graph input), and the strides, dilations and
+// kernel_shape of a convolution or pooling node are at least 1 (ONNX shape inference divides by them).
 #pragma once
 
 #include <onnx/onnx_pb.h>
