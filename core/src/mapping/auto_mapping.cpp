@@ -261,7 +261,7 @@ class Generator {
 
   std::vector<TileEntry> whole_layer_tiling() const {
     const NodeInfo& first = nodes_.front();
-    if (first.global.empty()) return {TileEntry{first.node->name, 0, 1}};
+    if (first.global.empty()) return {};  // a scalar node (a Pow of two constants): one iteration, no tile
     return {TileEntry{first.node->name, 0, per_core(first.global[0])}};
   }
 
