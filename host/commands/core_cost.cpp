@@ -17,6 +17,7 @@
 
 #include "../command.hpp"
 #include "../inputs.hpp"
+#include "../plugin_host.hpp"
 #include "../workload_source.hpp"
 #include "stream/hardware/accelerator_reader.hpp"
 #include "stream/pipeline/run.hpp"
@@ -79,6 +80,7 @@ void run_workload(const Options& o, HostContext& ctx) {
   pipeline::RunOptions ro;
   ro.costs_only = true;
   ro.threads = o.threads;
+  ro.cost_backends = ctx.plugins().registries().cost_backend_list();
   if (!o.mapping.empty()) ro.mapping = resolve_input(o.mapping);
   const auto result = pipeline::run(workload, acc, ro);
   nlohmann::json out = nlohmann::json::array();

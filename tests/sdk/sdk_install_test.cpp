@@ -53,9 +53,11 @@ TEST(Sdk, OutOfTreePluginBuildsAgainstAnInstallAndLoads) {
       EXPECT_EQ(p["status"], "loaded") << p.dump();
       EXPECT_EQ(p["priority"], 10);
       EXPECT_EQ(p["provides"]["onnx_ops"], nlohmann::json::array({"MyScale"}));
+      ASSERT_EQ(p["provides"]["cost_backends"].size(), 1u) << p.dump();
+      EXPECT_EQ(p["provides"]["cost_backends"][0]["name"], "my-vendor");
     }
   }
   EXPECT_TRUE(found) << listing;
-  EXPECT_EQ(bundled, (std::set<std::string>{"blocks", "decompositions", "onnx-frontend", "torch-frontend"}));
+  EXPECT_EQ(bundled, (std::set<std::string>{"aie-backend", "blocks", "decompositions", "onnx-frontend", "torch-frontend"}));
   fs::remove_all(tmp);
 }
