@@ -69,14 +69,15 @@ TEST(AieBackendCli, CoreCostWithTheReferenceTilingGivesTheWorkedFigures) {
                                           stream::test::Stderr::Discard);
   ASSERT_EQ(r.code, 0) << r.out;
   std::map<std::string, double> latency;
-  for (const auto& e : nlohmann::json::parse(r.out).at("entries")) {
+  const auto json = nlohmann::json::parse(r.out);
+  for (const auto& e : json.at("entries")) {
     EXPECT_EQ(e.at("core"), 2);
     EXPECT_EQ(e.at("backend"), "aie");
     EXPECT_TRUE(e.at("mac_spatial_utilization").is_null());  // no cme, as the reference
     latency[e.at("node").get<std::string>()] = e.at("latency_total").get<double>();
   }
-  EXPECT_EQ(latency.at("Conv1"), 36864);
-  EXPECT_EQ(latency.at("Conv2"), 147456);
+  EXPECT_EQ(latency["Conv1"], 36864) << r.out;
+  EXPECT_EQ(latency["Conv2"], 147456) << r.out;
 }
 
 TEST(AieBackendCli, RunCostsEveryAieTileWithTheBackendAndNoEstimates) {
