@@ -119,6 +119,14 @@ PluginManifest read_manifest(const fs::path& file) {
     m.onnx_ops = string_list(p, "onnx_ops", file);
     m.blocks = string_list(p, "blocks", file);
     m.decompositions = string_list(p, "decompositions", file);
+    if (p.contains("cost_backends")) {
+      const char* shape = "each of \"provides.cost_backends\" is {\"name\", \"core_types\"}";
+      if (!p["cost_backends"].is_array()) throw Error(shape, {.file = file.string()});
+      for (const auto& b : p["cost_backends"]) {
+        if (!b.is_object() || !b.contains("name") || !b["name"].is_string()) throw Error(shape, {.file = file.string()});
+        m.cost_backends.push_back({b["name"].get<std::string>(), string_list(b, "core_types", file)});
+      }
+    }
   }
   return m;
 }
@@ -141,6 +149,10 @@ bool PluginRecord::declares(Category c, const std::string& key) const {
       return in(manifest.blocks);
     case Category::Decomposition:
       return in(manifest.decompositions);
+    case Category::CostBackend:
+      for (const auto& b : manifest.cost_backends)
+        if (key.empty() || key == b.name) return true;
+      return false;
   }
   return false;
 }
@@ -316,6 +328,9 @@ void PluginHost::load(PluginRecord& r) {
         break;
       case Category::Decomposition:
         real.add_decomposition(key, staging.decompositions().find(key)->value);
+        break;
+      case Category::CostBackend:
+        real.add_cost_backend(staging.cost_backends().find(key)->value);
         break;
     }
   }

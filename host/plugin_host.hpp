@@ -37,6 +37,12 @@ struct FrontendDecl {
   std::vector<std::string> extensions;  ///< suffixes the frontend claims, e.g. ".onnx"; empty: any file
 };
 
+/// `{"name": "aie", "core_types": ["aie2.compute"]}` in "provides.cost_backends".
+struct CostBackendDecl {
+  std::string name;
+  std::vector<std::string> core_types;  ///< informative: what the backend says it costs
+};
+
 struct PluginManifest {
   std::string id;
   std::string version;
@@ -46,6 +52,7 @@ struct PluginManifest {
   std::string description;
   std::vector<FrontendDecl> frontends;
   std::vector<std::string> onnx_ops, blocks, decompositions;
+  std::vector<CostBackendDecl> cost_backends;
 };
 
 /// Parses a manifest; throws stream::Error naming the file and the problem.

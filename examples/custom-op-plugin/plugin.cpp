@@ -1,5 +1,7 @@
-// An ONNX operator parser for a custom op, `MyScale(X) -> Y` (element-wise, any rank).
-// The parser sees a neutral view of the ONNX node (no protobuf) and returns affine nodes.
+// An ONNX operator parser for a custom op, `MyScale(X) -> Y` (element-wise, any rank), and a
+// vendor's per-core cost backend for its own cores. The parser sees a neutral view of the ONNX
+// node (no protobuf) and returns affine nodes; the backend costs every node tile on a core whose
+// name is `my_vendor_core` at one output element per cycle.
 #include <stream/ir/node.hpp>
 #include <stream/plugin/plugin.hpp>
 #include <stream/registry/registries.hpp>
@@ -15,7 +17,26 @@ std::vector<stream::Node> parse_my_scale(const stream::OnnxNodeView& node, strea
   return {stream::make_computation(node.name, "MyScale", {x}, {y}, {id, id})};
 }
 
-void register_plugin(stream::PluginRegistrar& registrar) { registrar.add_onnx_parser("MyScale", parse_my_scale); }
+stream::CostBackend my_vendor_backend() {
+  stream::CostBackend b;
+  b.name = "my-vendor";
+  b.priority = 20;  // above the built-in model (0) and the bundled AIE backend (10)
+  b.core_types = {"zigzag.compute"};
+  b.claims = [](const stream::hardware::Core& core) { return core.name == "my_vendor_core"; };
+  b.cost = [](const stream::CostRequest& r) {
+    double elements = 1;
+    for (const auto& d : r.tile.dims) elements *= static_cast<double>(d.size);
+    stream::schedule::CoreCostEntry e;
+    e.latency_total = e.ideal_cycle = e.ideal_temporal_cycle = elements;
+    return e;
+  };
+  return b;
+}
+
+void register_plugin(stream::PluginRegistrar& registrar) {
+  registrar.add_onnx_parser("MyScale", parse_my_scale);
+  registrar.add_cost_backend(my_vendor_backend());
+}
 
 }  // namespace
 

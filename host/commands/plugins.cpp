@@ -23,6 +23,7 @@ std::string provides_summary(const PluginManifest& m) {
   if (!m.onnx_ops.empty()) parts.push_back("onnx_ops: " + std::to_string(m.onnx_ops.size()));
   if (!m.blocks.empty()) parts.push_back("blocks: " + join(m.blocks));
   if (!m.decompositions.empty()) parts.push_back("decompositions: " + join(m.decompositions));
+  for (const auto& b : m.cost_backends) parts.push_back("cost_backend: " + b.name + " (" + join(b.core_types) + ")");
   std::string s;
   for (const auto& p : parts) s += (s.empty() ? "" : "; ") + p;
   return s.empty() ? "-" : s;
@@ -31,6 +32,8 @@ std::string provides_summary(const PluginManifest& m) {
 nlohmann::json to_json(const PluginRecord& r) {
   nlohmann::json fe = nlohmann::json::array();
   for (const auto& f : r.manifest.frontends) fe.push_back({{"name", f.name}, {"extensions", f.extensions}});
+  nlohmann::json backends = nlohmann::json::array();
+  for (const auto& b : r.manifest.cost_backends) backends.push_back({{"name", b.name}, {"core_types", b.core_types}});
   nlohmann::json j{{"id", r.manifest.id},
                    {"version", r.manifest.version},
                    {"path", r.manifest_path.parent_path().string()},
@@ -43,7 +46,8 @@ nlohmann::json to_json(const PluginRecord& r) {
                     {{"frontends", fe},
                      {"onnx_ops", r.manifest.onnx_ops},
                      {"blocks", r.manifest.blocks},
-                     {"decompositions", r.manifest.decompositions}}},
+                     {"decompositions", r.manifest.decompositions},
+                     {"cost_backends", backends}}},
                    {"status", std::string(name(r.status))}};
   if (!r.reason.empty()) j["reason"] = r.reason;
   return j;

@@ -80,6 +80,7 @@ void run(const Options& o, HostContext& ctx) {
   ro.threads = o.threads;
   ro.time_limit_s = o.time_limit;
   ro.memory_fallback = !o.no_memory_fallback;
+  ro.cost_backends = ctx.plugins().registries().cost_backend_list();
   // The reference expands Softmax and LpNormalization on its automatic path (aie-and-defaults §4a).
   if (!o.no_decompose && !source.decompose) {
     const auto& registries = ctx.plugins().registries();

@@ -55,14 +55,16 @@ TEST(Sdk, OutOfTreePluginBuildsAgainstAnInstallAndLoads) {
       EXPECT_EQ(p["status"], "loaded") << p.dump();
       EXPECT_EQ(p["priority"], 10);
       EXPECT_EQ(p["provides"]["onnx_ops"], nlohmann::json::array({"MyScale"}));
+      ASSERT_EQ(p["provides"]["cost_backends"].size(), 1u) << p.dump();
+      EXPECT_EQ(p["provides"]["cost_backends"][0]["name"], "my-vendor");
     }
   }
   EXPECT_TRUE(found) << listing;
-  EXPECT_EQ(bundled, (std::set<std::string>{"blocks", "decompositions", "onnx-frontend", "torch-frontend"}));
+  EXPECT_EQ(bundled, (std::set<std::string>{"aie-backend", "blocks", "decompositions", "onnx-frontend", "torch-frontend"}));
   // Installed files and an out-of-tree plugin search no relative directory (stream, the core and
-  // four bundled plugins are installed; the example adds one).
+  // five bundled plugins are installed; the example adds one).
   int count = 0;
   for (const auto& b : stream_test::unsafe_runpath_entries(tmp, count)) ADD_FAILURE() << b;
-  EXPECT_GE(count, 7);
+  EXPECT_GE(count, 8);
   fs::remove_all(tmp);
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -121,15 +122,65 @@ schedule::CoreCostEntry fallback_entry(const cost::Tile& tile, const hardware::C
 
 }  // namespace
 
+namespace {
+
+// What a backend other than the built-in model may read beyond the tile; part of the dedup key,
+// since two nodes with equal tiles can differ in it (an inexact split, a kernel, bf16 vs f16).
+CostRequest backend_request(const tiling::TiledGroup& tiled, std::size_t node_index, const cost::Tile& tile,
+                            const hardware::Core& core) {
+  const Node& n = tiled.workload.node(node_index);
+  const auto& m = tiled.mapping.at(node_index);
+  CostRequest r{tile, tiled.workload.loop_sizes(node_index), core, {}, m.kernel_utilization, {}, DType::f32};
+  for (const auto& [d, f] : m.inter_core_tiling) r.split_factors.push_back(f);
+  for (const auto& t : n.inputs) r.input_dtypes.push_back(t->dtype);
+  if (!n.outputs.empty()) r.output_dtype = n.outputs.front()->dtype;
+  return r;
+}
+
+std::string request_key(const CostRequest& r) {
+  std::ostringstream s;
+  s << '#';
+  for (auto d : r.tiled_dims) s << d << ',';
+  s << '/';
+  for (auto f : r.split_factors) s << f << ',';
+  s << '/' << (r.kernel_utilization ? std::to_string(*r.kernel_utilization) : "-") << '/';
+  for (auto t : r.input_dtypes) s << name(t) << ',';
+  s << "->" << name(r.output_dtype);
+  return s.str();
+}
+
+struct Job {
+  cost::Tile tile;
+  std::size_t node = 0;
+  int core = -1;  // representative
+  const CostBackend* backend = nullptr;  // nullptr: the built-in model
+  schedule::CoreCostEntry result;
+  std::exception_ptr error;
+};
+
+schedule::CoreCostEntry builtin_entry(const Job& j, const hardware::Core& core, const cost::CoreModel* model,
+                                      const cost::CostOptions& copt) {
+  if (model == nullptr)
+    return fallback_entry(j.tile, core, "no per-core cost model for core type '" + core.type.str() + "'");
+  const cost::CoreCost r = cost::estimate(j.tile, *model, copt);
+  if (r.status == cost::CostStatus::StreamError) return fallback_entry(j.tile, core, r.reason);
+  schedule::CoreCostEntry e;
+  e.latency_total = r.latency_total;
+  e.energy_total = r.energy_total;
+  e.ideal_cycle = r.ideal_cycle;
+  e.ideal_temporal_cycle = r.ideal_temporal_cycle;
+  e.mac_spatial_utilization = r.mac_spatial_utilization;
+  e.backend = r.status == cost::CostStatus::Ok ? "zigzag" : "ideal-cycle";
+  if (r.status != cost::CostStatus::Ok) e.reason = fallback_reason(r, j.tile);
+  return e;
+}
+
+}  // namespace
+
 schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc,
                                    const CostEstimateOptions& options) {
   const Workload& w = tiled.workload;
   const auto reps = acc.performance_representatives();
-  struct Job {
-    cost::Tile tile;
-    int core = -1;  // representative
-    schedule::CoreCostEntry result;
-  };
   std::vector<Job> jobs;
   std::map<std::pair<std::string, int>, std::size_t> job_of;
   struct Use {
@@ -143,14 +194,18 @@ schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled, const hardwa
     const std::string key = tile_key(tile);
     for (int c : tiled.mapping.at(i).cores) {
       const int rep = reps.at(static_cast<std::size_t>(c));
-      auto [it, fresh] = job_of.try_emplace({key, rep}, jobs.size());
-      if (fresh) jobs.push_back({tile, rep, {}});
+      const CostBackend* backend = select_cost_backend(options.backends, acc.core(rep));
+      const std::string full_key =
+          backend == nullptr ? key : key + backend->name + request_key(backend_request(tiled, i, tile, acc.core(rep)));
+      auto [it, fresh] = job_of.try_emplace({full_key, rep}, jobs.size());
+      if (fresh) jobs.push_back({tile, i, rep, backend, {}, nullptr});
       uses.push_back({w.node(i).name, c, it->second});
     }
   }
   std::map<int, cost::CoreModel> models;
   for (const auto& j : jobs)
-    if (!models.count(j.core) && acc.core(j.core).is_zigzag()) models.emplace(j.core, cost::CoreModel::from_core(acc.core(j.core)));
+    if (j.backend == nullptr && !models.count(j.core) && acc.core(j.core).is_zigzag())
+      models.emplace(j.core, cost::CoreModel::from_core(acc.core(j.core)));
 
   cost::CostOptions copt;
   copt.lpf_limit = options.lpf_limit;
@@ -160,23 +215,17 @@ schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled, const hardwa
     for (std::size_t k = next++; k < jobs.size(); k = next++) {
       Job& j = jobs[k];
       const auto& core = acc.core(j.core);
-      auto m = models.find(j.core);
-      if (m == models.end()) {
-        j.result = fallback_entry(j.tile, core, "no per-core cost model for core type '" + core.type.str() + "'");
-        continue;
+      try {  // an exception must not leave a worker thread: it is rethrown after the join
+        if (j.backend != nullptr) {
+          j.result = j.backend->cost(backend_request(tiled, j.node, j.tile, core));
+          j.result.backend = j.backend->name;
+        } else {
+          auto m = models.find(j.core);
+          j.result = builtin_entry(j, core, m == models.end() ? nullptr : &m->second, copt);
+        }
+      } catch (...) {
+        j.error = std::current_exception();
       }
-      const cost::CoreCost r = cost::estimate(j.tile, m->second, copt);
-      if (r.status == cost::CostStatus::StreamError) {
-        j.result = fallback_entry(j.tile, core, r.reason);
-        continue;
-      }
-      j.result.latency_total = r.latency_total;
-      j.result.energy_total = r.energy_total;
-      j.result.ideal_cycle = r.ideal_cycle;
-      j.result.ideal_temporal_cycle = r.ideal_temporal_cycle;
-      j.result.mac_spatial_utilization = r.mac_spatial_utilization;
-      j.result.backend = r.status == cost::CostStatus::Ok ? "zigzag" : "ideal-cycle";
-      if (r.status != cost::CostStatus::Ok) j.result.reason = fallback_reason(r, j.tile);
     }
   };
   const int nthreads = std::clamp(options.threads, 1, static_cast<int>(std::max<std::size_t>(jobs.size(), 1)));
@@ -184,6 +233,8 @@ schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled, const hardwa
   for (int t = 1; t < nthreads; ++t) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
+  for (const auto& j : jobs)  // the first failing job in job order: deterministic
+    if (j.error) std::rethrow_exception(j.error);
 
   schedule::NodeCosts out;
   for (const auto& u : uses) {

@@ -28,6 +28,7 @@ tiling::GroupMapping to_group_mapping(const mapping::Mapping& m, const Workload&
     const auto& lm = m.for_node(group.node(i));
     g.nodes[i].cores = lm.cores();
     for (const auto& s : lm.splits()) g.nodes[i].inter_core_tiling.emplace_back(s.dim, s.split);
+    if (lm.kernel) g.nodes[i].kernel_utilization = lm.kernel->utilization;
   }
   for (const auto& fg : m.fused_groups)
     for (const auto& t : fg.intra_core_tiling) g.intra_core_tiling.push_back({t.node, t.dim, t.tile});

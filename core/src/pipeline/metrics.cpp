@@ -45,6 +45,9 @@ std::int64_t peak_macs_per_cycle(const hardware::Accelerator& acc) {
   for (int id : acc.graph_cores()) {
     const auto& c = acc.core(id);
     if (id == acc.offchip_core_id || c.kind() != hardware::CoreKind::Compute) continue;
+    // An aie2 tile has no operational array: the reference's peak is 0 there, so an AIE run's
+    // end-to-end utilisation is undefined (aie-and-defaults §5), not macs over one unit per tile.
+    if (!c.is_zigzag()) continue;
     const bool mac = !c.operator_types ||
                      std::any_of(c.operator_types->begin(), c.operator_types->end(), [](const std::string& t) { return is_mac_type(t); });
     if (mac) peak += c.total_unit_count();

@@ -158,7 +158,7 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
       say(tag + ": " + std::to_string(g.workload.computation_nodes().size()) + " compute nodes, " +
           std::to_string(g.tiled.iterations()) + " steady-state iterations; costing");
       const auto t_costs = clock::now();
-      g.costs = estimate_costs(g.tiled, acc, {o.threads, 6});
+      g.costs = estimate_costs(g.tiled, acc, {o.threads, 6, o.cost_backends});
       g.cost_time_s += std::chrono::duration<double>(clock::now() - t_costs).count();
       if (o.costs_only) break;
       g.schedule = schedule::steady_state(g.tiled, g.costs, acc, &router);

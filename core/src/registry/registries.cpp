@@ -7,7 +7,8 @@
 namespace stream {
 
 std::string_view name(Category c) {
-  static constexpr std::array<std::string_view, 4> names{"frontends", "onnx_ops", "blocks", "decompositions"};
+  static constexpr std::array<std::string_view, 5> names{"frontends", "onnx_ops", "blocks", "decompositions",
+                                                          "cost_backends"};
   return names[static_cast<std::size_t>(c)];
 }
 
@@ -54,12 +55,20 @@ const Decomposer* Registries::decomposition(const std::string& op_type) const {
   return e ? &e->value : nullptr;
 }
 
+std::vector<CostBackend> Registries::cost_backend_list() const {
+  resolve(Category::CostBackend, "");
+  std::vector<CostBackend> out;
+  for (const auto& key : cost_backends_.keys()) out.push_back(cost_backends_.find(key)->value);
+  return out;
+}
+
 std::vector<std::pair<Category, Conflict>> Registries::conflicts() const {
   std::vector<std::pair<Category, Conflict>> out;
   for (auto& c : frontends_.conflicts()) out.emplace_back(Category::Frontend, std::move(c));
   for (auto& c : onnx_parsers_.conflicts()) out.emplace_back(Category::OnnxParser, std::move(c));
   for (auto& c : blocks_.conflicts()) out.emplace_back(Category::Block, std::move(c));
   for (auto& c : decompositions_.conflicts()) out.emplace_back(Category::Decomposition, std::move(c));
+  for (auto& c : cost_backends_.conflicts()) out.emplace_back(Category::CostBackend, std::move(c));
   return out;
 }
 
@@ -87,6 +96,18 @@ void PluginRegistrar::add_decomposition(const std::string& op_type, Decomposer d
   if (!decomposer) throw Error("plugin '" + provenance_.plugin_id + "' registered an empty decomposition for " + op_type);
   registries_.decompositions().add(op_type, std::move(decomposer), provenance_);
   registered_.emplace_back(Category::Decomposition, op_type);
+}
+
+void PluginRegistrar::add_cost_backend(CostBackend backend) {
+  if (!backend.claims || !backend.cost)
+    throw Error("plugin '" + provenance_.plugin_id + "' registered cost backend '" + backend.name +
+                "' without a claims predicate or a cost function");
+  if (backend.name.empty() || backend.name == kBuiltinCostBackend)
+    throw Error("plugin '" + provenance_.plugin_id + "' registered a cost backend named '" + backend.name +
+                "' (empty, or the built-in's name)");
+  auto key = backend.name;
+  registries_.cost_backends().add(key, std::move(backend), provenance_);
+  registered_.emplace_back(Category::CostBackend, key);
 }
 
 }  // namespace stream

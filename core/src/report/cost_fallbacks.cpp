@@ -13,7 +13,7 @@ CostFallbacks cost_fallbacks(const pipeline::GroupResult& g) {
     if (it == g.costs.end()) continue;
     for (const auto& e : it->second) {
       ++out.entries;
-      if (e.is_estimate()) out.fallbacks.push_back({g.index, it->first, e.core_id, e.reason});
+      if (e.is_fallback()) out.fallbacks.push_back({g.index, it->first, e.core_id, e.reason});
     }
   }
   return out;

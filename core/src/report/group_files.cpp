@@ -46,7 +46,17 @@ std::string core_cost_lut_yaml(const pipeline::GroupResult& g) {
       num(out, c.ideal_temporal_cycle);
       out << YAML::Key << "energy_total" << YAML::Value;
       num(out, c.energy_total);
-      out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "backend" << YAML::Value << c.backend;
+      out << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
+      if (c.utilization) {  // the reference's AIE order: {utilization: u, backend: aie}
+        // Printed as the reference's float (100.0, 61.8).
+        const double u = *c.utilization;
+        out << YAML::Key << "utilization" << YAML::Value;
+        if (std::abs(u) < 9e15 && u == std::floor(u))
+          out << std::to_string(static_cast<long long>(u)) + ".0";
+        else
+          out << u;
+      }
+      out << YAML::Key << "backend" << YAML::Value << c.backend;
       if (!c.reason.empty()) out << YAML::Key << "reason" << YAML::Value << c.reason;
       out << YAML::EndMap;
       out << YAML::EndMap;

@@ -8,10 +8,13 @@
 // pairs run on `threads` threads; the result does not depend on the thread count. A node the cost
 // model cannot cost gets the reference's ideal-cycle fallback (backend "ideal-cycle") with the
 // model's reason, widened by the operand widths when memory fit failed (report/cost_fallbacks.hpp).
+// A core claimed by a registered cost backend (the AIE backend) is costed by it instead; its
+// request joins the dedup key.
 #pragma once
 
 #include "stream/cost/tile.hpp"
 #include "stream/hardware/accelerator.hpp"
+#include "stream/registry/cost_backends.hpp"
 #include "stream/schedule/node_costs.hpp"
 #include "stream/tiling/tiled_group.hpp"
 
@@ -20,6 +23,10 @@ namespace stream::pipeline {
 struct CostEstimateOptions {
   int threads = 1;
   int lpf_limit = 6;
+  /// Per-core cost backends in registration order (Registries::cost_backend_list()); each core
+  /// goes to the claiming backend of highest priority, else to the built-in ZigZag-equivalent
+  /// model (registry/cost_backends.hpp). Empty: the built-in model costs every core.
+  std::vector<CostBackend> backends;
 };
 
 /// The per-core tile of node `node_index` of the tiled group.

@@ -22,6 +22,7 @@
 #include "stream/ir/workload.hpp"
 #include "stream/pipeline/energy.hpp"
 #include "stream/pipeline/memory_accesses.hpp"
+#include "stream/registry/cost_backends.hpp"
 #include "stream/schedule/steady_state.hpp"
 #include "stream/tiling/tiled_group.hpp"
 
@@ -53,6 +54,9 @@ struct RunOptions {
   /// keeping its order (the reference's ExpandNormalizationStage; `stream run` sets it to the
   /// registered Softmax/LpNormalization decompositions unless --no-decompose). Empty: none.
   std::function<Workload(const Workload&)> expand;
+  /// Per-core cost backends (Registries::cost_backend_list(); estimate_costs.hpp). Empty: the
+  /// built-in ZigZag-equivalent model costs every core.
+  std::vector<CostBackend> cost_backends;
 };
 
 struct GroupResult {

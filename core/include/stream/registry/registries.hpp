@@ -1,4 +1,4 @@
-// The host's four registries, as plugins fill them and the pipeline reads them.
+// The host's five registries, as plugins fill them and the pipeline reads them.
 //
 // Lookups go through a resolver the host installs: before answering "who provides X", the
 // registries ask the resolver to load every not-yet-loaded plugin whose manifest declares X, so a
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "stream/registry/blocks.hpp"
+#include "stream/registry/cost_backends.hpp"
 #include "stream/registry/decompositions.hpp"
 #include "stream/registry/frontends.hpp"
 #include "stream/registry/keyed_registry.hpp"
@@ -22,9 +23,9 @@
 
 namespace stream {
 
-enum class Category { Frontend, OnnxParser, Block, Decomposition };
+enum class Category { Frontend, OnnxParser, Block, Decomposition, CostBackend };
 
-[[nodiscard]] std::string_view name(Category c);  ///< "frontends", "onnx_ops", "blocks", "decompositions"
+[[nodiscard]] std::string_view name(Category c);  ///< "frontends", "onnx_ops", "blocks", "decompositions", "cost_backends"
 
 class Registries {
  public:
@@ -38,6 +39,7 @@ class Registries {
   KeyedRegistry<OnnxParser>& onnx_parsers() { return onnx_parsers_; }
   KeyedRegistry<BlockSpec>& blocks() { return blocks_; }
   KeyedRegistry<Decomposer>& decompositions() { return decompositions_; }
+  KeyedRegistry<CostBackend>& cost_backends() { return cost_backends_; }
 
   /// The first frontend (in registration order of the winning entries) that can load `source`;
   /// throws a stream::Error listing the available frontends when none can.
@@ -51,6 +53,9 @@ class Registries {
   /// Every block key (loads every plugin that provides blocks).
   [[nodiscard]] std::vector<std::string> block_keys() const;
   [[nodiscard]] const Decomposer* decomposition(const std::string& op_type) const;
+  /// The winning registration of every cost backend name, in first-registration order (loads
+  /// every plugin that provides cost backends): what pipeline::estimate_costs selects from.
+  [[nodiscard]] std::vector<CostBackend> cost_backend_list() const;
   /// Every conflict in every category, for the host's warnings.
   [[nodiscard]] std::vector<std::pair<Category, Conflict>> conflicts() const;
 
@@ -64,6 +69,7 @@ class Registries {
   KeyedRegistry<OnnxParser> onnx_parsers_;
   KeyedRegistry<BlockSpec> blocks_;
   KeyedRegistry<Decomposer> decompositions_;
+  KeyedRegistry<CostBackend> cost_backends_;
 };
 
 /// What a plugin's registration function receives: the registries plus the plugin's provenance,
@@ -78,6 +84,7 @@ class PluginRegistrar {
   void add_onnx_parser(const std::string& op_type, OnnxParser parser);
   void add_block(BlockSpec spec);
   void add_decomposition(const std::string& op_type, Decomposer decomposer);
+  void add_cost_backend(CostBackend backend);
 
   [[nodiscard]] const Provenance& provenance() const { return provenance_; }
   /// (category, key) of every registration made through this registrar, in order.

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,11 +22,18 @@ struct CoreCostEntry {
   double ideal_cycle = 0;
   double ideal_temporal_cycle = 0;
   double mac_spatial_utilization = 0;
-  std::string backend = "zigzag";  ///< "zigzag" or "ideal-cycle"
+  std::string backend = "zigzag";  ///< "zigzag", "ideal-cycle", or a cost backend's name ("aie")
   /// For an "ideal-cycle" entry: why the per-core model did not cost the pair (its error, or a
   /// core type it does not model). Empty for "zigzag".
   std::string reason;
+  /// The kernel utilisation (percent) a backend applied, written to the LUT's metadata ("aie").
+  std::optional<double> utilization;
+  /// No ZigZag figures (mac_spatial_utilization is meaningless): the metrics treat the entry as
+  /// the reference treats an entry without a cme.
   [[nodiscard]] bool is_estimate() const { return backend != "zigzag"; }
+  /// The ideal-cycle fallback: no per-core model costed the pair (report/cost_fallbacks.hpp).
+  /// A backend's own model (e.g. "aie") is not a fallback.
+  [[nodiscard]] bool is_fallback() const { return backend == "ideal-cycle"; }
 };
 
 /// node name -> one entry per candidate core, in core-group order.

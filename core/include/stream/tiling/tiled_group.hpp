@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,9 @@ struct NodeMapping {
   std::vector<int> cores;  ///< the one candidate core group
   /// Inter-core split: (node-local dim, factor), in mapping-file order.
   std::vector<std::pair<int, std::int64_t>> inter_core_tiling;
+  /// The mapping entry's kernel utilisation (percent), when the entry has a kernel: read only by
+  /// cost backends that model kernels (the AIE backend, aie-and-defaults §1.3).
+  std::optional<double> kernel_utilization;
 };
 
 struct IntraCoreTile {
