@@ -6,19 +6,11 @@
 #include <limits>
 #include <map>
 
-#include "stream/ir/iteration_space.hpp"
+#include "stream/ir/op_kinds.hpp"
 
 namespace stream::pipeline {
 
 namespace {
-
-// The reference's MAC-type test: a substring of the lower-cased op type (workload/utils.py).
-bool is_mac_type(std::string t) {
-  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const char* k : {"conv", "gemm", "matmul", "linear"})
-    if (t.find(k) != std::string::npos) return true;
-  return false;
-}
 
 std::optional<double> ratio(double num, double den) {
   if (num == 0 || den == 0) return std::nullopt;
@@ -49,7 +41,7 @@ std::int64_t peak_macs_per_cycle(const hardware::Accelerator& acc) {
     // end-to-end utilisation is undefined (aie-and-defaults §5), not macs over one unit per tile.
     if (!c.is_zigzag()) continue;
     const bool mac = !c.operator_types ||
-                     std::any_of(c.operator_types->begin(), c.operator_types->end(), [](const std::string& t) { return is_mac_type(t); });
+                     std::any_of(c.operator_types->begin(), c.operator_types->end(), is_mac_type);
     if (mac) peak += c.total_unit_count();
   }
   return peak;

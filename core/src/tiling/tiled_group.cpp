@@ -6,6 +6,7 @@
 
 #include "stream/error.hpp"
 #include "stream/ir/dimensions.hpp"
+#include "stream/ir/op_kinds.hpp"
 
 namespace stream::tiling {
 
@@ -28,13 +29,6 @@ std::vector<std::int64_t> clipped_extents(const AffineMap& map, const std::vecto
     out.push_back(std::max<std::int64_t>(hi - lo + 1, 0));
   }
   return out;
-}
-
-bool is_mac_type(const std::string& type) {
-  std::string t = type;
-  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return t.find("conv") != std::string::npos || t.find("gemm") != std::string::npos ||
-         t.find("matmul") != std::string::npos || t.find("linear") != std::string::npos;
 }
 
 }  // namespace

@@ -109,24 +109,31 @@ IntList list_operand(const onnx::NodeProto& n, std::int64_t opset, std::int64_t 
   return out;
 }
 
+// The values of an `out`-shaped tensor whose element at index idx is x's element at the
+// coordinates source(j, idx) along each of x's axes j (broadcast, tile and slice are such reads).
+template <class Source>
+Dims gather_values(const IntTensor& x, const Dims& out, std::int64_t count, Source source) {
+  const auto xs = strides_of(x.dims);
+  Dims values;
+  values.reserve(static_cast<std::size_t>(count));
+  for (std::int64_t f = 0; f < count; ++f) {
+    const auto idx = unravel(f, out);
+    std::int64_t src = 0;
+    for (std::size_t j = 0; j < x.dims.size(); ++j) src += source(j, idx) * xs[j];
+    values.push_back(x.values[static_cast<std::size_t>(src)]);
+  }
+  return values;
+}
+
 // x's values laid out in `out` dims by NumPy broadcasting (x's shape must broadcast to `out`).
 std::optional<Dims> broadcast_values(const IntTensor& x, const Dims& out) {
   if (x.dims.size() > out.size()) return std::nullopt;
   const auto lead = out.size() - x.dims.size();
-  const auto xs = strides_of(x.dims);
   const auto count = element_count(out);
   if (!count) return std::nullopt;
   for (std::size_t j = 0; j < x.dims.size(); ++j)
     if (x.dims[j] != 1 && x.dims[j] != out[lead + j]) return std::nullopt;
-  Dims values;
-  values.reserve(static_cast<std::size_t>(*count));
-  for (std::int64_t f = 0; f < *count; ++f) {
-    const auto idx = unravel(f, out);
-    std::int64_t src = 0;
-    for (std::size_t j = 0; j < x.dims.size(); ++j) src += (x.dims[j] == 1 ? 0 : idx[lead + j]) * xs[j];
-    values.push_back(x.values[static_cast<std::size_t>(src)]);
-  }
-  return values;
+  return gather_values(x, out, *count, [&](std::size_t j, const Dims& idx) { return x.dims[j] == 1 ? std::int64_t{0} : idx[lead + j]; });
 }
 
 std::optional<Dims> broadcast_dims(const std::vector<Dims>& shapes) {
@@ -416,15 +423,8 @@ Result tile(const IntTensor& x, const IntTensor& repeats) {
   }
   const auto count = element_count(out);
   if (!count) return std::nullopt;
-  const auto xs = strides_of(x.dims);
-  IntTensor t{x.elem, out, {}};
-  for (std::int64_t f = 0; f < *count; ++f) {
-    const auto idx = unravel(f, out);
-    std::int64_t src = 0;
-    for (std::size_t j = 0; j < x.dims.size(); ++j) src += idx[j] % x.dims[j] * xs[j];
-    t.values.push_back(x.values[static_cast<std::size_t>(src)]);
-  }
-  return finish(std::move(t));
+  auto values = gather_values(x, out, *count, [&](std::size_t j, const Dims& idx) { return idx[j] % x.dims[j]; });
+  return finish(IntTensor{x.elem, out, std::move(values)});
 }
 
 // One sliced axis: its start, step and extent, with ONNX's clamping of starts and ends.
@@ -474,15 +474,9 @@ Result slice(const onnx::NodeProto& n, std::int64_t opset, const std::vector<con
   for (const auto& s : sliced) out.push_back(s.extent);
   const auto count = element_count(out);
   if (!count) return std::nullopt;
-  const auto xs = strides_of(x.dims);
-  IntTensor t{x.elem, out, {}};
-  for (std::int64_t f = 0; f < *count; ++f) {
-    const auto idx = unravel(f, out);
-    std::int64_t src = 0;
-    for (std::size_t j = 0; j < out.size(); ++j) src += (sliced[j].start + idx[j] * sliced[j].step) * xs[j];
-    t.values.push_back(x.values[static_cast<std::size_t>(src)]);
-  }
-  return finish(std::move(t));
+  auto values = gather_values(x, out, *count,
+                              [&](std::size_t j, const Dims& idx) { return sliced[j].start + idx[j] * sliced[j].step; });
+  return finish(IntTensor{x.elem, out, std::move(values)});
 }
 
 Result cast(const onnx::NodeProto& n, const IntTensor& x) {
