@@ -4,9 +4,12 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "stream/ir/dimensions.hpp"
 #include "stream/ir/iteration_space.hpp"
+#include "capacity_tiler.hpp"
 
 namespace stream::mapping {
 
@@ -167,6 +170,8 @@ class Generator {
     return m;
   }
 
+  [[nodiscard]] bool tile_cap_reached() const { return tile_cap_reached_; }
+
  private:
   void warn(const std::string& message) {
     if (diag_) diag_->warning(Location{}, message);
@@ -270,7 +275,7 @@ class Generator {
     std::set<std::string> group_names;
     for (const auto& info : nodes_) group_names.insert(info.node->name);
     // Intermediates: produced by one node of the group and read by another.
-    std::vector<const Tensor*> intermediates;
+    std::unordered_set<const Tensor*> intermediates;
     std::set<int> indexed;
     for (std::size_t k = 0; k < nodes_.size(); ++k) {
       const NodeInfo& info = nodes_[k];
@@ -278,7 +283,7 @@ class Generator {
         const std::size_t p = wl_.producer_of(info.node->inputs[i]->name);
         if (p == Workload::npos || !group_names.count(wl_.node(p).name) || !wl_.node(p).has_iteration_space()) continue;
         const Tensor* t = info.node->inputs[i].get();
-        if (std::find(intermediates.begin(), intermediates.end(), t) == intermediates.end()) intermediates.push_back(t);
+        intermediates.insert(t);
         std::set<int> any;
         operand_dims(info, i, any, &indexed);
       }
@@ -321,7 +326,7 @@ class Generator {
     double largest = 0.0;
     for (std::size_t k = 0; k < nodes_.size(); ++k)
       for (const auto& u : tensors_of(k, false))
-        if (u.dims.count(axis) && std::find(intermediates.begin(), intermediates.end(), u.tensor) != intermediates.end())
+        if (u.dims.count(axis) && intermediates.count(u.tensor))
           largest = std::max(largest, u.per_core_bits);
     if (largest <= static_cast<double>(budget)) return {};
     for (std::int64_t tile : divisors_descending(pc))
@@ -330,103 +335,78 @@ class Generator {
     return {entry_for(axis, 1)};
   }
 
-  /// Starts from the seed tiling; returns [] when it already fits (keep the seed), else the shrunk
-  /// resident tiles.
-  std::vector<TileEntry> capacity_refine(const std::vector<TileEntry>& seed) {
-    // Per physical core: the distinct tensors of every node it may run.
-    std::map<int, std::vector<TensorUse>> per_core_tensors;
+  /// Per physical core (ascending id): the distinct tensors of every node it may run, each with the
+  /// first such node's own share.
+  std::map<int, std::vector<TensorUse>> per_core_tensors() const {
+    std::map<int, std::vector<TensorUse>> out;
+    std::map<int, std::unordered_set<const Tensor*>> seen;
     for (std::size_t k = 0; k < nodes_.size(); ++k)
       for (int c : cores_of_[k]) {
-        auto& list = per_core_tensors[c];
+        auto& list = out[c];
+        auto& held = seen[c];
         for (auto& u : tensors_of(k, true))
-          if (std::none_of(list.begin(), list.end(), [&](const TensorUse& v) { return v.tensor == u.tensor; }))
-            list.push_back(u);
+          if (held.insert(u.tensor).second) list.push_back(std::move(u));
       }
-    std::set<int> dims;
-    for (const auto& info : nodes_) dims.insert(info.global.begin(), info.global.end());
-    std::map<int, std::int64_t> resident;
-    for (int g : dims) resident[g] = per_core(g);
+    return out;
+  }
+
+  /// The capacity tiler's input on dense ids: dims in ascending unified order, tensors by first
+  /// access. A tensor's steady-state extent along an axis is the largest over the nodes reading or
+  /// writing it (the tiled workload's shape rule), so a tensor read through two unrelated dim
+  /// families (a block input feeding a 3x3 conv and a residual Add) only shrinks along an axis
+  /// when every accessor's dims for that axis shrink.
+  CapacityProblem capacity_problem(const std::vector<TileEntry>& seed, std::vector<int>& dims) const {
+    CapacityProblem p;
+    std::set<int> all;
+    for (const auto& info : nodes_) all.insert(info.global.begin(), info.global.end());
+    dims.assign(all.begin(), all.end());
+    std::map<int, int> dense;
+    for (int g : dims) {
+      dense.emplace(g, static_cast<int>(p.per_core.size()));
+      p.per_core.push_back(per_core(g));
+    }
+    p.resident = p.per_core;
     for (const auto& t : seed)
       for (const auto& info : nodes_)
         if (info.node->name == t.node && t.dim >= 0 && static_cast<std::size_t>(t.dim) < info.global.size()) {
           const int g = info.global[static_cast<std::size_t>(t.dim)];
-          resident[g] = std::clamp<std::int64_t>(t.tile, 1, per_core(g));
+          p.resident[static_cast<std::size_t>(dense.at(g))] = std::clamp<std::int64_t>(t.tile, 1, per_core(g));
         }
-    // A tensor's steady-state extent along an axis is the largest over the nodes reading or
-    // writing it (the tiled workload's shape rule), so a tensor read through two unrelated dim
-    // families (a block input feeding a 3x3 conv and a residual Add) only shrinks along an axis
-    // when every accessor's dims for that axis shrink.
-    std::map<const Tensor*, std::vector<std::vector<std::set<int>>>> axis_dims;  // tensor -> axis -> accessors
+    std::unordered_map<const Tensor*, int> tensor_id;
     for (const auto& info : nodes_)
       for (std::size_t op = 0; op < info.node->num_operands(); ++op) {
-        auto& axes = axis_dims[info.node->operand(op).get()];
+        auto [it, fresh] = tensor_id.try_emplace(info.node->operand(op).get(), static_cast<int>(p.axes.size()));
+        if (fresh) p.axes.emplace_back();
+        auto& axes = p.axes[static_cast<std::size_t>(it->second)];
         const auto& results = info.node->operand_mapping.at(op).results();
         if (axes.size() < results.size()) axes.resize(results.size());
         for (std::size_t a = 0; a < results.size(); ++a) {
           std::set<int> ds;
           for (int d : results[a].dims())
-            if (static_cast<std::size_t>(d) < info.global.size()) ds.insert(info.global[static_cast<std::size_t>(d)]);
-          axes[a].push_back(std::move(ds));
+            if (static_cast<std::size_t>(d) < info.global.size()) ds.insert(dense.at(info.global[static_cast<std::size_t>(d)]));
+          axes[a].emplace_back(ds.begin(), ds.end());
         }
       }
-    auto usage = [&](const std::vector<TensorUse>& tensors, const std::map<int, std::int64_t>& r) {
-      double bits = 0.0;
-      for (const auto& u : tensors) {
-        double f = 1.0;
-        for (const auto& accessors : axis_dims.at(u.tensor)) {
-          double widest = 0.0;
-          for (const auto& ds : accessors) {
-            double share = 1.0;
-            for (int g : ds) share *= static_cast<double>(r.at(g)) / static_cast<double>(per_core(g));
-            widest = std::max(widest, share);
-          }
-          f *= widest;
-        }
-        bits += u.per_core_bits * f;
-      }
-      return bits;
-    };
-    auto worst = [&](const std::map<int, std::int64_t>& r) {
-      double w = -1e300;
-      for (const auto& [c, tensors] : per_core_tensors)
-        w = std::max(w, usage(tensors, r) - opt_.fill_fraction * static_cast<double>(acc_.core(c).memory_capacity()));
-      return w;
-    };
-    auto tiles = [&](const std::map<int, std::int64_t>& r) {
-      double n = 1.0;
-      for (const auto& [g, v] : r) n *= static_cast<double>(per_core(g)) / static_cast<double>(v);
-      return n;
-    };
-    if (worst(resident) <= 0) return {};
-    while (worst(resident) > 0) {
-      int best_dim = -1;
-      std::int64_t best_value = 0;
-      double best_worst = 0.0;
-      for (int g : dims) {
-        const std::int64_t pc = per_core(g);
-        std::int64_t next = 0;
-        for (std::int64_t d : divisors_descending(pc))
-          if (d < resident[g]) {
-            next = d;
-            break;
-          }
-        if (next == 0) continue;
-        auto trial = resident;
-        trial[g] = next;
-        if (tiles(trial) > static_cast<double>(opt_.max_steady_state_tiles)) continue;
-        const double w = worst(trial);
-        if (best_dim < 0 || w < best_worst) {
-          best_dim = g;
-          best_value = next;
-          best_worst = w;
-        }
-      }
-      if (best_dim < 0) {
-        warn("capacity tiler: the tensors do not fit in " + std::to_string(static_cast<int>(opt_.fill_fraction * 100)) +
-             "% of a core's memory within " + std::to_string(opt_.max_steady_state_tiles) + " steady-state tiles");
-        break;
-      }
-      resident[best_dim] = best_value;
+    for (const auto& [c, tensors] : per_core_tensors()) {
+      CapacityProblem::Core core;
+      core.budget = opt_.fill_fraction * static_cast<double>(acc_.core(c).memory_capacity());
+      for (const auto& u : tensors) core.tensors.emplace_back(tensor_id.at(u.tensor), u.per_core_bits);
+      p.cores.push_back(std::move(core));
+    }
+    p.max_tiles = opt_.max_steady_state_tiles;
+    return p;
+  }
+
+  /// Starts from the seed tiling; returns [] when it already fits (keep the seed), else the shrunk
+  /// resident tiles.
+  std::vector<TileEntry> capacity_refine(const std::vector<TileEntry>& seed) {
+    std::vector<int> dims;
+    const CapacityResult result = refine_capacity(capacity_problem(seed, dims));
+    if (result.fitted_at_start) return {};
+    if (result.tile_cap_reached) {
+      tile_cap_reached_ = true;
+      warn("capacity tiler: the tensors do not fit in " + std::to_string(static_cast<int>(opt_.fill_fraction * 100)) +
+           "% of a core's memory within " + std::to_string(opt_.max_steady_state_tiles) + " steady-state tiles");
     }
     // Entry order is the temporal loop order, innermost first. Reduction dims go innermost: an output
     // is irrelevant to them, and the forced-reuse rule keeps an intermediate resident across every
@@ -437,8 +417,11 @@ class Generator {
         if (info.kinds[d] != IteratorKind::Parallel) reductions.insert(info.global[d]);
     std::vector<TileEntry> out;
     for (bool inner : {true, false})
-      for (const auto& [g, r] : resident)
+      for (std::size_t j = 0; j < dims.size(); ++j) {
+        const int g = dims[j];
+        const std::int64_t r = result.resident[j];
         if (r < per_core(g) && reductions.count(g) == (inner ? 1u : 0u)) out.push_back(entry_for(g, r));
+      }
     return out;
   }
 
@@ -453,15 +436,18 @@ class Generator {
   std::vector<int> first_core_;
   std::vector<std::vector<int>> cores_of_;
   std::vector<std::map<int, std::int64_t>> own_split_;  ///< per node: global dim -> its inter-core split
+  bool tile_cap_reached_ = false;
 };
 
 }  // namespace
 
 Mapping generate_mapping(const Workload& workload, const Accelerator& accelerator, const AutoMappingOptions& options,
-                         Diagnostics* diagnostics) {
+                         Diagnostics* diagnostics, bool* tile_cap_reached) {
   if (workload.computation_nodes().empty()) throw Error("the workload has no computation node to map");
   Generator g(workload, accelerator, options, diagnostics);
-  return g.run();
+  Mapping m = g.run();
+  if (tile_cap_reached) *tile_cap_reached = g.tile_cap_reached();
+  return m;
 }
 
 }  // namespace stream::mapping

@@ -54,8 +54,11 @@ struct AutoMappingOptions {
                                                  const std::vector<bool>& protected_dims, std::int64_t n_cores);
 
 /// The whole mapping for one fusion group. Warnings (fallback core choice, infeasible capacity)
-/// go to `diagnostics` when given.
+/// go to `diagnostics` when given. `tile_cap_reached`, when given, is set when the capacity tiler
+/// stopped with a core still over its fill (the tile cap, or no smaller tile left): a smaller
+/// fill fraction cannot tile any finer.
 [[nodiscard]] Mapping generate_mapping(const Workload& workload, const hardware::Accelerator& accelerator,
-                                       const AutoMappingOptions& options = {}, Diagnostics* diagnostics = nullptr);
+                                       const AutoMappingOptions& options = {}, Diagnostics* diagnostics = nullptr,
+                                       bool* tile_cap_reached = nullptr);
 
 }  // namespace stream::mapping
