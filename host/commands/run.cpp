@@ -45,6 +45,7 @@ struct Options {
   bool no_memory_fallback = false;
   bool no_decompose = false;
   bool inline_timings = false;
+  bool no_dedup = false;
 };
 
 std::string stem(const std::string& p) { return std::filesystem::path(p).stem().string(); }
@@ -80,6 +81,7 @@ void run(const Options& o, HostContext& ctx) {
   ro.threads = o.threads;
   ro.time_limit_s = o.time_limit;
   ro.memory_fallback = !o.no_memory_fallback;
+  ro.deduplicate = !o.no_dedup;
   ro.cost_backends = ctx.plugins().registries().cost_backend_list();
   // The reference expands Softmax and LpNormalization on its automatic path (aie-and-defaults §4a).
   if (!o.no_decompose && !source.decompose) {
@@ -158,6 +160,8 @@ void setup(CLI::App& app, HostContext& ctx) {
                 "Keep the reference's core choice even when a specialised core's memory makes a group infeasible");
   cmd->add_flag("--inline-timings", opts->inline_timings,
                 "Also write wall and solve times into summary.* and optimization_metrics.yaml (not only timings.*)");
+  // Hidden: solves every group even when an identical one was solved (the dedup tests compare).
+  cmd->add_flag("--no-dedup", opts->no_dedup, "Solve structurally identical groups again")->group("");
   cmd->callback([opts, &ctx] { run(*opts, ctx); });
 }
 

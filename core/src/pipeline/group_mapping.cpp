@@ -37,12 +37,13 @@ tiling::GroupMapping to_group_mapping(const mapping::Mapping& m, const Workload&
 
 tiling::GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& acc,
                                        const std::vector<tiling::IntraCoreTile>& user_tiling,
-                                       const std::vector<int>& excluded_cores, double fill_fraction) {
+                                       const std::vector<int>& excluded_cores, double fill_fraction,
+                                       bool* tile_cap_reached) {
   mapping::AutoMappingOptions o;
   o.excluded_cores = excluded_cores;
   o.fill_fraction = fill_fraction;
   for (const auto& t : user_tiling) o.intra_core_tiling.push_back({t.node, t.dim, t.tile});
-  return to_group_mapping(mapping::generate_mapping(group, acc, o), group);
+  return to_group_mapping(mapping::generate_mapping(group, acc, o, nullptr, tile_cap_reached), group);
 }
 
 tiling::GroupMapping read_mapping(const std::filesystem::path& file, const Workload& group,

@@ -5,13 +5,16 @@
 #include <deque>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 
 #include "stream/allocate/solver.hpp"
 #include "stream/ir/name_order.hpp"
 #include "stream/pipeline/estimate_costs.hpp"
 #include "stream/pipeline/fusion_groups.hpp"
 #include "stream/pipeline/group_mapping.hpp"
+#include "stream/pipeline/structural_key.hpp"
 #include "stream/schedule/group_structure.hpp"
+#include "timed_solver.hpp"
 
 namespace stream::pipeline {
 
@@ -48,13 +51,26 @@ bool same_mapping(const tiling::GroupMapping& a, const tiling::GroupMapping& b) 
 constexpr double kFillFraction = 0.5;    // the reference's capacity tiler
 constexpr double kSmallestFill = 0.125;  // two halvings: transfer copies and double buffering
 
+using clock = std::chrono::steady_clock;
+double since(clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); }
+
+struct Remap {
+  tiling::GroupMapping mapping;
+  std::string change;
+  bool tile_cap_reached = false;
+  double mapping_time_s = 0;  ///< every mapping generated to find it, repeats included
+};
+
 // The memory fallback's next mapping of a group whose last allocation failed on memory capacity,
 // with a line saying what changed; nothing when no option is left. Updates g's fallback state.
-std::optional<std::pair<tiling::GroupMapping, std::string>> next_fallback(GroupResult& g,
-                                                                         const hardware::Accelerator& acc) {
+// A finer fill is tried only while the tiler met its fill: once the tile cap stopped it, a
+// smaller fill cannot tile finer. A mapping already tried for the group is never tried again.
+std::optional<Remap> next_fallback(GroupResult& g, const hardware::Accelerator& acc, bool tile_cap_reached,
+                                   const std::vector<tiling::GroupMapping>& tried) {
+  double mapping_time = 0;
   for (;;) {
     std::string what;
-    if (g.fill_fraction > kSmallestFill) {
+    if (g.fill_fraction > kSmallestFill && !tile_cap_reached) {
       g.fill_fraction /= 2;
       std::ostringstream line;
       line << "tiling finer (capacity tiler fill " << g.fill_fraction * 100 << "%)";
@@ -71,8 +87,11 @@ std::optional<std::pair<tiling::GroupMapping, std::string>> next_fallback(GroupR
       for (int c : g.excluded_cores) cores += (cores.empty() ? "" : ", ") + std::to_string(c);
       what = "mapping again without core(s) " + cores;
     }
-    auto m = automatic_mapping(g.workload, acc, {}, g.excluded_cores, g.fill_fraction);
-    if (!same_mapping(m, g.mapping)) return std::make_pair(std::move(m), what);
+    const auto t0 = clock::now();
+    auto m = automatic_mapping(g.workload, acc, {}, g.excluded_cores, g.fill_fraction, &tile_cap_reached);
+    mapping_time += since(t0);
+    if (std::none_of(tried.begin(), tried.end(), [&](const auto& t) { return same_mapping(m, t); }))
+      return Remap{std::move(m), what, tile_cap_reached, mapping_time};
   }
 }
 
@@ -104,98 +123,206 @@ std::vector<Workload> checked_fusion_groups(const Workload& workload, const RunO
   return groups;
 }
 
-RunResult run(const Workload& workload, const hardware::Accelerator& acc, const RunOptions& o) {
-  using clock = std::chrono::steady_clock;
-  auto say = [&](const std::string& s) {
-    if (o.progress) o.progress(s);
+namespace {
+
+// One run: the groups in order, each through its attempts (the memory fallback), with the clocks
+// of every phase kept for timings.* and identical allocation problems solved once.
+class Runner {
+ public:
+  Runner(const hardware::Accelerator& acc, const RunOptions& o)
+      : acc_(acc), o_(o), solver_(allocate::make_solver(o.solver)), timed_(*solver_), router_(acc),
+        fallback_(!o.mapping && !o.costs_only && o.memory_fallback && o.intra_core_tiling.empty()) {}
+
+  RunResult run(const Workload& workload) {
+    const auto t_run = clock::now();
+    auto t0 = clock::now();
+    std::deque<Pending> pending;
+    for (auto& w : checked_fusion_groups(workload, o_)) pending.push_back({std::move(w)});
+    r_.grouping_time_s += since(t0);
+    int automatic_group = -1;  // index among the groups before any fallback split
+    while (!pending.empty()) {
+      Pending next = std::move(pending.front());
+      pending.pop_front();
+      if (next.split_from < 0) ++automatic_group;
+      const auto t_group = clock::now();
+      GroupResult g = run_group(std::move(next));
+      if (auto parts = cut(g)) {
+        for (auto it = parts->rbegin(); it != parts->rend(); ++it) pending.push_front({std::move(*it), automatic_group});
+        r_.cut_groups.push_back({automatic_group, g.workload.computation_nodes().size(), std::move(g.attempts), since(t_group)});
+        continue;
+      }
+      finish(g, "group " + std::to_string(g.index));
+      g.wall_time_s = since(t_group);
+      r_.total_latency += g.allocation.total_latency;
+      r_.total_energy += g.energy.total();
+      r_.groups.push_back(std::move(g));
+    }
+    r_.edp = r_.total_energy * static_cast<double>(r_.total_latency);
+    r_.wall_time_s = since(t_run);
+    return std::move(r_);
+  }
+
+ private:
+  struct Pending {
+    Workload workload;
+    int split_from = -1;
   };
-  const auto t_run = clock::now();
-  const auto solver = allocate::make_solver(o.solver);
-  schedule::Router router(acc);  // paths and plans repeat across groups and fallback attempts
+
+  void say(const std::string& s) const {
+    if (o_.progress) o_.progress(s);
+  }
+
+  allocate::AllocateOptions allocate_options(int index, allocate::Diagnosis diagnosis) const {
+    allocate::AllocateOptions ao;
+    ao.solve.time_limit_s = o_.time_limit_s;
+    ao.solve.threads = o_.threads;
+    // Only a group's final answer writes its model: a fallback attempt's would be stale.
+    if (!o_.failure_dir.empty() && diagnosis == allocate::Diagnosis::Full)
+      ao.mps_on_failure = (o_.failure_dir / ("group_" + std::to_string(index)) / "model.mps").string();
+    ao.diagnosis = diagnosis;
+    return ao;
+  }
+
+  static bool memory_bound(const allocate::Allocation& a) {
+    return a.slot_latency.empty() &&
+           std::find(a.culprit_families.begin(), a.culprit_families.end(), "memory_capacity") != a.culprit_families.end();
+  }
+
+  // The allocation of the group's schedule: an earlier identical problem's optimum when there is
+  // one (every figure of an allocation is index-based and its solve deterministic), else solved.
+  allocate::Allocation allocate(const GroupResult& g, const allocate::AllocateOptions& ao, Attempt& at) {
+    std::string key;
+    if (o_.deduplicate) {
+      key = allocation_key(g.schedule, ao);
+      if (auto it = solved_.find(key); it != solved_.end()) {
+        at.reused = true;
+        ++r_.reused_allocations;
+        return it->second;
+      }
+    }
+    auto a = allocate::solve(g.schedule, acc_, timed_, ao);
+    at.milp = timed_.take(a.level_names, a.level_times_s.size());
+    if (o_.deduplicate && !a.slot_latency.empty() && a.status == allocate::SolveStatus::Optimal) {
+      auto& kept = solved_[key];
+      kept = a;  // a reuse took no solver time of its own
+      kept.solve_time_s = 0;
+      std::fill(kept.level_times_s.begin(), kept.level_times_s.end(), 0.0);
+    }
+    return a;
+  }
+
+  // One attempt on g's current mapping: tile, cost, schedule, allocate.
+  void attempt(GroupResult& g, const std::string& tag, Attempt& at) {
+    auto t0 = clock::now();
+    g.tiled = tiling::tile(g.workload, g.mapping);
+    at.tiling_time_s = since(t0);
+    say(tag + ": " + std::to_string(g.workload.computation_nodes().size()) + " compute nodes, " +
+        std::to_string(g.tiled.iterations()) + " steady-state iterations; costing");
+    t0 = clock::now();
+    g.costs = estimate_costs(g.tiled, acc_, {o_.threads, 6, o_.cost_backends});
+    at.cost_time_s = since(t0);
+    g.cost_time_s += at.cost_time_s;
+    if (o_.costs_only) return;
+    t0 = clock::now();
+    g.schedule = schedule::steady_state(g.tiled, g.costs, acc_, &router_);
+    at.schedule_time_s = since(t0);
+    say(tag + ": " + std::to_string(g.schedule.max_slot + 1) + " slots; solving the allocation");
+    t0 = clock::now();
+    g.allocation = allocate(g, allocate_options(g.index, fallback_ ? allocate::Diagnosis::Memory : allocate::Diagnosis::Full), at);
+    at.solve_time_s = since(t0);
+    at.status = allocate::name(g.allocation.status);
+  }
+
+  // The group through its attempts: its first mapping, then the memory fallback's.
+  GroupResult run_group(Pending next) {
+    GroupResult g;
+    g.index = static_cast<int>(r_.groups.size());
+    g.split_from = next.split_from;
+    g.workload = std::move(next.workload);
+    const std::string tag = "group " + std::to_string(g.index);
+    Attempt first;
+    auto tm = clock::now();
+    g.mapping = o_.mapping ? read_mapping(*o_.mapping, g.workload, acc_)
+                           : automatic_mapping(g.workload, acc_, o_.intra_core_tiling, {}, kFillFraction,
+                                               &first.tile_cap_reached);
+    first.mapping_time_s = since(tm);
+    g.attempts.push_back(std::move(first));
+    std::vector<tiling::GroupMapping> tried;
+    for (;;) {
+      Attempt& at = g.attempts.back();
+      at.fill_fraction = g.fill_fraction;
+      at.excluded_cores = g.excluded_cores;
+      attempt(g, tag, at);
+      if (o_.costs_only || !fallback_ || !memory_bound(g.allocation)) break;
+      tried.push_back(g.mapping);
+      auto remapped = next_fallback(g, acc_, at.tile_cap_reached, tried);
+      if (!remapped) break;
+      say(tag + ": infeasible, core memory too small; " + remapped->change);
+      g.mapping = std::move(remapped->mapping);
+      Attempt again;
+      again.change = remapped->change;
+      again.tile_cap_reached = remapped->tile_cap_reached;
+      again.mapping_time_s = remapped->mapping_time_s;
+      g.attempts.push_back(std::move(again));
+    }
+    return g;
+  }
+
+  bool cuttable(const GroupResult& g) const {
+    return fallback_ && memory_bound(g.allocation) && g.split_from < 0 && g.workload.computation_nodes().size() > 1;
+  }
+
+  // A fused group that cannot fit: one group per layer (each through the fallback on its own).
+  std::optional<std::vector<Workload>> cut(const GroupResult& g) {
+    if (!cuttable(g)) return std::nullopt;
+    const auto t0 = clock::now();
+    auto parts = split_fusion_groups(g.workload, per_layer_cut_points(g.workload));
+    r_.grouping_time_s += since(t0);
+    if (parts.size() <= 1) return std::nullopt;
+    say("group " + std::to_string(g.index) + ": infeasible, core memory too small; cutting it into " +
+        std::to_string(parts.size()) + " groups, one per layer");
+    return parts;
+  }
+
+  // The group's answer: explained in full when out of options, else its energy and accesses.
+  void finish(GroupResult& g, const std::string& tag) {
+    if (fallback_ && g.allocation.slot_latency.empty()) {  // out of options: explain the last attempt in full
+      Attempt& at = g.attempts.back();
+      const auto ts = clock::now();
+      g.allocation = allocate::solve(g.schedule, acc_, timed_, allocate_options(g.index, allocate::Diagnosis::Full));
+      for (auto& s : timed_.take(g.allocation.level_names, g.allocation.level_times_s.size())) at.milp.push_back(std::move(s));
+      at.solve_time_s += since(ts);
+      at.status = allocate::name(g.allocation.status);
+    }
+    const auto tr = clock::now();
+    if (!g.allocation.slot_latency.empty()) {
+      g.energy = group_energy(g.schedule, g.allocation, g.costs, acc_);
+      g.memory_accesses = estimate_memory_accesses(g.schedule, g.allocation, acc_);
+    }
+    g.results_time_s = since(tr);
+    if (!o_.costs_only)
+      say(tag + ": latency " + std::to_string(g.allocation.total_latency) + " (" + allocate::name(g.allocation.status) + ")");
+  }
+
+  const hardware::Accelerator& acc_;
+  const RunOptions& o_;
+  std::unique_ptr<allocate::MilpSolver> solver_;
+  TimedSolver timed_;
+  schedule::Router router_;  // paths and plans repeat across groups and fallback attempts
   // Beyond the reference, which stops with InfeasibleAllocationError: when memory capacity alone
   // makes an automatically mapped group infeasible, tile it finer (the capacity tiler's fill
   // fraction halves, twice), then map it again without the specialised cores whose memory alone
   // blocks it (their work moves to the generic cores), and last cut a fused group into one group
   // per layer (docs/pipeline.md).
-  const bool fallback = !o.mapping && !o.costs_only && o.memory_fallback && o.intra_core_tiling.empty();
-  auto allocate_options = [&](int index, allocate::Diagnosis diagnosis) {
-    allocate::AllocateOptions ao;
-    ao.solve.time_limit_s = o.time_limit_s;
-    ao.solve.threads = o.threads;
-    // Only a group's final answer writes its model: a fallback attempt's would be stale.
-    if (!o.failure_dir.empty() && diagnosis == allocate::Diagnosis::Full)
-      ao.mps_on_failure = (o.failure_dir / ("group_" + std::to_string(index)) / "model.mps").string();
-    ao.diagnosis = diagnosis;
-    return ao;
-  };
-  auto memory_bound = [](const allocate::Allocation& a) {
-    return a.slot_latency.empty() &&
-           std::find(a.culprit_families.begin(), a.culprit_families.end(), "memory_capacity") != a.culprit_families.end();
-  };
+  bool fallback_;
+  std::unordered_map<std::string, allocate::Allocation> solved_;  ///< optimal allocations by problem
+  RunResult r_;
+};
 
-  struct Pending {
-    Workload workload;
-    int split_from = -1;
-  };
-  std::deque<Pending> pending;
-  for (auto& w : checked_fusion_groups(workload, o)) pending.push_back({std::move(w)});
-  RunResult r;
-  int automatic_group = -1;  // index among the groups before any fallback split
-  while (!pending.empty()) {
-    Pending next = std::move(pending.front());
-    pending.pop_front();
-    if (next.split_from < 0) ++automatic_group;
-    const auto t0 = clock::now();
-    const int index = static_cast<int>(r.groups.size());
-    const std::string tag = "group " + std::to_string(index);
-    GroupResult g;
-    g.index = index;
-    g.split_from = next.split_from;
-    g.workload = std::move(next.workload);
-    g.mapping = o.mapping ? read_mapping(*o.mapping, g.workload, acc) : automatic_mapping(g.workload, acc, o.intra_core_tiling);
-    for (;;) {
-      g.tiled = tiling::tile(g.workload, g.mapping);
-      say(tag + ": " + std::to_string(g.workload.computation_nodes().size()) + " compute nodes, " +
-          std::to_string(g.tiled.iterations()) + " steady-state iterations; costing");
-      const auto t_costs = clock::now();
-      g.costs = estimate_costs(g.tiled, acc, {o.threads, 6, o.cost_backends});
-      g.cost_time_s += std::chrono::duration<double>(clock::now() - t_costs).count();
-      if (o.costs_only) break;
-      g.schedule = schedule::steady_state(g.tiled, g.costs, acc, &router);
-      say(tag + ": " + std::to_string(g.schedule.max_slot + 1) + " slots; solving the allocation");
-      g.allocation = allocate::solve(
-          g.schedule, acc, *solver, allocate_options(index, fallback ? allocate::Diagnosis::Memory : allocate::Diagnosis::Full));
-      if (!fallback || !memory_bound(g.allocation)) break;
-      auto remapped = next_fallback(g, acc);
-      if (!remapped) break;
-      say(tag + ": infeasible, core memory too small; " + remapped->second);
-      g.mapping = std::move(remapped->first);
-    }
-    if (fallback && memory_bound(g.allocation) && g.split_from < 0 && g.workload.computation_nodes().size() > 1) {
-      auto parts = split_fusion_groups(g.workload, per_layer_cut_points(g.workload));
-      if (parts.size() > 1) {
-        say(tag + ": infeasible, core memory too small; cutting it into " + std::to_string(parts.size()) +
-            " groups, one per layer");
-        for (auto it = parts.rbegin(); it != parts.rend(); ++it) pending.push_front({std::move(*it), automatic_group});
-        continue;
-      }
-    }
-    if (fallback && g.allocation.slot_latency.empty())  // out of options: explain the last attempt in full
-      g.allocation = allocate::solve(g.schedule, acc, *solver, allocate_options(index, allocate::Diagnosis::Full));
-    if (!g.allocation.slot_latency.empty()) {
-      g.energy = group_energy(g.schedule, g.allocation, g.costs, acc);
-      g.memory_accesses = estimate_memory_accesses(g.schedule, g.allocation, acc);
-    }
-    g.wall_time_s = std::chrono::duration<double>(clock::now() - t0).count();
-    if (!o.costs_only)
-      say(tag + ": latency " + std::to_string(g.allocation.total_latency) + " (" + allocate::name(g.allocation.status) + ")");
-    r.total_latency += g.allocation.total_latency;
-    r.total_energy += g.energy.total();
-    r.groups.push_back(std::move(g));
-  }
-  r.edp = r.total_energy * static_cast<double>(r.total_latency);
-  r.wall_time_s = std::chrono::duration<double>(clock::now() - t_run).count();
-  return r;
+}  // namespace
+
+RunResult run(const Workload& workload, const hardware::Accelerator& acc, const RunOptions& o) {
+  return Runner(acc, o).run(workload);
 }
 
 }  // namespace stream::pipeline

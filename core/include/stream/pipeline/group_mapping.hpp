@@ -24,11 +24,12 @@ namespace stream::pipeline {
 /// compute node; intra-core tiles of every fused group in file order).
 [[nodiscard]] tiling::GroupMapping to_group_mapping(const mapping::Mapping& mapping, const Workload& group);
 
-/// `excluded_cores` and `fill_fraction`: see mapping::AutoMappingOptions.
+/// `excluded_cores` and `fill_fraction`: see mapping::AutoMappingOptions; `tile_cap_reached`: see
+/// mapping::generate_mapping.
 [[nodiscard]] tiling::GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& accelerator,
                                                      const std::vector<tiling::IntraCoreTile>& intra_core_tiling = {},
                                                      const std::vector<int>& excluded_cores = {},
-                                                     double fill_fraction = 0.5);
+                                                     double fill_fraction = 0.5, bool* tile_cap_reached = nullptr);
 
 [[nodiscard]] tiling::GroupMapping read_mapping(const std::filesystem::path& file, const Workload& group,
                                                 const hardware::Accelerator& accelerator);

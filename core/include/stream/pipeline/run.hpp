@@ -57,6 +57,30 @@ struct RunOptions {
   /// Per-core cost backends (Registries::cost_backend_list(); estimate_costs.hpp). Empty: the
   /// built-in ZigZag-equivalent model costs every core.
   std::vector<CostBackend> cost_backends;
+  /// Structural deduplication: a group whose steady state equals an earlier group's up to names
+  /// (the MILP's whole input) reuses that group's optimal allocation instead of solving again;
+  /// every result file is the same as without it (`stream run --no-dedup` turns it off).
+  bool deduplicate = true;
+};
+
+/// One MILP solve: an objective level of the lexicographic solve or a diagnosis solve.
+struct MilpSolveTime {
+  std::string what;  ///< the level's name, or "diagnosis"
+  double solve_time_s = 0;
+  std::string status;
+};
+
+/// One mapping a group was tried with (the memory fallback may try several), with its clocks.
+struct Attempt {
+  std::string change;  ///< empty for the group's first mapping, else what the fallback changed
+  double fill_fraction = 0.5;
+  std::vector<int> excluded_cores;
+  bool tile_cap_reached = false;  ///< the capacity tiler stopped at the tile cap with a core still over
+  bool reused = false;            ///< the allocation was an earlier identical group's (deduplication)
+  std::string status;             ///< the allocation's status ("" when costs only)
+  double mapping_time_s = 0, tiling_time_s = 0, cost_time_s = 0, schedule_time_s = 0;
+  double solve_time_s = 0;  ///< allocate::solve as a whole: model build, every MILP solve, diagnosis
+  std::vector<MilpSolveTime> milp;
 };
 
 struct GroupResult {
@@ -76,6 +100,16 @@ struct GroupResult {
   double fill_fraction = 0.5;       ///< the capacity tiler's fill fraction of the final mapping
   double wall_time_s = 0;
   double cost_time_s = 0;  ///< the cost table (estimate_costs) alone; part of wall_time_s
+  std::vector<Attempt> attempts;  ///< in order; the last one is the group's answer
+  double results_time_s = 0;      ///< energy and memory accesses after the allocation
+};
+
+/// A fused group the memory fallback cut into one group per layer: its attempts, for timings.
+struct CutGroup {
+  int split_from = 0;  ///< the automatic group's index (the parts' split_from)
+  std::size_t compute_nodes = 0;
+  std::vector<Attempt> attempts;
+  double wall_time_s = 0;  ///< from its first mapping to the cut, included
 };
 
 struct RunResult {
@@ -84,6 +118,9 @@ struct RunResult {
   double total_energy = 0;         ///< pJ
   double edp = 0;                  ///< pJ x cycles
   double wall_time_s = 0;
+  std::vector<CutGroup> cut_groups;
+  double grouping_time_s = 0;  ///< splitting into fusion groups and checking them
+  std::size_t reused_allocations = 0;  ///< groups whose allocation deduplication reused
   /// Set by a caller that cast the workload before the run (`--cast`): the target type and how
   /// many tensors changed; the summary reports them.
   std::string cast;
