@@ -9,7 +9,7 @@
 
 #include "stream/ir/dimensions.hpp"
 #include "stream/ir/iteration_space.hpp"
-#include "capacity_tiler.hpp"
+#include "stream/mapping/capacity_tiler.hpp"
 
 namespace stream::mapping {
 

@@ -1,4 +1,4 @@
-#include "capacity_tiler.hpp"
+#include "stream/mapping/capacity_tiler.hpp"
 
 #include <algorithm>
 #include <limits>

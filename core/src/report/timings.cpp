@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -25,50 +26,139 @@ std::string seconds_text(double s) {
 
 namespace {
 
+using Json = nlohmann::ordered_json;
+
 std::string level_name(const allocate::Allocation& a, std::size_t i) {
   return i < a.level_names.size() ? a.level_names[i] : "level_" + std::to_string(i);
+}
+
+Json attempt_json(const pipeline::Attempt& at) {
+  Json j;
+  j["change"] = at.change.empty() ? "first mapping" : at.change;
+  j["fill_fraction"] = at.fill_fraction;
+  j["excluded_cores"] = at.excluded_cores;
+  j["tile_cap_reached"] = at.tile_cap_reached;
+  j["reused_allocation"] = at.reused;
+  j["status"] = at.status;
+  j["mapping_time_s"] = rounded_seconds(at.mapping_time_s);
+  j["tiling_time_s"] = rounded_seconds(at.tiling_time_s);
+  j["cost_table_time_s"] = rounded_seconds(at.cost_time_s);
+  j["schedule_time_s"] = rounded_seconds(at.schedule_time_s);
+  j["allocation_time_s"] = rounded_seconds(at.solve_time_s);
+  j["milp_solves"] = Json::array();
+  for (const auto& m : at.milp)
+    j["milp_solves"].push_back({{"objective", m.what}, {"solve_time_s", rounded_seconds(m.solve_time_s)}, {"status", m.status}});
+  return j;
+}
+
+struct Phases {
+  double mapping = 0, tiling = 0, costs = 0, schedule = 0, allocation = 0, results = 0, milp = 0;
+  std::size_t solves = 0;
+  void add(const std::vector<pipeline::Attempt>& attempts) {
+    for (const auto& at : attempts) {
+      mapping += at.mapping_time_s;
+      tiling += at.tiling_time_s;
+      costs += at.cost_time_s;
+      schedule += at.schedule_time_s;
+      allocation += at.solve_time_s;
+      for (const auto& m : at.milp) milp += m.solve_time_s;
+      solves += at.milp.size();
+    }
+  }
+};
+
+Json phases_json(const pipeline::RunResult& r) {
+  Phases p;
+  for (const auto& g : r.groups) {
+    p.add(g.attempts);
+    p.results += g.results_time_s;
+  }
+  for (const auto& c : r.cut_groups) p.add(c.attempts);
+  Json j;
+  j["grouping_time_s"] = rounded_seconds(r.grouping_time_s);
+  j["mapping_time_s"] = rounded_seconds(p.mapping);
+  j["tiling_time_s"] = rounded_seconds(p.tiling);
+  j["cost_table_time_s"] = rounded_seconds(p.costs);
+  j["schedule_time_s"] = rounded_seconds(p.schedule);
+  j["allocation_time_s"] = rounded_seconds(p.allocation);
+  j["results_time_s"] = rounded_seconds(p.results);
+  j["accounted_time_s"] = rounded_seconds(r.grouping_time_s + p.mapping + p.tiling + p.costs + p.schedule + p.allocation + p.results);
+  j["milp_solves"] = p.solves;
+  j["milp_solve_time_s"] = rounded_seconds(p.milp);
+  j["reused_allocations"] = r.reused_allocations;
+  return j;
+}
+
+Json timings(const pipeline::RunResult& r) {
+  Json j;
+  j["total_wall_time_s"] = rounded_seconds(r.wall_time_s);
+  j["phases"] = phases_json(r);
+  Json groups = Json::object();
+  for (const auto& g : r.groups) {
+    const auto& a = g.allocation;
+    Json gj;
+    gj["wall_time_s"] = rounded_seconds(g.wall_time_s);
+    gj["cost_table_time_s"] = rounded_seconds(g.cost_time_s);
+    gj["solve_time_s"] = rounded_seconds(a.solve_time_s);
+    gj["objectives"] = Json::array();
+    for (std::size_t i = 0; i < a.level_times_s.size(); ++i)
+      gj["objectives"].push_back({{"level", level_name(a, i)}, {"solve_time_s", rounded_seconds(a.level_times_s[i])}});
+    gj["attempts"] = Json::array();
+    for (const auto& at : g.attempts) gj["attempts"].push_back(attempt_json(at));
+    groups["group_" + std::to_string(g.index)] = gj;
+  }
+  j["groups"] = groups;
+  Json cut = Json::array();
+  for (const auto& c : r.cut_groups) {
+    Json cj;
+    cj["split_from"] = c.split_from;
+    cj["compute_nodes"] = c.compute_nodes;
+    cj["wall_time_s"] = rounded_seconds(c.wall_time_s);
+    cj["attempts"] = Json::array();
+    for (const auto& at : c.attempts) cj["attempts"].push_back(attempt_json(at));
+    cut.push_back(cj);
+  }
+  j["cut_groups"] = cut;
+  return j;
+}
+
+bool scalar(const Json& j) { return !j.is_object() && !j.is_array(); }
+
+// The JSON document as YAML: seconds as seconds_text, maps of scalars in flow style.
+void emit(YAML::Emitter& out, const Json& j) {
+  if (j.is_object()) {
+    const bool flow = !j.empty() && std::all_of(j.begin(), j.end(), [](const Json& v) { return scalar(v); });
+    if (flow) out << YAML::Flow;
+    out << YAML::BeginMap;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      out << YAML::Key << it.key() << YAML::Value;
+      emit(out, it.value());
+    }
+    out << YAML::EndMap;
+  } else if (j.is_array()) {
+    if (std::all_of(j.begin(), j.end(), [](const Json& v) { return scalar(v); })) out << YAML::Flow;
+    out << YAML::BeginSeq;
+    for (const auto& v : j) emit(out, v);
+    out << YAML::EndSeq;
+  } else if (j.is_number_float()) {
+    out << seconds_text(j.get<double>());
+  } else if (j.is_number()) {
+    out << j.get<long long>();
+  } else if (j.is_boolean()) {
+    out << j.get<bool>();
+  } else {
+    out << j.get<std::string>();
+  }
 }
 
 }  // namespace
 
 std::string timings_yaml(const pipeline::RunResult& r) {
   YAML::Emitter out;
-  out << YAML::BeginMap;
-  out << YAML::Key << "total_wall_time_s" << YAML::Value << seconds_text(r.wall_time_s);
-  out << YAML::Key << "groups" << YAML::Value << YAML::BeginMap;
-  for (const auto& g : r.groups) {
-    const auto& a = g.allocation;
-    out << YAML::Key << ("group_" + std::to_string(g.index)) << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "wall_time_s" << YAML::Value << seconds_text(g.wall_time_s);
-    out << YAML::Key << "cost_table_time_s" << YAML::Value << seconds_text(g.cost_time_s);
-    out << YAML::Key << "solve_time_s" << YAML::Value << seconds_text(a.solve_time_s);
-    out << YAML::Key << "objectives" << YAML::Value << YAML::BeginSeq;
-    for (std::size_t i = 0; i < a.level_times_s.size(); ++i)
-      out << YAML::Flow << YAML::BeginMap << YAML::Key << "level" << YAML::Value << level_name(a, i) << YAML::Key
-          << "solve_time_s" << YAML::Value << seconds_text(a.level_times_s[i]) << YAML::EndMap;
-    out << YAML::EndSeq << YAML::EndMap;
-  }
-  out << YAML::EndMap << YAML::EndMap;
+  emit(out, timings(r));
   return std::string(out.c_str()) + "\n";
 }
 
-std::string timings_json(const pipeline::RunResult& r) {
-  nlohmann::ordered_json j;
-  j["total_wall_time_s"] = rounded_seconds(r.wall_time_s);
-  nlohmann::ordered_json groups = nlohmann::ordered_json::object();
-  for (const auto& g : r.groups) {
-    const auto& a = g.allocation;
-    nlohmann::ordered_json gj;
-    gj["wall_time_s"] = rounded_seconds(g.wall_time_s);
-    gj["cost_table_time_s"] = rounded_seconds(g.cost_time_s);
-    gj["solve_time_s"] = rounded_seconds(a.solve_time_s);
-    gj["objectives"] = nlohmann::ordered_json::array();
-    for (std::size_t i = 0; i < a.level_times_s.size(); ++i)
-      gj["objectives"].push_back({{"level", level_name(a, i)}, {"solve_time_s", rounded_seconds(a.level_times_s[i])}});
-    groups["group_" + std::to_string(g.index)] = gj;
-  }
-  j["groups"] = groups;
-  return j.dump(2) + "\n";
-}
+std::string timings_json(const pipeline::RunResult& r) { return timings(r).dump(2) + "\n"; }
 
 }  // namespace stream::report

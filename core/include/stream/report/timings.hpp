@@ -2,8 +2,12 @@
 // differ between two runs of the same inputs, so they live in this one file and every other
 // result file is a function of the inputs alone (byte-identical reruns). Per group (keyed
 // group_<i> like summary's groups): the group's wall time, the cost-table part of it, the MILP
-// solve time and the solve time of each lexicographic objective level; plus the run's total wall
-// time. Seconds, rounded to microseconds. `stream run --inline-timings` repeats the same readings in
+// solve time and the solve time of each lexicographic objective level of its final allocation,
+// and every attempt the memory fallback made (mapping, tiling, cost table, schedule and
+// allocation clocks, each MILP solve with its objective and status, whether the allocation was
+// reused from an identical group); the fused groups it cut, with their attempts; the run's phases
+// (grouping, mapping, tiling, cost table, schedule, allocation, results), which add up to the
+// run's total wall time. Seconds, rounded to microseconds. `stream run --inline-timings` repeats the same readings in
 // summary.* and optimization_metrics.yaml for readers who want one file.
 #pragma once
 
