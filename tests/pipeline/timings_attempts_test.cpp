@@ -32,11 +32,14 @@ std::size_t check_attempts(const json& attempts, const std::string& where) {
   for (std::size_t i = 0; i < attempts.size(); ++i) {
     const auto& a = attempts[i];
     EXPECT_TRUE(tried.insert({a["fill_fraction"].get<double>(), a["excluded_cores"].dump()}).second) << where << " attempt " << i;
-    if (i > 0 && attempts[i - 1]["tile_cap_reached"].get<bool>())  // no finer fill after the cap
+    if (i > 0 && attempts[i - 1]["tile_cap_reached"].get<bool>()) {  // no finer fill after the cap
       EXPECT_FALSE(a["fill_fraction"].get<double>() < attempts[i - 1]["fill_fraction"].get<double>() &&
                    a["excluded_cores"] == attempts[i - 1]["excluded_cores"])
           << where << " attempt " << i;
-    if (!a["reused_allocation"].get<bool>()) EXPECT_FALSE(a["milp_solves"].empty()) << where << " attempt " << i;
+    }
+    if (!a["reused_allocation"].get<bool>()) {
+      EXPECT_FALSE(a["milp_solves"].empty()) << where << " attempt " << i;
+    }
     solves += a["milp_solves"].size();
   }
   return solves;
