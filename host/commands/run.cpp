@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <stream/error.hpp>
@@ -22,6 +23,7 @@
 #include <stream/pipeline/run.hpp>
 #include <stream/registry/decompose.hpp>
 #include <stream/report/cost_fallbacks.hpp>
+#include <stream/report/result_directory.hpp>
 #include <stream/report/write.hpp>
 
 #include "../command.hpp"
@@ -39,7 +41,7 @@ struct Options {
   std::string intra_core_tiling;
   std::string fusion_cut_points;
   std::string out = "outputs";
-  std::string experiment_id;
+  std::optional<std::string> experiment_id;
   int threads = 1;
   double time_limit = 0;
   bool no_memory_fallback = false;
@@ -49,8 +51,37 @@ struct Options {
 
 std::string stem(const std::string& p) { return std::filesystem::path(p).stem().string(); }
 
+// The results' directory name: the given id (one path component), or one built from what makes
+// the run differ (hardware, workload with its block parameters and sizes, cast).
+std::string experiment_id(const Options& o, const WorkloadSource& source) {
+  if (o.experiment_id) {
+    report::check_experiment_id(*o.experiment_id);
+    return *o.experiment_id;
+  }
+  return report::as_path_component(stem(o.hardware) + "-" + source.label() +
+                                   (source.cast.empty() ? "" : "-" + source.cast) + "-constraint_optimization");
+}
+
+// Writes the result files into the staging directory and moves it into place. Paths inside it
+// (the models of infeasible groups, a file that could not be written) are named where they are
+// once moved: the staging directory is gone by the time anyone reads them.
+void write_and_commit(pipeline::RunResult& result, const hardware::Accelerator& acc,
+                      report::StagedResultDirectory& results, const pipeline::RunOptions& ro, bool inline_timings) {
+  for (auto& g : result.groups)
+    if (!g.allocation.mps_path.empty()) g.allocation.mps_path = results.final_path(g.allocation.mps_path).string();
+  try {
+    report::write_results(result, acc, results.staging(), ro.solver, inline_timings);
+  } catch (const Error& e) {
+    Location where = e.where();
+    where.file = results.final_path(where.file).string();
+    throw Error(e.message(), where, e.kind());
+  }
+  results.commit();
+}
+
 void run(const Options& o, HostContext& ctx) {
   const auto t0 = std::chrono::steady_clock::now();
+  const auto out_dir = std::filesystem::path(o.out) / experiment_id(o, o.workload);  // a bad id: before any work
   const auto hw_path = resolve_input(o.hardware);
   auto say = [](const std::string& s) { std::cerr << "[stream run] " << s << "\n"; };
   say("hardware " + hw_path.string());
@@ -88,12 +119,8 @@ void run(const Options& o, HostContext& ctx) {
       return decompose_workload(w, registries, is_reference_expanded_normalization).workload;
     };
   }
-  const std::string id = o.experiment_id.empty()
-                             ? stem(o.hardware) + "-" + source.label() + (source.cast.empty() ? "" : "-" + source.cast) +
-                                   "-constraint_optimization"
-                             : o.experiment_id;
-  const auto out_dir = std::filesystem::path(o.out) / id;
-  ro.failure_dir = out_dir;
+  report::StagedResultDirectory results(out_dir);  // an --out that cannot be written: before the pipeline
+  ro.failure_dir = results.staging();
   ro.progress = say;
   auto result = [&] {
     try {
@@ -104,7 +131,7 @@ void run(const Options& o, HostContext& ctx) {
   }();
   result.cast = source.cast;
   result.cast_tensors = loaded.cast_tensors;
-  report::write_results(result, acc, out_dir, ro.solver, o.inline_timings);
+  write_and_commit(result, acc, results, ro, o.inline_timings);
   const auto fallbacks = report::cost_fallbacks(result);
   if (const auto warning = report::fallback_warning(fallbacks); !warning.empty())
     std::cerr << "[stream run] warning: " << warning << "\n";

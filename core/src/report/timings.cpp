@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "stream/report/utf8.hpp"
+
 namespace stream::report {
 
 // Microseconds: finer digits are noise, and the reference's 10 ms rounding would hide the MILP's
@@ -68,7 +70,7 @@ std::string timings_json(const pipeline::RunResult& r) {
     groups["group_" + std::to_string(g.index)] = gj;
   }
   j["groups"] = groups;
-  return j.dump(2) + "\n";
+  return dump_json(j, 2) + "\n";
 }
 
 }  // namespace stream::report
