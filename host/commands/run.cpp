@@ -7,8 +7,9 @@
 //
 // Defaults: the bundled 2-conv workload on the bundled TPU-like quad core. Progress goes to
 // stderr; stdout gets a short table (total latency, energy, EDP, per group latency, share and
-// wall time). Results go to DIR/ID/ (see report/write.hpp): the wall times only in timings.*, so
-// every other file is byte-identical for the same inputs. Exit 1 when a group's allocation MILP
+// wall time). Results go to DIR/ID/ (see report/write.hpp), whole or not at all
+// (report/result_directory.hpp): the wall times only in timings.*, so every other file is
+// byte-identical for the same inputs. Exit 1 when a group's allocation MILP
 // has no solution (its diagnosis and model.mps are written).
 #include <chrono>
 #include <cstdio>
@@ -176,7 +177,7 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_option("--intra-core-tiling", opts->intra_core_tiling, "Node.D<n>=<tile>,... (automatic mapping)");
   cmd->add_option("--fusion-cut-points", opts->fusion_cut_points, "per-layer, or node names N1,N2 (default: automatic)");
   cmd->add_option("--out", opts->out, "Output directory (default: outputs)");
-  cmd->add_option("--experiment-id", opts->experiment_id, "Sub-directory name (default: <hw>-<workload>-constraint_optimization)");
+  cmd->add_option("--experiment-id", opts->experiment_id, "Sub-directory name, one path component (default: <hw>-<workload>[-KEY=VALUE...]-constraint_optimization)");
   cmd->add_option("--threads", opts->threads, "Threads for the cost model and the solver")->check(CLI::Range(1, 1024));
   cmd->add_option("--time-limit", opts->time_limit, "Per-level MILP time limit in seconds (0: none)")->check(CLI::Range(0.0, 1e6));
   cmd->add_flag("--no-decompose", opts->no_decompose,

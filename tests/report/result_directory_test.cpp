@@ -4,7 +4,11 @@
 // symbolic links in the output never followed.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <algorithm>
+#include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -27,6 +31,21 @@ fs::path scratch(const std::string& name) {
   return p;
 }
 
+// A shell command line's exit code and stdout (run_stream always adds the executable and a
+// redirection of stderr; these cases need their own: a mount namespace, stdout to /dev/full).
+stream::test::CliResult run_command(const std::string& cmd) {
+  stream::test::CliResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), static_cast<int>(buf.size()), pipe) != nullptr) r.out += buf.data();
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+const std::string kStream = "'" + std::string(STREAM_BUILD_DIR) + "/bin/stream'";
+
 std::string sh_quoted(const fs::path& p) { return "'" + p.string() + "'"; }
 
 // The entries of a directory, sorted (hidden staging directories included).
@@ -44,45 +63,53 @@ bool tmpfs_available(const fs::path& mount) {
   return std::system(probe.c_str()) == 0;
 }
 
-// Mounts a tmpfs of `size` at `mount` in a private mount namespace, runs each `stream <args>`
-// there (printing "exit=N" after each), then lists what is left and the result's summary.
-stream::test::CliResult run_on_tmpfs(const fs::path& mount, const std::string& size, const std::vector<std::string>& runs) {
-  std::string script = "mount -t tmpfs -o size=" + size + " tmpfs " + sh_quoted(mount);
-  for (const auto& args : runs)
-    script += " && { " + stream::test::stream_executable() + " " + args + " 2>&1; echo \"exit=$?\"; }";
-  // The tmpfs vanishes with the namespace: list what is left for the test to check.
-  script += " && echo listing: && cd " + sh_quoted(mount) + " && find . | sort && cat exp/summary.yaml 2>/dev/null; true";
+// A shell step that runs `stream <args>` and prints "exit=N" after its output.
+std::string stream_step(const std::string& args) { return "{ " + kStream + " " + args + " 2>&1; echo \"exit=$?\"; }"; }
+
+// Fills the file system at the working directory until `free_kib` KiB are left (all when 0).
+std::string fill_step(int total_kib, int free_kib) {
+  const std::string count = free_kib == 0 ? "" : " count=" + std::to_string((total_kib - free_kib) / 4);
+  return "{ dd if=/dev/zero of=filler bs=4k" + count + " 2>/dev/null; true; }";
+}
+
+// Mounts a tmpfs of `kib` KiB at `mount` in a private mount namespace, runs the shell `steps`
+// in it, then lists what is left and the result's summary (the tmpfs vanishes with the namespace).
+stream::test::CliResult run_on_tmpfs(const fs::path& mount, int kib, const std::vector<std::string>& steps) {
+  std::string script = "mount -t tmpfs -o size=" + std::to_string(kib) + "k tmpfs " + sh_quoted(mount) + " && cd " +
+                       sh_quoted(mount);
+  for (const auto& step : steps) script += " && " + step;
+  script += " && echo listing: && find . | sort && cat exp/summary.yaml 2>/dev/null; true";
   std::string escaped;
   for (char c : script) escaped += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return stream::test::run_command("unshare -rm sh -c '" + escaped + "' 2>&1");
+  return run_command("unshare -rm sh -c '" + escaped + "' 2>&1");
 }
 
 }  // namespace
 
-// A 64 KiB file system fills up part way through the result files (the 2-conv run writes about
-// 68 KiB in 4 KiB pages). Before: exit 0, "results in ...", memory_accesses.yaml empty. Now: exit
-// 1 naming the file that could not be written, and nothing left at the target or beside it.
+// A 64 KiB file system with 8 KiB left: the result files (at least 11, one 4 KiB page each at
+// the least) cannot all fit. Before: exit 0, "results in ...", the files past the first two
+// empty. Now: exit 1 naming the file that could not be written, and nothing left of the run.
 TEST(ResultDirectory, FullDiskIsExit1NamingTheFileAndLeavesNothing) {
   const auto mount = scratch("tmpfs_full");
   if (!tmpfs_available(mount)) GTEST_SKIP() << "no user namespace with tmpfs in this sandbox";
-  const auto r = run_on_tmpfs(mount, "64k", {"run --out " + sh_quoted(mount) + " --experiment-id exp"});
+  const auto r = run_on_tmpfs(mount, 64, {fill_step(64, 8), stream_step("run --out " + sh_quoted(mount) + " --experiment-id exp")});
   EXPECT_NE(r.out.find("exit=1"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("No space left on device"), std::string::npos) << r.out;
   // The file is named where it was to go (not in the staging directory, which is gone).
   EXPECT_NE(r.out.find("error: " + mount.string() + "/exp/"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("results in"), std::string::npos) << r.out;
   const auto listing = r.out.substr(r.out.find("listing:"));
-  EXPECT_EQ(listing, "listing:\n.\n") << "the failed run must leave nothing";
+  EXPECT_EQ(listing, "listing:\n.\n./filler\n") << "the failed run must leave nothing";
 }
 
-// A previous complete result and a second run that fills the disk (96 KiB hold one result, not
-// two): the second fails with exit 1 and the first result is still there, whole. Before: the
-// second run truncated the first result's files in place and reported success.
+// A previous complete result, then the disk filled and a second run: the second fails with exit
+// 1 and the first result is still there, whole. Before: the second run truncated the first
+// result's files in place and reported success.
 TEST(ResultDirectory, FailedRunKeepsThePreviousCompleteResult) {
   const auto mount = scratch("tmpfs_previous");
   if (!tmpfs_available(mount)) GTEST_SKIP() << "no user namespace with tmpfs in this sandbox";
-  const std::string args = "run --out " + sh_quoted(mount) + " --experiment-id exp";
-  const auto r = run_on_tmpfs(mount, "96k", {args, args});
+  const auto run = stream_step("run --out " + sh_quoted(mount) + " --experiment-id exp");
+  const auto r = run_on_tmpfs(mount, 1024, {run, fill_step(1024, 0), run});
   const auto first = r.out.find("exit=0");
   ASSERT_NE(first, std::string::npos) << r.out;
   EXPECT_NE(r.out.find("exit=1", first), std::string::npos) << r.out;
@@ -190,7 +217,7 @@ TEST(ResultDirectory, SymbolicLinksInTheOutputAreNotFollowed) {
 // Output to stdout and to a file the user names is checked too: /dev/full is exit 1 naming it.
 // Before: both exited 0 with nothing written.
 TEST(ResultDirectory, FullStdoutAndFullWriteMappingAreErrors) {
-  const auto p = stream::test::run_command(stream::test::stream_executable() +
+  const auto p = run_command(kStream +
                                            " parse --block rmsnorm --format json 2>&1 >/dev/full");
   EXPECT_EQ(p.code, 1) << p.out;
   EXPECT_NE(p.out.find("standard output"), std::string::npos) << p.out;

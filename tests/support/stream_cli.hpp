@@ -22,8 +22,10 @@ struct CliResult {
 
 enum class Stderr { Merge, Discard };
 
-/// Runs a shell command line; `out` is its stdout.
-inline CliResult run_command(const std::string& cmd) {
+/// Runs `<build>/bin/stream <args>`; `out` is stdout, with stderr merged in or discarded.
+inline CliResult run_stream(const std::string& args, Stderr err = Stderr::Merge) {
+  const std::string cmd = "'" + std::string(STREAM_BUILD_DIR) + "/bin/stream' " + args +
+                          (err == Stderr::Merge ? " 2>&1" : " 2>/dev/null");
   CliResult r;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (pipe == nullptr) return r;
@@ -32,14 +34,6 @@ inline CliResult run_command(const std::string& cmd) {
   const int status = pclose(pipe);
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
-}
-
-/// The built executable, quoted for the shell.
-inline std::string stream_executable() { return "'" + std::string(STREAM_BUILD_DIR) + "/bin/stream'"; }
-
-/// Runs `<build>/bin/stream <args>`; `out` is stdout, with stderr merged in or discarded.
-inline CliResult run_stream(const std::string& args, Stderr err = Stderr::Merge) {
-  return run_command(stream_executable() + " " + args + (err == Stderr::Merge ? " 2>&1" : " 2>/dev/null"));
 }
 
 /// The whole content of a file ("" when it is missing).
