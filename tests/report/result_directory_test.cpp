@@ -74,9 +74,10 @@ std::string fill_step(int total_kib, int free_kib) {
 
 // Mounts a tmpfs of `kib` KiB at `mount` in a private mount namespace, runs the shell `steps`
 // in it, then lists what is left and the result's summary (the tmpfs vanishes with the namespace).
-stream::test::CliResult run_on_tmpfs(const fs::path& mount, int kib, const std::vector<std::string>& steps) {
-  std::string script = "mount -t tmpfs -o size=" + std::to_string(kib) + "k tmpfs " + sh_quoted(mount) + " && cd " +
-                       sh_quoted(mount);
+stream::test::CliResult run_on_tmpfs(const fs::path& mount, int kib, const std::vector<std::string>& steps,
+                                     bool read_only = false) {
+  std::string script = "mount -t tmpfs -o " + std::string(read_only ? "ro," : "") + "size=" + std::to_string(kib) +
+                       "k tmpfs " + sh_quoted(mount) + " && cd " + sh_quoted(mount);
   for (const auto& step : steps) script += " && " + step;
   script += " && echo listing: && find . | sort && cat exp/summary.yaml 2>/dev/null; true";
   std::string escaped;
@@ -159,6 +160,24 @@ TEST(ResultDirectory, UnusableOutFailsBeforeThePipeline) {
     EXPECT_EQ(r.out.find("solving the allocation"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("internal error"), std::string::npos) << r.out;
   }
+}
+
+// A read-only file system (which even root cannot write): the output directory, or the staging
+// directory in an existing one, cannot be created. Before: the pipeline ran, then "internal
+// error: filesystem error". Now: exit 1 naming the path, before anything is solved.
+TEST(ResultDirectory, ReadOnlyOutFailsBeforeThePipeline) {
+  const auto mount = scratch("tmpfs_read_only");
+  if (!tmpfs_available(mount)) GTEST_SKIP() << "no user namespace with tmpfs in this sandbox";
+  const auto r = run_on_tmpfs(mount, 64,
+                              {stream_step("run --out " + sh_quoted(mount / "sub") + " --experiment-id exp"),
+                               stream_step("run --out " + sh_quoted(mount) + " --experiment-id exp")},
+                              true);
+  EXPECT_NE(r.out.find("error: " + (mount / "sub").string() + ": cannot create the output directory: Read-only"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("error: " + mount.string() + ": cannot create a directory for the results: Read-only"),
+            std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("exit=0"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("solving the allocation"), std::string::npos) << r.out;
 }
 
 // Each of these would put the results outside <out>/ or nowhere: exit 2 with the reason, before
