@@ -36,5 +36,10 @@ int main(int argc, char** argv) {
     std::cerr << "internal error: " << e.what() << "\n";
     return 1;
   }
+  // Results printed to a full disk or /dev/full fail only here, when the buffer goes out.
+  if (!std::cout.flush()) {
+    std::cerr << "error: cannot write the standard output (is the disk full?)\n";
+    return 1;
+  }
   return ctx.exit_code;
 }

@@ -28,7 +28,11 @@ std::map<std::string, std::string> key_values(const std::vector<std::string>& it
 }  // namespace
 
 std::string WorkloadSource::label() const {
-  return block.empty() ? std::filesystem::path(file).stem().string() : block;
+  std::string out = block.empty() ? std::filesystem::path(file).stem().string() : block;
+  // Sorted by key (later values win, as when loading), so the same inputs give the same label.
+  for (const auto& [key, value] : key_values(params, "--param", "KEY=VALUE")) out += "-" + key + "=" + value;
+  for (const auto& [name, size] : key_values(dims, "--dim", "NAME=SIZE")) out += "-" + name + "=" + size;
+  return out;
 }
 
 void add_workload_source_options(CLI::App& cmd, WorkloadSource& source) {

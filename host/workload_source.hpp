@@ -24,7 +24,8 @@ struct WorkloadSource {
   std::string cast;                 ///< re-type floating-point tensors to this type (--cast), empty: keep
 
   [[nodiscard]] bool empty() const { return file.empty() && block.empty(); }
-  /// A short name for output folders: the file's stem or the block key.
+  /// A name for output folders: the file's stem or the block key, then every --param and --dim
+  /// as -KEY=VALUE sorted by key (two runs that differ in them do not share a folder).
   [[nodiscard]] std::string label() const;
 };
 

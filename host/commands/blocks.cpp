@@ -10,6 +10,7 @@
 #include <stream/error.hpp>
 #include <stream/ir/dimensions.hpp>
 #include <stream/ir/iteration_space.hpp>
+#include <stream/report/utf8.hpp>
 
 #include "../command.hpp"
 #include "../plugin_host.hpp"
@@ -56,7 +57,7 @@ void list_blocks(Registries& registries, const std::string& format) {
                      {"description", spec.description},
                      {"params", params_json(spec)}});
     }
-    std::cout << out.dump(2) << "\n";
+    std::cout << report::dump_json(out, 2) << "\n";
     return;
   }
   if (keys.empty()) {
@@ -153,7 +154,7 @@ void show_block(Registries& registries, const std::string& key, const std::vecto
                        {"num_dimensions", total_dims},
                        {"num_unique_dimensions", unique},
                        {"nodes", nodes}};
-    std::cout << out.dump(2) << "\n";
+    std::cout << report::dump_json(out, 2) << "\n";
     return;
   }
   std::string ps;

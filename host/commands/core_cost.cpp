@@ -25,6 +25,7 @@
 #include "stream/cost/cost_model.hpp"
 #include "stream/error.hpp"
 #include "stream/hardware/core_reader.hpp"
+#include "stream/report/utf8.hpp"
 
 namespace stream::host {
 namespace {
@@ -82,7 +83,13 @@ void run_workload(const Options& o, HostContext& ctx) {
   ro.threads = o.threads;
   ro.cost_backends = ctx.plugins().registries().cost_backend_list();
   if (!o.mapping.empty()) ro.mapping = resolve_input(o.mapping);
-  const auto result = pipeline::run(workload, acc, ro);
+  const auto result = [&] {
+    try {
+      return pipeline::run(workload, acc, ro);
+    } catch (const Error& e) {  // a workload the pipeline cannot take: name its file, as `stream run` does
+      throw source.file.empty() ? e : e.within(Location{.file = source.file});
+    }
+  }();
   nlohmann::json out = nlohmann::json::array();
   if (o.format == "text")
     std::printf("%-5s %-28s %5s %-16s %14s %22s %12s %14s %10s  %s\n", "group", "node", "core", "core type",
@@ -108,7 +115,7 @@ void run_workload(const Options& o, HostContext& ctx) {
       }
     }
   }
-  if (o.format == "json") std::cout << nlohmann::json{{"entries", out}}.dump(1) << "\n";
+  if (o.format == "json") std::cout << report::dump_json(nlohmann::json{{"entries", out}}, 1) << "\n";
 }
 
 void run(const Options& o, HostContext& ctx) {
@@ -180,7 +187,7 @@ void run(const Options& o, HostContext& ctx) {
   if (o.format == "json") {
     nlohmann::json doc{{"cases", out}};
     if (o.check) doc["agreement"] = {{"agree", agree}, {"disagree", disagree}, {"total", agree + disagree}};
-    std::cout << doc.dump(1) << "\n";
+    std::cout << report::dump_json(doc, 1) << "\n";
   } else if (o.check) {
     for (const auto& f : failures) std::printf("DISAGREE %s\n", f.c_str());
     std::printf("%d/%d cases agree with the expected results\n", agree, agree + disagree);

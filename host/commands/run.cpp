@@ -7,12 +7,14 @@
 //
 // Defaults: the bundled 2-conv workload on the bundled TPU-like quad core. Progress goes to
 // stderr; stdout gets a short table (total latency, energy, EDP, per group latency, share and
-// wall time). Results go to DIR/ID/ (see report/write.hpp): the wall times only in timings.*, so
-// every other file is byte-identical for the same inputs. Exit 1 when a group's allocation MILP
+// wall time). Results go to DIR/ID/ (see report/write.hpp), whole or not at all
+// (report/result_directory.hpp): the wall times only in timings.*, so every other file is
+// byte-identical for the same inputs. Exit 1 when a group's allocation MILP
 // has no solution (its diagnosis and model.mps are written).
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <stream/error.hpp>
@@ -22,6 +24,7 @@
 #include <stream/pipeline/run.hpp>
 #include <stream/registry/decompose.hpp>
 #include <stream/report/cost_fallbacks.hpp>
+#include <stream/report/result_directory.hpp>
 #include <stream/report/write.hpp>
 
 #include "../command.hpp"
@@ -39,7 +42,7 @@ struct Options {
   std::string intra_core_tiling;
   std::string fusion_cut_points;
   std::string out = "outputs";
-  std::string experiment_id;
+  std::optional<std::string> experiment_id;
   int threads = 1;
   double time_limit = 0;
   bool no_memory_fallback = false;
@@ -50,8 +53,37 @@ struct Options {
 
 std::string stem(const std::string& p) { return std::filesystem::path(p).stem().string(); }
 
+// The results' directory name: the given id (one path component), or one built from what makes
+// the run differ (hardware, workload with its block parameters and sizes, cast).
+std::string experiment_id(const Options& o, const WorkloadSource& source) {
+  if (o.experiment_id) {
+    report::check_experiment_id(*o.experiment_id);
+    return *o.experiment_id;
+  }
+  return report::as_path_component(stem(o.hardware) + "-" + source.label() +
+                                   (source.cast.empty() ? "" : "-" + source.cast) + "-constraint_optimization");
+}
+
+// Writes the result files into the staging directory and moves it into place. Paths inside it
+// (the models of infeasible groups, a file that could not be written) are named where they are
+// once moved: the staging directory is gone by the time anyone reads them.
+void write_and_commit(pipeline::RunResult& result, const hardware::Accelerator& acc,
+                      report::StagedResultDirectory& results, const pipeline::RunOptions& ro, bool inline_timings) {
+  for (auto& g : result.groups)
+    if (!g.allocation.mps_path.empty()) g.allocation.mps_path = results.final_path(g.allocation.mps_path).string();
+  try {
+    report::write_results(result, acc, results.staging(), ro.solver, inline_timings);
+  } catch (const Error& e) {
+    Location where = e.where();
+    where.file = results.final_path(where.file).string();
+    throw Error(e.message(), where, e.kind());
+  }
+  results.commit();
+}
+
 void run(const Options& o, HostContext& ctx) {
   const auto t0 = std::chrono::steady_clock::now();
+  const auto out_dir = std::filesystem::path(o.out) / experiment_id(o, o.workload);  // a bad id: before any work
   const auto hw_path = resolve_input(o.hardware);
   auto say = [](const std::string& s) { std::cerr << "[stream run] " << s << "\n"; };
   say("hardware " + hw_path.string());
@@ -90,12 +122,8 @@ void run(const Options& o, HostContext& ctx) {
       return decompose_workload(w, registries, is_reference_expanded_normalization).workload;
     };
   }
-  const std::string id = o.experiment_id.empty()
-                             ? stem(o.hardware) + "-" + source.label() + (source.cast.empty() ? "" : "-" + source.cast) +
-                                   "-constraint_optimization"
-                             : o.experiment_id;
-  const auto out_dir = std::filesystem::path(o.out) / id;
-  ro.failure_dir = out_dir;
+  report::StagedResultDirectory results(out_dir);  // an --out that cannot be written: before the pipeline
+  ro.failure_dir = results.staging();
   ro.progress = say;
   auto result = [&] {
     try {
@@ -106,7 +134,7 @@ void run(const Options& o, HostContext& ctx) {
   }();
   result.cast = source.cast;
   result.cast_tensors = loaded.cast_tensors;
-  report::write_results(result, acc, out_dir, ro.solver, o.inline_timings);
+  write_and_commit(result, acc, results, ro, o.inline_timings);
   const auto fallbacks = report::cost_fallbacks(result);
   if (const auto warning = report::fallback_warning(fallbacks); !warning.empty())
     std::cerr << "[stream run] warning: " << warning << "\n";
@@ -151,7 +179,7 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_option("--intra-core-tiling", opts->intra_core_tiling, "Node.D<n>=<tile>,... (automatic mapping)");
   cmd->add_option("--fusion-cut-points", opts->fusion_cut_points, "per-layer, or node names N1,N2 (default: automatic)");
   cmd->add_option("--out", opts->out, "Output directory (default: outputs)");
-  cmd->add_option("--experiment-id", opts->experiment_id, "Sub-directory name (default: <hw>-<workload>-constraint_optimization)");
+  cmd->add_option("--experiment-id", opts->experiment_id, "Sub-directory name, one path component (default: <hw>-<workload>[-KEY=VALUE...]-constraint_optimization)");
   cmd->add_option("--threads", opts->threads, "Threads for the cost model and the solver")->check(CLI::Range(1, 1024));
   cmd->add_option("--time-limit", opts->time_limit, "Per-level MILP time limit in seconds (0: none)")->check(CLI::Range(0.0, 1e6));
   cmd->add_flag("--no-decompose", opts->no_decompose,

@@ -15,6 +15,7 @@
 #include <stream/mapping/auto_mapping.hpp>
 #include <stream/mapping/mapping.hpp>
 #include <stream/pipeline/run.hpp>
+#include <stream/report/utf8.hpp>
 
 #include "../command.hpp"
 #include "../plugin_host.hpp"
@@ -252,7 +253,13 @@ void run(const Options& opt, HostContext& ctx) {
   if (acc && wl && !map && !diag.has_errors()) {
     mapping::AutoMappingOptions aopt;
     if (!opt.tiling.empty()) aopt.intra_core_tiling = mapping::parse_tiling_spec(opt.tiling);
-    generated = mapping::generate_mapping(*wl, *acc, aopt, &diag);
+    try {
+      generated = mapping::generate_mapping(*wl, *acc, aopt, &diag);
+    } catch (const Error& e) {  // a problem of the pair: the hardware file when it says so, else the workload
+      Location where = e.where();
+      if (where.file.empty()) where.file = opt.workload;
+      diag.error(where, e.message());
+    }
   }
 
   if (opt.format == "json") {
@@ -273,7 +280,7 @@ void run(const Options& opt, HostContext& ctx) {
       if (!opt.write_mapping.empty() && (generated || map))
         mapping::write_mapping_file(generated ? *generated : *map, opt.write_mapping);
     }
-    std::cout << j.dump(2) << "\n";
+    std::cout << report::dump_json(j, 2) << "\n";
     if (diag.has_errors()) ctx.exit_code = 2;
     return;
   }

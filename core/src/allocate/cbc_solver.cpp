@@ -167,6 +167,8 @@ void CbcSolver::write_mps(const LinearModel& model, const LinExpr& objective, co
   f << "\n* columns:";
   for (std::size_t j = 0; j < vars.size(); ++j) f << "\n*  c" << j << " " << vars[j].name;
   f << "\n";
+  f.close();  // a full disk shows only when the buffer goes out
+  if (!f) throw Error("cannot write the model (is the disk full?)", Location{path, 0, 0, "", ""}, ErrorKind::Internal);
 }
 
 }  // namespace stream::allocate

@@ -127,7 +127,9 @@ class Generator {
       std::vector<int> cores = select_cores(*info.node, acc_, &fallback, opt_.excluded_cores);
       if (fallback) warn("node '" + info.node->name + "' (" + info.node->type +
                          "): no core lists this op type and no generic core exists; using every compute core");
-      if (cores.empty()) throw Error("the accelerator has no core that can compute node '" + info.node->name + "'");
+      if (cores.empty())
+        throw Error("the accelerator has no core that can compute node '" + info.node->name + "' (" + info.node->type + ")",
+                    Location{.file = acc_.source_file});
       std::vector<DimSplit> splits;
       if (cores.size() > 1) {
         std::vector<bool> parallel, prot;

@@ -9,6 +9,7 @@
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/iteration_space.hpp"
 #include "stream/ir/workload.hpp"
+#include "stream/report/file_output.hpp"
 
 namespace stream::mapping {
 
@@ -504,10 +505,7 @@ std::string to_yaml(const Mapping& mapping) {
 }
 
 void write_mapping_file(const Mapping& mapping, const std::filesystem::path& path) {
-  std::ofstream f(path, std::ios::binary);
-  if (!f) throw Error("cannot write mapping file", file_location(path.string()));
-  f << to_yaml(mapping);
-  if (!f) throw Error("error while writing mapping file", file_location(path.string()));
+  report::write_file(path, to_yaml(mapping));
 }
 
 std::vector<TileEntry> parse_tiling_spec(const std::string& text) {

@@ -7,6 +7,7 @@
 
 #include "stream/report/cost_fallbacks.hpp"
 #include "stream/report/timings.hpp"
+#include "stream/report/utf8.hpp"
 
 namespace stream::report {
 
@@ -135,7 +136,7 @@ std::string summary_json(const pipeline::RunResult& r, bool inline_timings, cons
     groups["group_" + std::to_string(g.index)] = gj;
   }
   j["groups"] = groups;
-  return j.dump(2) + "\n";
+  return dump_json(j, 2) + "\n";
 }
 
 }  // namespace stream::report

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "stream/report/utf8.hpp"
+
 namespace stream::report {
 
 // Microseconds: finer digits are noise, and the reference's 10 ms rounding would hide the MILP's
@@ -159,6 +161,6 @@ std::string timings_yaml(const pipeline::RunResult& r) {
   return std::string(out.c_str()) + "\n";
 }
 
-std::string timings_json(const pipeline::RunResult& r) { return timings(r).dump(2) + "\n"; }
+std::string timings_json(const pipeline::RunResult& r) { return dump_json(timings(r), 2) + "\n"; }
 
 }  // namespace stream::report

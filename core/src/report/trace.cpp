@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "resources.hpp"
+#include "stream/report/utf8.hpp"
 
 namespace stream::report {
 
@@ -115,7 +116,7 @@ std::string steady_state_trace_json(const pipeline::GroupResult& g, const hardwa
                     {"total_latency_cycles", a.total_latency},
                     {"slot_latencies_cycles", slots},
                     {"compact", false}};
-  return j.dump(2) + "\n";
+  return dump_json(j, 2) + "\n";
 }
 
 }  // namespace stream::report

@@ -1,9 +1,8 @@
 #include "stream/report/write.hpp"
 
-#include <fstream>
-
 #include "stream/error.hpp"
 #include "stream/pipeline/group_mapping.hpp"
+#include "stream/report/file_output.hpp"
 #include "stream/report/group_files.hpp"
 #include "stream/report/schedule_svg.hpp"
 #include "stream/report/summary.hpp"
@@ -13,16 +12,23 @@
 namespace stream::report {
 
 namespace {
-void write(const std::filesystem::path& p, const std::string& text) {
-  std::ofstream f(p, std::ios::binary);
-  if (!f) throw Error("cannot write " + p.string(), Location{p.string(), 0, 0, "", ""});
-  f << text;
+void write(const std::filesystem::path& p, const std::string& text) { write_file(p, text, FileMode::RefuseLink); }
+
+// create_directory (not create_directories): the parent exists, and a symbolic link already at
+// the name is an error instead of a way out of the result directory.
+void make_directory(const std::filesystem::path& p) {
+  std::error_code ec;
+  if (!std::filesystem::create_directory(p, ec) && !ec && std::filesystem::is_symlink(std::filesystem::symlink_status(p)))
+    throw Error("is a symbolic link, not a directory of results", Location{.file = p.string()}, ErrorKind::Internal);
+  if (ec) throw Error("cannot create directory: " + ec.message(), Location{.file = p.string()}, ErrorKind::Internal);
 }
 }  // namespace
 
 void write_results(const pipeline::RunResult& r, const hardware::Accelerator& acc, const std::filesystem::path& dir,
                    const std::string& solver, bool inline_timings) {
-  std::filesystem::create_directories(dir);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error("cannot create directory: " + ec.message(), Location{.file = dir.string()}, ErrorKind::Internal);
   const auto metrics = pipeline::run_metrics(r, acc);
   write(dir / "summary.yaml", summary_yaml(r, inline_timings, &metrics));
   write(dir / "summary.json", summary_json(r, inline_timings, &metrics));
@@ -30,7 +36,7 @@ void write_results(const pipeline::RunResult& r, const hardware::Accelerator& ac
   write(dir / "timings.json", timings_json(r));
   for (const auto& g : r.groups) {
     const auto gd = dir / ("group_" + std::to_string(g.index));
-    std::filesystem::create_directories(gd);
+    make_directory(gd);
     write(gd / "mapping.yaml", pipeline::mapping_yaml(g.workload, g.mapping));
     write(gd / "core_cost_lut.yaml", core_cost_lut_yaml(g));
     write(gd / "slot_latency_breakdown.yaml", slot_latency_breakdown_yaml(g));

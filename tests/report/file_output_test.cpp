@@ -1,0 +1,83 @@
+// The single file writer (report/file_output.hpp) and the UTF-8 repair every writer applies
+// (report/utf8.hpp), in process.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include <stream/error.hpp>
+#include <stream/report/file_output.hpp>
+#include <stream/report/utf8.hpp>
+
+#include "stream_cli.hpp"
+
+namespace fs = std::filesystem;
+using stream::report::FileMode;
+
+namespace {
+
+fs::path scratch(const std::string& name) {
+  const auto p = fs::path(STREAM_BUILD_DIR) / "test_scratch" / "report" / name;
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+}  // namespace
+
+// /dev/full accepts the open and fails every write with ENOSPC: the writer must say so, naming
+// the file, as an internal failure (exit 1), instead of returning as if the text were written.
+TEST(FileOutput, DevFullIsAnErrorNamingTheFile) {
+  try {
+    stream::report::write_file("/dev/full", "total_latency: 14344\n");
+    FAIL() << "writing /dev/full succeeded";
+  } catch (const stream::Error& e) {
+    EXPECT_EQ(e.where().file, "/dev/full");
+    EXPECT_EQ(e.kind(), stream::ErrorKind::Internal);
+    EXPECT_NE(e.message().find("No space left on device"), std::string::npos) << e.what();
+  }
+}
+
+TEST(FileOutput, MissingDirectoryIsAnErrorNamingTheFile) {
+  const auto path = scratch("missing_dir") / "no" / "summary.yaml";
+  try {
+    stream::report::write_file(path, "x\n");
+    FAIL() << "writing under a missing directory succeeded";
+  } catch (const stream::Error& e) {
+    EXPECT_EQ(e.where().file, path.string());
+  }
+}
+
+// Inside a result directory a symbolic link is refused, so a planted link cannot redirect a
+// result file elsewhere; the file it points to keeps its content.
+TEST(FileOutput, RefuseLinkDoesNotWriteThroughALink) {
+  const auto dir = scratch("refuse_link");
+  stream::report::write_file(dir / "victim", "keep\n");
+  fs::create_symlink(dir / "victim", dir / "summary.yaml");
+  EXPECT_THROW(stream::report::write_file(dir / "summary.yaml", "new\n", FileMode::RefuseLink), stream::Error);
+  EXPECT_EQ(stream::test::read(dir / "victim"), "keep\n");
+  // A path the user chose is followed, as before.
+  stream::report::write_file(dir / "summary.yaml", "new\n", FileMode::FollowLink);
+  EXPECT_EQ(stream::test::read(dir / "victim"), "new\n");
+}
+
+TEST(FileOutput, WritesInvalidUtf8AsReplacementCharacters) {
+  const auto path = scratch("utf8") / "names.yaml";
+  stream::report::write_file(path, "name: conv\xE9\n");
+  // 0xE9 alone (Latin-1 e-acute) starts a 3-byte sequence that "\n" does not continue: U+FFFD.
+  EXPECT_EQ(stream::test::read(path), "name: conv\xEF\xBF\xBD\n");
+}
+
+// Hand-derived from Unicode table 3-7: each byte that cannot begin a well-formed sequence is
+// replaced by U+FFFD (EF BF BD); well-formed sequences of 1 to 4 bytes are kept.
+TEST(Utf8, RepairsEachIllFormedByteAndKeepsWellFormedText) {
+  const std::string fffd = "\xEF\xBF\xBD";
+  EXPECT_TRUE(stream::report::is_valid_utf8("plain \xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"));  // é, €, 😀
+  EXPECT_EQ(stream::report::to_valid_utf8("a\xC3\xA9"), "a\xC3\xA9");
+  EXPECT_EQ(stream::report::to_valid_utf8("a\xFF" "b"), "a" + fffd + "b");   // never a lead byte
+  EXPECT_EQ(stream::report::to_valid_utf8("\xC0\xAF"), fffd + fffd);          // overlong '/'
+  EXPECT_EQ(stream::report::to_valid_utf8("\xED\xA0\x80"), fffd + fffd + fffd);  // surrogate U+D800
+  EXPECT_EQ(stream::report::to_valid_utf8("\xF4\x90\x80\x80"), fffd + fffd + fffd + fffd);  // past U+10FFFF
+  EXPECT_EQ(stream::report::to_valid_utf8("x\xE2\x82"), "x" + fffd + fffd);   // cut at the end
+  EXPECT_FALSE(stream::report::is_valid_utf8("\x80"));
+}
