@@ -3,7 +3,7 @@
 //   stream run [--hardware H] [--workload W] [--mapping M] [--intra-core-tiling SPEC]
 //              [--fusion-cut-points per-layer|N1,N2] [--out DIR] [--experiment-id ID]
 //              [--threads N] [--time-limit S] [--block KEY --param k=v ...] [--decompose | --no-decompose]
-//              [--no-memory-fallback] [--inline-timings]
+//              [--no-memory-fallback] [--inline-timings] [--summary-only]
 //
 // Defaults: the bundled 2-conv workload on the bundled TPU-like quad core. Progress goes to
 // stderr; stdout gets a short table (total latency, energy, EDP, per group latency, share and
@@ -45,6 +45,7 @@ struct Options {
   bool no_memory_fallback = false;
   bool no_decompose = false;
   bool inline_timings = false;
+  bool summary_only = false;
 };
 
 std::string stem(const std::string& p) { return std::filesystem::path(p).stem().string(); }
@@ -104,7 +105,7 @@ void run(const Options& o, HostContext& ctx) {
   }();
   result.cast = source.cast;
   result.cast_tensors = loaded.cast_tensors;
-  report::write_results(result, acc, out_dir, ro.solver, o.inline_timings);
+  report::write_results(result, acc, out_dir, ro.solver, o.inline_timings, !o.summary_only);
   const auto fallbacks = report::cost_fallbacks(result);
   if (const auto warning = report::fallback_warning(fallbacks); !warning.empty())
     std::cerr << "[stream run] warning: " << warning << "\n";
@@ -158,6 +159,8 @@ void setup(CLI::App& app, HostContext& ctx) {
                 "Keep the reference's core choice even when a specialised core's memory makes a group infeasible");
   cmd->add_flag("--inline-timings", opts->inline_timings,
                 "Also write wall and solve times into summary.* and optimization_metrics.yaml (not only timings.*)");
+  cmd->add_flag("--summary-only", opts->summary_only,
+                "Write summary.* and timings.* only, no per-group files (for sweeps)");
   cmd->callback([opts, &ctx] { run(*opts, ctx); });
 }
 

@@ -1,6 +1,6 @@
 #include "stream/report/timings.hpp"
 
-#include <yaml-cpp/yaml.h>
+#include "stream/report/yaml_text.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -32,7 +32,7 @@ std::string level_name(const allocate::Allocation& a, std::size_t i) {
 }  // namespace
 
 std::string timings_yaml(const pipeline::RunResult& r) {
-  YAML::Emitter out;
+  report::YamlText out;
   out << YAML::BeginMap;
   out << YAML::Key << "total_wall_time_s" << YAML::Value << seconds_text(r.wall_time_s);
   out << YAML::Key << "groups" << YAML::Value << YAML::BeginMap;

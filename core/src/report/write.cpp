@@ -21,13 +21,14 @@ void write(const std::filesystem::path& p, const std::string& text) {
 }  // namespace
 
 void write_results(const pipeline::RunResult& r, const hardware::Accelerator& acc, const std::filesystem::path& dir,
-                   const std::string& solver, bool inline_timings) {
+                   const std::string& solver, bool inline_timings, bool group_files) {
   std::filesystem::create_directories(dir);
   const auto metrics = pipeline::run_metrics(r, acc);
   write(dir / "summary.yaml", summary_yaml(r, inline_timings, &metrics));
   write(dir / "summary.json", summary_json(r, inline_timings, &metrics));
   write(dir / "timings.yaml", timings_yaml(r));
   write(dir / "timings.json", timings_json(r));
+  if (!group_files) return;
   for (const auto& g : r.groups) {
     const auto gd = dir / ("group_" + std::to_string(g.index));
     std::filesystem::create_directories(gd);
