@@ -26,12 +26,11 @@
 namespace stream::allocate {
 namespace {
 
-// Below these sizes a model is solved by plain branch and bound: CglPreProcess, the root cut
-// loop and the heuristics cost more than the search they would save (the allocation MILPs of
-// small groups need no branching at all).
+// Above these sizes a model is "large": its plain search before the full one is shorter.
 constexpr int kPreprocessRows = 400;
 constexpr int kPreprocessIntegers = 150;
-constexpr int kQuickNodes = 5;  // the plain search a large model gets before preprocessing
+constexpr int kQuickNodes = 100;     // the plain search a model gets before the full one
+constexpr int kQuickNodesLarge = 5;  // the same for a large model, whose nodes cost more
 
 double finite(double v) {
   // CBC uses +-COIN_DBL_MAX for infinity.
@@ -183,12 +182,12 @@ std::vector<double> preprocessed_search(const OsiClpSolverInterface& problem, co
   return {sol, sol + original.getNumCols()};
 }
 
-// A large model first gets a short plain search: most allocation MILPs, large ones included, are
-// solved at the root, and CglPreProcess's presolve grows faster than linearly with the model
-// (75% of a 500-node chain's run). Only a model the short search leaves open is preprocessed.
-std::vector<double> large_model_search(const OsiClpSolverInterface& problem, const SolveOptions& options,
-                                       SolveResult& out) {
-  std::vector<double> sol = branch_and_bound(problem, options, out, kQuickNodes);
+// Every model first gets a short plain search: most allocation MILPs are solved at the root or
+// in a few nodes, and CglPreProcess, the cut loop and the heuristics cost more than that search
+// (CglPreProcess's presolve alone was 75% of a 500-node chain's run). A model the short search
+// leaves open gets the full treatment: CglPreProcess, CBC's default cuts and heuristics.
+std::vector<double> staged_search(const OsiClpSolverInterface& problem, const SolveOptions& options, SolveResult& out) {
+  std::vector<double> sol = branch_and_bound(problem, options, out, is_large(problem) ? kQuickNodesLarge : kQuickNodes);
   if (out.status == SolveStatus::Optimal || out.status == SolveStatus::Infeasible) return sol;
   const long long nodes = out.nodes, iterations = out.iterations;
   sol = preprocessed_search(problem, options, out);
@@ -201,8 +200,7 @@ SolveResult solve_loaded(OsiClpSolverInterface& osi, const LinearModel& model, c
                          const SolveOptions& options) {
   SolveResult out;
   const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<double> sol =
-      is_large(osi) ? large_model_search(osi, options, out) : branch_and_bound(osi, options, out, -1);
+  const std::vector<double> sol = staged_search(osi, options, out);
   out.solve_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!sol.empty() && (out.status == SolveStatus::Optimal || out.status == SolveStatus::TimeLimit)) {
     out.values = sol;
