@@ -1,8 +1,8 @@
 // The CBC (COIN-OR branch and cut) backend of MilpSolver.
 //
 // CBC is driven through its model API (OsiClpSolverInterface + CbcModel), not the command-line
-// front end: small models get plain branch and bound, large ones CglPreProcess plus CBC's default
-// cut generators and heuristics. A lexicographic session keeps the model loaded and only changes
+// front end: every model first gets a short plain branch and bound (most are solved at the root),
+// and only one it leaves open gets CglPreProcess plus CBC's default cut generators and heuristics. A lexicographic session keeps the model loaded and only changes
 // the objective and adds lock rows between levels. CBC's search is deterministic with one thread. Status mapping:
 // proven optimal -> Optimal, proven infeasible -> Infeasible, stopped on the time limit -> TimeLimit
 // (values kept when a solution exists).
