@@ -1,10 +1,13 @@
 // Parsing generated 2,000-node ONNX models end to end (protobuf read, ONNX shape inference,
 // parsers, layout folding, Workload construction): a CNN of residual blocks, and a transformer
-// stack written PyTorch-style (half of its layout ops fold away).
+// stack written PyTorch-style (half of its layout ops fold away); and a chain of N Relu nodes
+// (N up to 20,000), parsed and run end to end, where any per-node cost that grows with N shows.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
 
+#include <stream/hardware/accelerator_reader.hpp>
+#include <stream/pipeline/run.hpp>
 #include <stream/registry/registries.hpp>
 
 #include "model_builder.hpp"
@@ -92,7 +95,39 @@ void BM_ParseTransformer2000(benchmark::State& state) {
   state.counters["onnx_nodes"] = 2000;
 }
 
+// x0 -> Relu -> Relu -> ... (n nodes), 1x16x8x8 bf16.
+std::filesystem::path relu_chain(int n) {
+  ModelBuilder m("relu_chain");
+  m.input("x0", BF16, {1, 16, 8, 8});
+  for (int i = 0; i < n; ++i)
+    m.node("Relu", {"x" + std::to_string(i)}, {"x" + std::to_string(i + 1)}, "relu" + std::to_string(i));
+  m.output("x" + std::to_string(n), BF16, {1, 16, 8, 8});
+  return m.save_temp("bench_relu_chain_" + std::to_string(n) + ".onnx");
+}
+
+void BM_ParseReluChain(benchmark::State& state) {
+  const auto path = relu_chain(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    auto w = registries().load_workload(path);
+    benchmark::DoNotOptimize(w.size());
+  }
+  state.counters["onnx_nodes"] = static_cast<double>(state.range(0));
+}
+
+// Parse, then the whole pipeline (automatic mapping, fusion groups, costs, MILPs) on the TPU-like quad core.
+void BM_RunReluChain(benchmark::State& state) {
+  const auto path = relu_chain(static_cast<int>(state.range(0)));
+  const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
+  for (auto _ : state) {
+    const auto r = pipeline::run(registries().load_workload(path), acc);
+    benchmark::DoNotOptimize(r.total_latency);
+    state.counters["groups"] = static_cast<double>(r.groups.size());
+  }
+}
+
 }  // namespace
 
+BENCHMARK(BM_ParseReluChain)->Arg(2000)->Arg(20000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RunReluChain)->Arg(2000)->Arg(20000)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseCnn2000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseTransformer2000)->Unit(benchmark::kMillisecond);

@@ -1,11 +1,19 @@
 // Scheduler and MILP-build benchmarks on the 2-conv steady state (tpu_like_quad_core, hand costs
-// from spec §6.3) and on a larger synthetic chain with several iterations, plus the CBC solve.
+// from spec §6.3) and on a larger synthetic chain with several iterations, plus the CBC solve
+// (one level, and the three lexicographic levels on one loaded model) and the result writers.
 #include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <map>
 
 #include <stream/allocate/tetra.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/pipeline/estimate_costs.hpp>
 #include <stream/pipeline/group_mapping.hpp>
+#include <stream/pipeline/run.hpp>
+#include <stream/report/group_files.hpp>
+#include <stream/report/summary.hpp>
+#include <stream/report/write.hpp>
 #include <stream/schedule/steady_state.hpp>
 
 using namespace stream;
@@ -85,6 +93,68 @@ void BM_SolveMilp(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(allocate::solve(ss, tpu(), *solver));
 }
 BENCHMARK(BM_SolveMilp)->Arg(2)->Arg(8)->Unit(benchmark::kMillisecond);
+
+// One CBC solve of the first (latency) level: the per-solve cost of a small allocation MILP.
+void BM_CbcSolveOneLevel(benchmark::State& state) {
+  const Case c = make_case(static_cast<int>(state.range(0)), 1);
+  const auto ss = schedule::steady_state(c.tiled, c.costs, tpu());
+  const auto m = allocate::build_model(ss, tpu());
+  const auto solver = allocate::make_solver("cbc");
+  for (auto _ : state) benchmark::DoNotOptimize(solver->solve(m.model, m.levels.front().expr, {}));
+  state.counters["vars"] = static_cast<double>(m.model.num_vars());
+  state.counters["rows"] = static_cast<double>(m.model.num_rows());
+}
+BENCHMARK(BM_CbcSolveOneLevel)->Arg(2)->Arg(8)->Arg(32)->Unit(benchmark::kMicrosecond);
+
+// All levels (latency, off-chip traffic, buffering), the lock rows added between them.
+void BM_CbcLexicographic(benchmark::State& state) {
+  const Case c = make_case(static_cast<int>(state.range(0)), 1);
+  const auto ss = schedule::steady_state(c.tiled, c.costs, tpu());
+  const auto m = allocate::build_model(ss, tpu());
+  const auto solver = allocate::make_solver("cbc");
+  for (auto _ : state) benchmark::DoNotOptimize(allocate::solve_lexicographic(m.model, m.levels, *solver, {}));
+}
+BENCHMARK(BM_CbcLexicographic)->Arg(2)->Arg(8)->Arg(32)->Unit(benchmark::kMicrosecond);
+
+const pipeline::RunResult& chain_run(int layers) {
+  static std::map<int, pipeline::RunResult> runs;
+  auto it = runs.find(layers);
+  if (it == runs.end()) it = runs.emplace(layers, pipeline::run(chain(layers), tpu())).first;
+  return it->second;
+}
+
+// The text of every per-group YAML file of a run (no file system).
+void BM_GroupYamlText(benchmark::State& state) {
+  const auto& r = chain_run(static_cast<int>(state.range(0)));
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    bytes = 0;
+    for (const auto& g : r.groups) {
+      bytes += pipeline::mapping_yaml(g.workload, g.mapping).size() + report::core_cost_lut_yaml(g).size() +
+               report::slot_latency_breakdown_yaml(g).size() + report::optimization_metrics_yaml(g, "cbc", false).size() +
+               report::memory_accesses_yaml(g).size();
+    }
+    benchmark::DoNotOptimize(bytes);
+  }
+  state.counters["groups"] = static_cast<double>(r.groups.size());
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+}
+BENCHMARK(BM_GroupYamlText)->Arg(2)->Arg(8)->Unit(benchmark::kMicrosecond);
+
+void BM_SummaryYamlText(benchmark::State& state) {
+  const auto& r = chain_run(static_cast<int>(state.range(0)));
+  for (auto _ : state) benchmark::DoNotOptimize(report::summary_yaml(r, false, nullptr));
+}
+BENCHMARK(BM_SummaryYamlText)->Arg(8)->Unit(benchmark::kMicrosecond);
+
+// Every result file written to a temporary directory.
+void BM_WriteResults(benchmark::State& state) {
+  const auto& r = chain_run(static_cast<int>(state.range(0)));
+  const auto dir = std::filesystem::temp_directory_path() / "stream_bench_write_results";
+  for (auto _ : state) report::write_results(r, tpu(), dir, "cbc", false);
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_WriteResults)->Arg(2)->Arg(8)->Unit(benchmark::kMillisecond);
 
 void BM_CostTable2Conv(benchmark::State& state) {
   const Case c = make_case(2, 1);

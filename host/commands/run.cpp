@@ -3,7 +3,7 @@
 //   stream run [--hardware H] [--workload W] [--mapping M] [--intra-core-tiling SPEC]
 //              [--fusion-cut-points per-layer|N1,N2] [--out DIR] [--experiment-id ID]
 //              [--threads N] [--time-limit S] [--block KEY --param k=v ...] [--decompose | --no-decompose]
-//              [--no-memory-fallback] [--inline-timings]
+//              [--no-memory-fallback] [--inline-timings] [--summary-only]
 //
 // Defaults: the bundled 2-conv workload on the bundled TPU-like quad core. Progress goes to
 // stderr; stdout gets a short table (total latency, energy, EDP, per group latency, share and
@@ -49,6 +49,7 @@ struct Options {
   bool no_decompose = false;
   bool inline_timings = false;
   bool no_dedup = false;
+  bool summary_only = false;
 };
 
 std::string stem(const std::string& p) { return std::filesystem::path(p).stem().string(); }
@@ -68,11 +69,12 @@ std::string experiment_id(const Options& o, const WorkloadSource& source) {
 // (the models of infeasible groups, a file that could not be written) are named where they are
 // once moved: the staging directory is gone by the time anyone reads them.
 void write_and_commit(pipeline::RunResult& result, const hardware::Accelerator& acc,
-                      report::StagedResultDirectory& results, const pipeline::RunOptions& ro, bool inline_timings) {
+                      report::StagedResultDirectory& results, const pipeline::RunOptions& ro, bool inline_timings,
+                      bool group_files) {
   for (auto& g : result.groups)
     if (!g.allocation.mps_path.empty()) g.allocation.mps_path = results.final_path(g.allocation.mps_path).string();
   try {
-    report::write_results(result, acc, results.staging(), ro.solver, inline_timings);
+    report::write_results(result, acc, results.staging(), ro.solver, inline_timings, group_files);
   } catch (const Error& e) {
     Location where = e.where();
     where.file = results.final_path(where.file).string();
@@ -134,7 +136,7 @@ void run(const Options& o, HostContext& ctx) {
   }();
   result.cast = source.cast;
   result.cast_tensors = loaded.cast_tensors;
-  write_and_commit(result, acc, results, ro, o.inline_timings);
+  write_and_commit(result, acc, results, ro, o.inline_timings, !o.summary_only);
   const auto fallbacks = report::cost_fallbacks(result);
   if (const auto warning = report::fallback_warning(fallbacks); !warning.empty())
     std::cerr << "[stream run] warning: " << warning << "\n";
@@ -190,6 +192,8 @@ void setup(CLI::App& app, HostContext& ctx) {
                 "Also write wall and solve times into summary.* and optimization_metrics.yaml (not only timings.*)");
   // Hidden: solves every group even when an identical one was solved (the dedup tests compare).
   cmd->add_flag("--no-dedup", opts->no_dedup, "Solve structurally identical groups again")->group("");
+  cmd->add_flag("--summary-only", opts->summary_only,
+                "Write summary.* and timings.* only, no per-group files (for sweeps)");
   cmd->callback([opts, &ctx] { run(*opts, ctx); });
 }
 

@@ -236,3 +236,29 @@ TEST(StreamRun, InlineTimingsRepeatTheTimingsFileInSummaryAndMetrics) {
   EXPECT_EQ(read(plain / "exp" / "summary.yaml").find("time_s"), std::string::npos);
   EXPECT_EQ(read(plain / "exp" / "group_0" / "optimization_metrics.yaml").find("time_s"), std::string::npos);
 }
+
+TEST(StreamRun, SummaryOnlyWritesTheSameSummaryAndNoGroupFiles) {
+  // A sweep needs summary.* and timings.* only: the same summary bytes as a full run, no group_<i>/.
+  const auto full = scratch("summary_full"), only = scratch("summary_only");
+  ASSERT_EQ(stream_run("", full), 0) << read(full.string() + ".stderr");
+  ASSERT_EQ(stream_run("--summary-only", only), 0) << read(only.string() + ".stderr");
+  for (const char* f : {"summary.yaml", "summary.json"}) EXPECT_EQ(read(only / "exp" / f), read(full / "exp" / f)) << f;
+  EXPECT_TRUE(fs::exists(only / "exp" / "timings.yaml"));
+  EXPECT_TRUE(fs::exists(only / "exp" / "timings.json"));
+  EXPECT_FALSE(fs::exists(only / "exp" / "group_0"));
+  EXPECT_TRUE(fs::exists(full / "exp" / "group_0" / "mapping.yaml"));
+}
+
+TEST(StreamRun, EveryYamlResultFileParsesBack) {
+  // The direct writer must keep every file valid YAML: each parses with yaml-cpp into a map.
+  const auto out = scratch("yaml_parses");
+  ASSERT_EQ(stream_run("", out), 0) << read(out.string() + ".stderr");
+  int files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(out / "exp")) {
+    if (e.path().extension() != ".yaml") continue;
+    ++files;
+    const YAML::Node doc = YAML::LoadFile(e.path().string());
+    EXPECT_TRUE(doc.IsMap()) << e.path();
+  }
+  EXPECT_EQ(files, 7);  // summary, timings; group_0: mapping, core_cost_lut, slot_latency_breakdown, optimization_metrics, memory_accesses
+}

@@ -66,32 +66,56 @@ class OffsetUnionFind {
   std::vector<std::int64_t> offset_;
 };
 
-LinearForm globalise(const AffineExpr& e, std::int64_t first_slot) {
+// A linear form over global slots, sparse (ascending slot): a dense vector per relation would make
+// the pass quadratic in the workload's size.
+struct GlobalForm {
+  std::vector<std::pair<std::size_t, std::int64_t>> terms;
+  std::int64_t constant = 0;
+};
+
+GlobalForm globalise(const AffineExpr& e, std::int64_t first_slot) {
   auto f = e.linear();
-  if (!f) return LinearForm{{}, 0};  // non-linear results never form identity relations
-  LinearForm g;
+  if (!f) return {};  // non-linear results never form identity relations
+  GlobalForm g;
   g.constant = f->constant;
-  for (std::size_t d = 0; d < f->coeffs.size(); ++d) {
-    if (f->coeffs[d] == 0) continue;
-    auto s = static_cast<std::size_t>(first_slot) + d;
-    if (g.coeffs.size() <= s) g.coeffs.resize(s + 1, 0);
-    g.coeffs[s] = f->coeffs[d];
-  }
+  for (std::size_t d = 0; d < f->coeffs.size(); ++d)
+    if (f->coeffs[d] != 0) g.terms.emplace_back(static_cast<std::size_t>(first_slot) + d, f->coeffs[d]);
   return g;
 }
 
-std::string print_relation(const LinearForm& f) {
+// a - b, terms ascending by slot, zero coefficients dropped.
+GlobalForm difference(const GlobalForm& a, const GlobalForm& b) {
+  GlobalForm r;
+  r.constant = a.constant - b.constant;
+  std::size_t i = 0, j = 0;
+  while (i < a.terms.size() || j < b.terms.size()) {
+    std::pair<std::size_t, std::int64_t> t;
+    if (j == b.terms.size() || (i < a.terms.size() && a.terms[i].first < b.terms[j].first)) {
+      t = a.terms[i++];
+    } else if (i == a.terms.size() || b.terms[j].first < a.terms[i].first) {
+      t = {b.terms[j].first, -b.terms[j].second};
+      ++j;
+    } else {
+      t = {a.terms[i].first, a.terms[i].second - b.terms[j].second};
+      ++i;
+      ++j;
+    }
+    if (t.second != 0) r.terms.push_back(t);
+  }
+  return r;
+}
+
+std::string print_relation(const GlobalForm& f) {
   std::string s;
-  for (std::size_t d = 0; d < f.coeffs.size(); ++d) {
-    if (f.coeffs[d] == 0) continue;
-    const bool neg = f.coeffs[d] < 0;
+  for (const auto& [slot, coeff] : f.terms) {
+    const bool neg = coeff < 0;
     if (s.empty())
       s += neg ? "-" : "";
     else
       s += neg ? " - " : " + ";
-    const auto mag = neg ? -f.coeffs[d] : f.coeffs[d];
+    const auto mag = neg ? -coeff : coeff;
     if (mag != 1) s += std::to_string(mag) + "*";
-    s += "d" + std::to_string(d);
+    s += "d" + std::to_string(slot);
   }
   if (f.constant != 0) s += (f.constant < 0 ? " - " : " + ") + std::to_string(f.constant < 0 ? -f.constant : f.constant);
   return s;
@@ -118,22 +142,11 @@ UnifiedDimensions compute_unified_dimensions(const Workload& wl) {
 
   OffsetUnionFind uf(static_cast<std::size_t>(total));
   auto relate = [&](std::size_t a, const AffineExpr& ea, std::size_t b, const AffineExpr& eb) {
-    auto fa = globalise(ea, u.first_slot[a]);
-    auto fb = globalise(eb, u.first_slot[b]);
-    LinearForm rel;
-    rel.constant = fa.constant - fb.constant;
-    rel.coeffs.resize(std::max(fa.coeffs.size(), fb.coeffs.size()), 0);
-    for (std::size_t d = 0; d < rel.coeffs.size(); ++d) rel.coeffs[d] = fa.coeff(static_cast<int>(d)) - fb.coeff(static_cast<int>(d));
+    const GlobalForm rel = difference(globalise(ea, u.first_slot[a]), globalise(eb, u.first_slot[b]));
     // Only identity relations d_x - d_y + c = 0 unify loops (a window index s*o + f - p does not).
-    std::vector<std::int64_t> nz;
-    std::size_t plus = 0, minus = 0;
-    for (std::size_t d = 0; d < rel.coeffs.size(); ++d) {
-      if (rel.coeffs[d] == 0) continue;
-      nz.push_back(rel.coeffs[d]);
-      (rel.coeffs[d] > 0 ? plus : minus) = d;
-    }
-    std::sort(nz.begin(), nz.end());
-    if (nz != std::vector<std::int64_t>{-1, 1}) return;
+    if (rel.terms.size() != 2 || rel.terms[0].second * rel.terms[1].second != -1) return;
+    const std::size_t plus = rel.terms[0].second > 0 ? rel.terms[0].first : rel.terms[1].first;
+    const std::size_t minus = rel.terms[0].second > 0 ? rel.terms[1].first : rel.terms[0].first;
     u.relations.push_back(print_relation(rel));
     // plus - minus + c = 0  =>  value(plus) = value(minus) - c
     uf.unite(plus, minus, -rel.constant);

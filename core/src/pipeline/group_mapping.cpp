@@ -1,6 +1,6 @@
 #include "stream/pipeline/group_mapping.hpp"
 
-#include <yaml-cpp/yaml.h>
+#include "stream/report/yaml_text.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -68,7 +68,7 @@ tiling::GroupMapping read_mapping(const std::filesystem::path& file, const Workl
 }
 
 std::string mapping_yaml(const Workload& group, const tiling::GroupMapping& m) {
-  YAML::Emitter out;
+  report::YamlText out;
   out << YAML::BeginMap << YAML::Key << "layers" << YAML::Value << YAML::BeginSeq;
   std::vector<std::string> names;
   for (std::size_t i : group.computation_nodes()) {

@@ -1,7 +1,7 @@
 #include "stream/report/group_files.hpp"
 #include "stream/report/timings.hpp"
 
-#include <yaml-cpp/yaml.h>
+#include "stream/report/yaml_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,19 +14,19 @@ namespace {
 using schedule::SsKind;
 
 // Integral doubles print as integers (the reference coerces them the same way).
-void num(YAML::Emitter& out, double v) {
+void num(report::YamlText& out, double v) {
   if (std::abs(v) < 9e15 && v == std::floor(v))
     out << static_cast<long long>(v);
   else
     out << v;
 }
 
-std::string done(YAML::Emitter& out) { return std::string(out.c_str()) + "\n"; }
+std::string done(report::YamlText& out) { return std::string(out.c_str()) + "\n"; }
 
 }  // namespace
 
 std::string core_cost_lut_yaml(const pipeline::GroupResult& g) {
-  YAML::Emitter out;
+  report::YamlText out;
   out << YAML::BeginMap << YAML::Key << "nodes" << YAML::Value << YAML::BeginSeq;
   for (std::size_t i : g.tiled.workload.computation_nodes()) {
     const Node& node = g.tiled.workload.node(i);
@@ -70,7 +70,7 @@ std::string core_cost_lut_yaml(const pipeline::GroupResult& g) {
 std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& g) {
   const auto& ss = g.schedule;
   const auto& a = g.allocation;
-  YAML::Emitter out;
+  report::YamlText out;
   out << YAML::BeginMap;
   out << YAML::Key << "totals" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "iterations" << YAML::Value << ss.iterations;
@@ -168,7 +168,7 @@ std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& g) {
 
 std::string optimization_metrics_yaml(const pipeline::GroupResult& g, const std::string& solver, bool inline_timings) {
   const auto& a = g.allocation;
-  YAML::Emitter out;
+  report::YamlText out;
   out << YAML::BeginMap;
   out << YAML::Key << "solver" << YAML::Value << solver;
   out << YAML::Key << "status" << YAML::Value << allocate::name(a.status);
@@ -205,7 +205,7 @@ std::string optimization_metrics_yaml(const pipeline::GroupResult& g, const std:
 
 std::string memory_accesses_yaml(const pipeline::GroupResult& g) {
   const auto& m = g.memory_accesses;
-  YAML::Emitter out;
+  report::YamlText out;
   out << YAML::BeginMap;
   out << YAML::Key << "scope" << YAML::Value << "whole group";
   out << YAML::Key << "iterations" << YAML::Value << m.iterations;

@@ -1,6 +1,6 @@
 #include "stream/report/summary.hpp"
 
-#include <yaml-cpp/yaml.h>
+#include "stream/report/yaml_text.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -21,21 +21,21 @@ bool used_fallback(const pipeline::GroupResult& g) {
   return !g.excluded_cores.empty() || g.fill_fraction != 0.5 || g.split_from >= 0;
 }
 // How many (node, core) costs the run has and how many are ideal-cycle estimates (cost_fallbacks.hpp).
-void costs_yaml(YAML::Emitter& out, const CostFallbacks& f) {
+void costs_yaml(report::YamlText& out, const CostFallbacks& f) {
   out << YAML::Key << "costs" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "entries" << YAML::Value
       << f.entries << YAML::Key << "fallback" << YAML::Value << f.count() << YAML::EndMap;
 }
 nlohmann::ordered_json costs_json(const CostFallbacks& f) { return {{"entries", f.entries}, {"fallback", f.count()}}; }
 
 // One optional figure: its value, or null (a figure the definition leaves undefined).
-void opt_yaml(YAML::Emitter& out, const char* key, const std::optional<double>& v) {
+void opt_yaml(report::YamlText& out, const char* key, const std::optional<double>& v) {
   out << YAML::Key << key << YAML::Value;
   if (v) out << *v;
   else out << YAML::Null;
 }
 nlohmann::ordered_json opt_json(const std::optional<double>& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(); }
 
-void metrics_yaml(YAML::Emitter& out, const pipeline::GroupMetrics& m) {
+void metrics_yaml(report::YamlText& out, const pipeline::GroupMetrics& m) {
   out << YAML::Key << "metrics" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "mac_spatial_utilization" << YAML::Value << m.mac_spatial_utilization;
   opt_yaml(out, "end_to_end_mac_utilization", m.end_to_end_mac_utilization);
@@ -57,7 +57,7 @@ nlohmann::ordered_json metrics_json(const pipeline::GroupMetrics& m) {
 }  // namespace
 
 std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings, const pipeline::RunMetrics* metrics) {
-  YAML::Emitter out;
+  report::YamlText out;
   out << YAML::BeginMap;
   out << YAML::Key << "total_latency" << YAML::Value << r.total_latency;
   out << YAML::Key << "total_energy" << YAML::Value << r.total_energy;

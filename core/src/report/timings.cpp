@@ -1,6 +1,6 @@
 #include "stream/report/timings.hpp"
 
-#include <yaml-cpp/yaml.h>
+#include "stream/report/yaml_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -127,7 +127,7 @@ Json timings(const pipeline::RunResult& r) {
 bool scalar(const Json& j) { return !j.is_object() && !j.is_array(); }
 
 // The JSON document as YAML: seconds as seconds_text, maps of scalars in flow style.
-void emit(YAML::Emitter& out, const Json& j) {
+void emit(report::YamlText& out, const Json& j) {
   if (j.is_object()) {
     const bool flow = !j.empty() && std::all_of(j.begin(), j.end(), [](const Json& v) { return scalar(v); });
     if (flow) out << YAML::Flow;
@@ -156,7 +156,7 @@ void emit(YAML::Emitter& out, const Json& j) {
 }  // namespace
 
 std::string timings_yaml(const pipeline::RunResult& r) {
-  YAML::Emitter out;
+  report::YamlText out;
   emit(out, timings(r));
   return std::string(out.c_str()) + "\n";
 }

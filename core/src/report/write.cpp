@@ -25,7 +25,7 @@ void make_directory(const std::filesystem::path& p) {
 }  // namespace
 
 void write_results(const pipeline::RunResult& r, const hardware::Accelerator& acc, const std::filesystem::path& dir,
-                   const std::string& solver, bool inline_timings) {
+                   const std::string& solver, bool inline_timings, bool group_files) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("cannot create directory: " + ec.message(), Location{.file = dir.string()}, ErrorKind::Internal);
@@ -34,6 +34,7 @@ void write_results(const pipeline::RunResult& r, const hardware::Accelerator& ac
   write(dir / "summary.json", summary_json(r, inline_timings, &metrics));
   write(dir / "timings.yaml", timings_yaml(r));
   write(dir / "timings.json", timings_json(r));
+  if (!group_files) return;
   for (const auto& g : r.groups) {
     const auto gd = dir / ("group_" + std::to_string(g.index));
     make_directory(gd);

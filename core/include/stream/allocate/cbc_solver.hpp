@@ -1,7 +1,9 @@
 // The CBC (COIN-OR branch and cut) backend of MilpSolver.
 //
-// Each solve loads the model into a fresh Cbc_Model through CBC's C interface, so solves are
-// independent and deterministic (CBC's search is deterministic with one thread). Status mapping:
+// CBC is driven through its model API (OsiClpSolverInterface + CbcModel), not the command-line
+// front end: every model first gets a short plain branch and bound (most are solved at the root),
+// and only one it leaves open gets CglPreProcess plus CBC's default cut generators and heuristics. A lexicographic session keeps the model loaded and only changes
+// the objective and adds lock rows between levels. CBC's search is deterministic with one thread. Status mapping:
 // proven optimal -> Optimal, proven infeasible -> Infeasible, stopped on the time limit -> TimeLimit
 // (values kept when a solution exists).
 #pragma once
@@ -16,6 +18,7 @@ class CbcSolver final : public MilpSolver {
   [[nodiscard]] SolveResult solve(const LinearModel& model, const LinExpr& objective,
                                   const SolveOptions& options) const override;
   void write_mps(const LinearModel& model, const LinExpr& objective, const std::string& path) const override;
+  [[nodiscard]] std::unique_ptr<LevelSession> open_session(LinearModel model, const SolveOptions& options) const override;
 };
 
 }  // namespace stream::allocate

@@ -34,19 +34,6 @@ struct SolveResult {
   long long iterations = 0;
 };
 
-class MilpSolver {
- public:
-  virtual ~MilpSolver() = default;
-  [[nodiscard]] virtual std::string name() const = 0;
-  [[nodiscard]] virtual SolveResult solve(const LinearModel& model, const LinExpr& objective,
-                                          const SolveOptions& options) const = 0;
-  /// Writes the model (with this objective) as a free-format MPS file.
-  virtual void write_mps(const LinearModel& model, const LinExpr& objective, const std::string& path) const = 0;
-};
-
-/// "cbc" is the only backend today; throws stream::Error for an unknown name.
-[[nodiscard]] std::unique_ptr<MilpSolver> make_solver(const std::string& name = "cbc");
-
 struct ObjectiveLevel {
   std::string name;
   LinExpr expr;
@@ -59,6 +46,31 @@ struct LexicographicResult {
   std::vector<double> level_objectives;  ///< optimum of each solved level
   double total_time_s = 0;
 };
+
+/// One model kept loaded across the levels of a lexicographic solve: each level changes the
+/// objective and adds the previous level's lock row instead of loading the model again.
+class LevelSession {
+ public:
+  virtual ~LevelSession() = default;
+  [[nodiscard]] virtual SolveResult solve(const LinExpr& objective) = 0;
+  /// Adds the row `expr <= bound`.
+  virtual void lock(const LinExpr& expr, double bound, const std::string& name) = 0;
+};
+
+class MilpSolver {
+ public:
+  virtual ~MilpSolver() = default;
+  [[nodiscard]] virtual std::string name() const = 0;
+  [[nodiscard]] virtual SolveResult solve(const LinearModel& model, const LinExpr& objective,
+                                          const SolveOptions& options) const = 0;
+  /// Writes the model (with this objective) as a free-format MPS file.
+  virtual void write_mps(const LinearModel& model, const LinExpr& objective, const std::string& path) const = 0;
+  /// A session over `model`; the default one calls solve() on a growing copy of the model.
+  [[nodiscard]] virtual std::unique_ptr<LevelSession> open_session(LinearModel model, const SolveOptions& options) const;
+};
+
+/// "cbc" is the only backend today; throws stream::Error for an unknown name.
+[[nodiscard]] std::unique_ptr<MilpSolver> make_solver(const std::string& name = "cbc");
 
 /// Solves level after level; stops at the first non-optimal level (its status is returned; the
 /// last optimal values are kept when a later level only hits its time limit with a solution).

@@ -16,9 +16,10 @@
 namespace stream::report {
 
 /// `inline_timings`: summary.* and optimization_metrics.yaml also carry their clock figures
-/// (`stream run --inline-timings`); those files then differ from run to run.
+/// (`stream run --inline-timings`); those files then differ from run to run. `group_files` false
+/// (`stream run --summary-only`, for sweeps): summary.* and timings.* only, no group_<i>/.
 void write_results(const pipeline::RunResult& result, const hardware::Accelerator& accelerator,
                    const std::filesystem::path& directory, const std::string& solver = "cbc",
-                   bool inline_timings = false);
+                   bool inline_timings = false, bool group_files = true);
 
 }  // namespace stream::report
