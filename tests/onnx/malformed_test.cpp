@@ -123,6 +123,18 @@ TEST(Malformed, ZeroOrNegativeWindowGeometryIsAnErrorNotSigfpe) {
   }
 }
 
+TEST(Malformed, ConvWeightOfAnotherRankThanItsInputIsAnErrorNotACrash) {
+  // Found by fuzz/onnx (fuzz/regressions/onnx/conv-weight-rank-above-input.onnx): with no
+  // kernel_shape, ONNX's Conv inference takes the kernel from the weight's axes 2.. (two here) and
+  // reads that many spatial axes of the rank-3 input (one): the process died of SIGSEGV before.
+  ModelBuilder m("g");
+  m.input("x", F32, {1, 1, 4}).output("y", F32);
+  m.initializer("w", F32, {1, 1, 2, 2});
+  m.node("Conv", {"x", "w"}, {"y"}, "conv");
+  expect_error([&] { (void)parse(m); },
+               {"node 'conv' (Conv) convolves 'x' of rank 3 with weight 'w' of rank 4", "the ranks must be equal"});
+}
+
 TEST(Malformed, ZeroStridesExitTwoFromTheCli) {
   // The process died of SIGFPE (exit 136 from a shell) before; now it is a bad-input exit 2.
   ModelBuilder m("g");

@@ -156,6 +156,20 @@ void check_shape_input(const onnx::NodeProto& n, const ValueIndex& index, const 
        n.name(), value);
 }
 
+// ONNX's Conv inference takes a missing kernel_shape from the weight's axes 2.. and then reads one
+// per spatial axis of the input: a weight of another rank than the input reads past its shape
+// (a crash found by fuzz/onnx), so unequal ranks are refused before ONNX is asked.
+void check_conv_ranks(const onnx::NodeProto& n, const ValueIndex& index, const ShapeFailure& fail) {
+  if ((n.op_type() != "Conv" && n.op_type() != "ConvInteger") || n.input_size() < 2) return;
+  const auto* x = n.input(0).empty() ? nullptr : index.static_shape(n.input(0));
+  const auto* w = n.input(1).empty() ? nullptr : index.static_shape(n.input(1));
+  if (!x || !w || x->size() == w->size()) return;
+  fail("node '" + n.name() + "' (" + n.op_type() + ") convolves '" + n.input(0) + "' of rank " +
+           std::to_string(x->size()) + " with weight '" + n.input(1) + "' of rank " + std::to_string(w->size()) +
+           " (the ranks must be equal)",
+       n.name(), n.input(1));
+}
+
 // ONNX's inference function of one default-domain node, run on the shapes and constant data known
 // now (so that what a node folded just before it gives is used at once). True when an output got
 // a static shape.
@@ -163,6 +177,7 @@ bool infer_node(onnx::NodeProto& n, std::int64_t opset, ValueIndex& index,
                 const std::unordered_map<std::string, const onnx::TensorProto*>& data, const ShapeFailure& fail) {
   if ((!n.domain().empty() && n.domain() != "ai.onnx") || opset <= 0) return false;
   check_shape_input(n, index, fail);
+  check_conv_ranks(n, index, fail);
   const auto* schema = onnx::OpSchemaRegistry::Schema(n.op_type(), static_cast<int>(opset), "");
   if (!schema || !schema->has_type_and_shape_inference_function()) return false;
   static const std::unordered_map<std::string, const onnx::SparseTensorProto*> no_sparse;
