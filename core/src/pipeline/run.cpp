@@ -122,6 +122,8 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
     allocate::AllocateOptions ao;
     ao.solve.time_limit_s = o.time_limit_s;
     ao.solve.threads = o.threads;
+    ao.constraints = o.constraints;
+    ao.nb_cols_to_use = o.nb_cols_to_use;
     // Only a group's final answer writes its model: a fallback attempt's would be stale.
     if (!o.failure_dir.empty() && diagnosis == allocate::Diagnosis::Full)
       ao.mps_on_failure = (o.failure_dir / ("group_" + std::to_string(index)) / "model.mps").string();
@@ -161,7 +163,7 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
       g.costs = estimate_costs(g.tiled, acc, {o.threads, 6, o.cost_backends});
       g.cost_time_s += std::chrono::duration<double>(clock::now() - t_costs).count();
       if (o.costs_only) break;
-      g.schedule = schedule::steady_state(g.tiled, g.costs, acc, &router);
+      g.schedule = schedule::steady_state(g.tiled, g.costs, acc, &router, o.nb_cols_to_use);
       say(tag + ": " + std::to_string(g.schedule.max_slot + 1) + " slots; solving the allocation");
       g.allocation = allocate::solve(
           g.schedule, acc, *solver, allocate_options(index, fallback ? allocate::Diagnosis::Memory : allocate::Diagnosis::Full));
