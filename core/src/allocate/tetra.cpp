@@ -563,7 +563,9 @@ class Builder {
       }
       const std::string tag = res + "_" + std::to_string(s);
       Var idle = lm().add_binary("idle_" + tag);
-      lm().add_le(a[s], big_m() * (LinExpr(1.0) - LinExpr(idle)), "idle_hi_" + tag, "overlap");
+      // The reference's act <= big_m (1 - idle), written tight: a link carries at most one
+      // transfer per slot (link contention), so on integer points the two rows agree.
+      lm().add_le(a[s] + LinExpr(idle), 1.0, "idle_hi_" + tag, "overlap");
       lm().add_ge(a[s], LinExpr(1.0) - LinExpr(idle), "idle_lo_" + tag, "overlap");
       ind[s].push_back(idle);
     }
@@ -573,7 +575,11 @@ class Builder {
   // SPAN (TTA:1144-1172): for a used resource only the slots before its first use (idleS: nothing
   // up to s) and after its last (idleE: nothing from s on) count; a never-used one has idleS = 1
   // everywhere (idle for the whole iteration). A constant count fixes its indicator: idleS = 1
-  // iff nothing up to s; idleE = 0 when something comes later, else = used.
+  // iff nothing up to s; idleE = 0 when something comes later, else = used. The reference's
+  // big-M upper rows (pre[s] <= M (1 - idleS), Σ act <= M used, ...) are written as the chains
+  // idleS[s] <= idleS[s-1], idleS[s] + act[s] <= 1 (and mirrored for idleE), used >= act[s]:
+  // the same integer points, since a link carries at most one transfer per slot, and a much
+  // tighter relaxation.
   std::vector<std::vector<LinExpr>> span_idle(const std::string& res, const Activity& a) {
     const double M = big_m();
     LinExpr sum;
@@ -582,34 +588,46 @@ class Builder {
     if (!is_constant(sum)) {
       Var v = lm().add_binary("used_" + res);
       lm().add_ge(sum, v, "used_lo_" + res, "overlap");
-      lm().add_le(sum, M * LinExpr(v), "used_hi_" + res, "overlap");
+      for (std::size_t s = 0; s < a.size(); ++s)
+        if (!is_constant(a[s])) lm().add_ge(v, a[s], "used_hi_" + res + "_" + std::to_string(s), "overlap");
       used = v;
     }
-    std::vector<std::vector<LinExpr>> ind(a.size());
-    for (std::size_t s = 0; s < a.size(); ++s) {
-      LinExpr pre, suf;
-      for (std::size_t k = 0; k <= s; ++k) pre += a[k];
-      for (std::size_t k = s; k < a.size(); ++k) suf += a[k];
-      const std::string tag = res + "_" + std::to_string(s);
+    const std::size_t n = a.size();
+    std::vector<LinExpr> start(n), end(n);
+    LinExpr pre;
+    for (std::size_t s = 0; s < n; ++s) {
+      pre += a[s];
       if (is_constant(pre)) {
-        ind[s].push_back(LinExpr(pre.constant < 0.5 ? 1.0 : 0.0));
-      } else {
-        Var v = lm().add_binary("idleS_" + tag);
-        lm().add_le(pre, M * (LinExpr(1.0) - LinExpr(v)), "idleS_hi_" + tag, "overlap");
-        lm().add_ge(pre, used - M * LinExpr(v), "idleS_lo_" + tag, "overlap");
-        lm().add_ge(v, LinExpr(1.0) - used, "idleS_unused_" + tag, "overlap");
-        ind[s].push_back(v);
+        start[s] = LinExpr(pre.constant < 0.5 ? 1.0 : 0.0);
+        continue;
       }
-      if (is_constant(suf)) {
-        ind[s].push_back(suf.constant < 0.5 ? used : LinExpr(0.0));
-      } else {
-        Var v = lm().add_binary("idleE_" + tag);
-        lm().add_le(suf, M * (LinExpr(1.0) - LinExpr(v)), "idleE_hi_" + tag, "overlap");
-        lm().add_ge(suf, used - M * LinExpr(v), "idleE_lo_" + tag, "overlap");
-        lm().add_le(v, used, "idleE_used_" + tag, "overlap");
-        ind[s].push_back(v);
-      }
+      const std::string tag = res + "_" + std::to_string(s);
+      Var v = lm().add_binary("idleS_" + tag);
+      lm().add_le(LinExpr(v) + a[s], 1.0, "idleS_act_" + tag, "overlap");
+      if (s > 0 && !(is_constant(start[s - 1]) && start[s - 1].constant > 0.5))
+        lm().add_le(v, start[s - 1], "idleS_chain_" + tag, "overlap");
+      lm().add_ge(pre, used - M * LinExpr(v), "idleS_lo_" + tag, "overlap");
+      lm().add_ge(v, LinExpr(1.0) - used, "idleS_unused_" + tag, "overlap");
+      start[s] = v;
     }
+    LinExpr suf;
+    for (std::size_t k = n; k-- > 0;) {
+      suf += a[k];
+      if (is_constant(suf)) {
+        end[k] = suf.constant < 0.5 ? used : LinExpr(0.0);
+        continue;
+      }
+      const std::string tag = res + "_" + std::to_string(k);
+      Var v = lm().add_binary("idleE_" + tag);
+      lm().add_le(LinExpr(v) + a[k], 1.0, "idleE_act_" + tag, "overlap");
+      if (k + 1 < n && !(is_constant(end[k + 1]) && end[k + 1].constant > 0.5))
+        lm().add_le(v, end[k + 1], "idleE_chain_" + tag, "overlap");
+      lm().add_ge(suf, used - M * LinExpr(v), "idleE_lo_" + tag, "overlap");
+      lm().add_le(v, used, "idleE_used_" + tag, "overlap");
+      end[k] = v;
+    }
+    std::vector<std::vector<LinExpr>> ind(n);
+    for (std::size_t s = 0; s < n; ++s) ind[s] = {start[s], end[s]};
     return ind;
   }
 
