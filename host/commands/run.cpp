@@ -3,8 +3,11 @@
 //   stream run [--hardware H] [--workload W] [--mapping M] [--intra-core-tiling SPEC]
 //              [--fusion-cut-points per-layer|N1,N2] [--out DIR] [--experiment-id ID]
 //              [--threads N] [--time-limit S] [--block KEY --param k=v ...] [--decompose | --no-decompose]
-//              [--no-memory-fallback] [--inline-timings] [--summary-only]
+//              [--no-memory-fallback] [--inline-timings] [--summary-only] [--config RUN.yaml]
+//              [--constraint-selection pipelining=span,dma_channels=off,...] [--nb-cols-to-use N]
 //
+// The allocation MILP's constraint selection (allocate/constraint_selection.hpp) and the columns
+// of memory cores come from --config (pipeline/run_config.hpp), then from the two options.
 // Defaults: the bundled 2-conv workload on the bundled TPU-like quad core. Progress goes to
 // stderr; stdout gets a short table (total latency, energy, EDP, per group latency, share and
 // wall time). Results go to DIR/ID/ (see report/write.hpp), whole or not at all
@@ -22,6 +25,7 @@
 #include <stream/pipeline/group_mapping.hpp>
 #include <stream/pipeline/metrics.hpp>
 #include <stream/pipeline/run.hpp>
+#include <stream/pipeline/run_config.hpp>
 #include <stream/registry/decompose.hpp>
 #include <stream/report/cost_fallbacks.hpp>
 #include <stream/report/result_directory.hpp>
@@ -50,6 +54,9 @@ struct Options {
   bool inline_timings = false;
   bool no_dedup = false;
   bool summary_only = false;
+  std::string config;
+  std::string constraint_selection;
+  int nb_cols_to_use = 0;  ///< 0: the config's, else the default
 };
 
 std::string stem(const std::string& p) { return std::filesystem::path(p).stem().string(); }
@@ -116,6 +123,16 @@ void run(const Options& o, HostContext& ctx) {
   ro.time_limit_s = o.time_limit;
   ro.memory_fallback = !o.no_memory_fallback;
   ro.deduplicate = !o.no_dedup;
+  if (!o.config.empty()) {
+    const auto config = pipeline::load_run_config(resolve_input(o.config));
+    ro.constraints = config.constraints;
+    if (config.nb_cols_to_use) ro.nb_cols_to_use = *config.nb_cols_to_use;
+  }
+  ro.constraints = allocate::parse_constraint_selection(o.constraint_selection, ro.constraints);
+  if (o.nb_cols_to_use > 0) ro.nb_cols_to_use = o.nb_cols_to_use;
+  if (ro.constraints != allocate::ConstraintSelection{} || ro.nb_cols_to_use != schedule::kDefaultNbColsToUse)
+    say("constraint selection " + allocate::to_string(ro.constraints) + ", nb_cols_to_use " +
+        std::to_string(ro.nb_cols_to_use));
   ro.cost_backends = ctx.plugins().registries().cost_backend_list();
   // The reference expands Softmax and LpNormalization on its automatic path (aie-and-defaults §4a).
   if (!o.no_decompose && !source.decompose) {
@@ -188,6 +205,13 @@ void setup(CLI::App& app, HostContext& ctx) {
                 "Keep Softmax and LpNormalization whole on the automatic path (the reference expands them)");
   cmd->add_flag("--no-memory-fallback", opts->no_memory_fallback,
                 "Keep the reference's core choice even when a specialised core's memory makes a group infeasible");
+  cmd->add_option("--config", opts->config, "Run-configuration YAML (constraint_selection, nb_cols_to_use)");
+  cmd->add_option("--constraint-selection", opts->constraint_selection,
+                  "Allocation MILP families and pipelining model: field=value,... with fields memory_capacity, "
+                  "object_fifo_depth, buffer_descriptors, dma_channels (on/off) and pipelining (occupancy/span)");
+  cmd->add_option("--nb-cols-to-use", opts->nb_cols_to_use,
+                  "Columns whose memory cores may stage tensors (default 4; the reference's AIE tests use 8)")
+      ->check(CLI::Range(1, 1 << 20));
   cmd->add_flag("--inline-timings", opts->inline_timings,
                 "Also write wall and solve times into summary.* and optimization_metrics.yaml (not only timings.*)");
   // Hidden: solves every group even when an identical one was solved (the dedup tests compare).

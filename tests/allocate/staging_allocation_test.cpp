@@ -4,6 +4,7 @@
 // workload: tests/schedule/staging_fixture.hpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include <stream/allocate/tetra.hpp>
@@ -58,10 +59,11 @@ std::map<int, std::int64_t> load(const SteadyState& ss, const allocate::Allocati
 
 }  // namespace
 
-// One iteration. Memory cores: 1 holds 4095 bits (nothing fits), 3 holds 10000, 2 plenty.
-// Y_2 (half of Y, 4096 bits, per core) must avoid core 1: {2, 3}. W_1 (8192) on core 3 would
-// give 8192 + 4096 > 10000: W_1 on 2. Transfer(X) and Transfer(W) share slot 1 and so need
-// different shim links: X_1 on 3 (8192 bits on core 3 with Y_2's half).
+// One iteration. Memory cores: 1 holds one 4096-bit tile, 3 two, 2 plenty. X_1 (4096 bits) sits
+// on one core, W_1 and Y_2 (4096 per core) on pairs. Transfer(X) and Transfer(W) share slot 1
+// and so need different shim links: X_1 is not on W_1's pair. Y_2 cannot use core 1: with it,
+// core 1 is full and W_1 = {2, 3} leaves X_1 only core 1. So Y_2 = {2, 3}, and core 3 holds Y_2's
+// half plus one of X_1 / W_1's half (8192); the three such placements tie.
 // Slots: 0 | T(X) 64, T(W) 128 | T(X_1) 4096/32 = 128 | T(W_1) 8192/32 = 256 | Gemm 1000 |
 // T(Y_1) 8192/32 = 256 | T(Y_2) 8192/64 = 128 | 0: total 1896.
 TEST(StagingAllocation, MemoryCapacityPicksTheMemoryCoresAndPlansFollow) {
@@ -69,22 +71,14 @@ TEST(StagingAllocation, MemoryCapacityPicksTheMemoryCoresAndPlansFollow) {
   const auto ss = steady_state(test::staging_tiled(test::staging_gemm()), test::staging_costs(1000), acc);
   const auto a = allocate::solve(ss, acc, *allocate::make_solver("cbc"));
   ASSERT_EQ(a.status, allocate::SolveStatus::Optimal) << a.infeasibility;
-  EXPECT_EQ(chosen(ss, a, "W_1"), (std::vector<int>{2}));
-  EXPECT_EQ(chosen(ss, a, "X_1"), (std::vector<int>{3}));
+  const auto& w1 = chosen(ss, a, "W_1");
+  const int x1 = chosen(ss, a, "X_1").front();
+  EXPECT_EQ(std::find(w1.begin(), w1.end(), x1), w1.end()) << "X_1 on " << x1;
   EXPECT_EQ(chosen(ss, a, "Y_2"), (std::vector<int>{2, 3}));
   EXPECT_EQ(chosen(ss, a, "Y"), (std::vector<int>{0}));
   expect_coherent(ss, a);
-  // The chosen plans are the options matching those placements (plan order = option order).
-  EXPECT_EQ(a.plan[static_cast<std::size_t>(ss.node_index("Transfer(X)"))], 2);
-  EXPECT_EQ(a.plan[static_cast<std::size_t>(ss.node_index("Transfer(X_1)"))], 2);
-  EXPECT_EQ(a.plan[static_cast<std::size_t>(ss.node_index("Transfer(W)"))], 1);
-  EXPECT_EQ(a.plan[static_cast<std::size_t>(ss.node_index("Transfer(W_1)"))], 1);
-  EXPECT_EQ(a.plan[static_cast<std::size_t>(ss.node_index("Transfer(Y_1)"))], 2);
-  EXPECT_EQ(a.plan[static_cast<std::size_t>(ss.node_index("Transfer(Y_2)"))], 2);
-  const auto l = load(ss, a);
-  EXPECT_EQ(l.count(1), 0u);
-  EXPECT_EQ(l.at(2), 8192 + 4096);
-  EXPECT_EQ(l.at(3), 4096 + 4096);
+  for (const auto& [c, bits] : load(ss, a)) EXPECT_LE(bits, acc.core(c).memory_capacity()) << "core " << c;
+  EXPECT_EQ(load(ss, a).at(3), 8192);
   EXPECT_EQ(a.slot_latency, (std::vector<std::int64_t>{0, 128, 128, 256, 1000, 256, 128, 0}));
   EXPECT_EQ(a.total_latency, 1896);
 }
@@ -95,7 +89,7 @@ TEST(StagingAllocation, WithoutCapacityRowsTheAllocationIsStillCoherent) {
   const auto acc = test::staging_accelerator();
   const auto ss = steady_state(test::staging_tiled(test::staging_gemm()), test::staging_costs(1000), acc);
   allocate::AllocateOptions o;
-  o.memory_capacity = false;
+  o.constraints.memory_capacity = false;
   const auto a = allocate::solve(ss, acc, *allocate::make_solver("cbc"), o);
   ASSERT_EQ(a.status, allocate::SolveStatus::Optimal) << a.infeasibility;
   expect_coherent(ss, a);
@@ -106,7 +100,7 @@ TEST(StagingAllocation, WithoutCapacityRowsTheAllocationIsStillCoherent) {
 // Two iterations along m (tile 8). W does not change between them: kept on its memory core
 // (reuse 2, so Transfer(W) costs 128 / 2) and on the compute cores (Transfer(W_1) 256 / 2; the
 // memory side holds at least as long). X, Y halve: T(X) 32, T(X_1) 64, T(Y_1) 128, T(Y_2) 64.
-// Placements as in one iteration (X_1 double-buffered: 2 x 2048 on core 3, Y_2 2 x 2048).
+// Placements as in one iteration (X_1 double-buffered: 2 x 2048, Y_2 2 x 2048 per core).
 // Slots 0 | 64 | 64 | 128 | 500 | 128 | 64 | 0: 948 per iteration. Overlap = the least idle
 // time of any resource: the compute cores idle 948 - 500 = 448 (every link idles longer).
 // Total 2 x 948 - 448 = 1448.
@@ -117,8 +111,6 @@ TEST(StagingAllocation, InvariantInputStaysOnItsMemoryCoreAcrossIterations) {
   const auto a = allocate::solve(ss, acc, *allocate::make_solver("cbc"));
   ASSERT_EQ(a.status, allocate::SolveStatus::Optimal) << a.infeasibility;
   expect_coherent(ss, a);
-  EXPECT_EQ(chosen(ss, a, "W_1"), (std::vector<int>{2}));
-  EXPECT_EQ(chosen(ss, a, "X_1"), (std::vector<int>{3}));
   EXPECT_EQ(chosen(ss, a, "Y_2"), (std::vector<int>{2, 3}));
   auto factor = [&](const std::string& t) { return a.reuse_factor[static_cast<std::size_t>(ss.tensor_index(t))]; };
   auto stop = [&](const std::string& t) { return a.reuse_stop[static_cast<std::size_t>(ss.tensor_index(t))]; };
@@ -152,7 +144,8 @@ TEST(StagingAllocation, TwoConvOnTheWholeAieArrayIsCoherent) {
   const auto a = allocate::solve(ss, acc, *allocate::make_solver("cbc"));
   ASSERT_EQ(a.status, allocate::SolveStatus::Optimal) << a.infeasibility;
   expect_coherent(ss, a);
-  for (const std::string t : {"input_1", "weights_1_1", "weights_2_1"}) {
+  EXPECT_EQ(chosen(ss, a, "input_1"), (std::vector<int>{1, 7, 13, 19}));  // spans ox, split 16 over 4 columns
+  for (const std::string t : {"weights_1_1", "weights_2_1"}) {
     const auto& where = chosen(ss, a, t);
     ASSERT_EQ(where.size(), 1u) << t;
     EXPECT_TRUE(where[0] == 1 || where[0] == 7 || where[0] == 13 || where[0] == 19) << t;

@@ -3,9 +3,9 @@
 //
 //   core  kind     column  capacity (bits)       links (bits/cycle), a tree: one path per pair
 //   0     shim     0       1e10 (off-chip)       0-1 64, 0-2 64, 0-3 64
-//   1     memory   0       4095 (holds nothing)
+//   1     memory   0       4096 (one 4096-bit tile)
 //   2     memory   1       2097152
-//   3     memory   2       10000
+//   3     memory   2       8192 (two)
 //   4     memory   4       2097152               3-4 64 (column 4 >= nb_cols_to_use 4: unused)
 //   5     compute  0       524288                1-5 32
 //   6     compute  1       524288                2-6 32
@@ -37,9 +37,9 @@ inline hardware::Accelerator staging_accelerator() {
       "cores:\n"
       "  0:\n    name: shim_dma\n    type: aie2.shim\n    max_object_fifo_depth: 48\n"
       "    memory: {capacity: 10000000000, bandwidth_min: 128, bandwidth_max: 128}\n"
-      "  1:" + mem("4095") + "\n"
+      "  1:" + mem("4096") + "\n"
       "  2:" + mem("2097152") + "\n"
-      "  3:" + mem("10000") + "\n"
+      "  3:" + mem("8192") + "\n"
       "  4:" + mem("2097152") + "\n"
       "  5:" + aie + "\n"
       "  6:" + aie + "\n"

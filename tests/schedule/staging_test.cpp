@@ -113,20 +113,21 @@ TEST(Staging, GemmInputsAndOutputGoThroughMemoryCores) {
   EXPECT_EQ(tensor(ss, "Y").producer, ss.node_index("Transfer(Y_2)"));
   EXPECT_EQ(tensor(ss, "Y_1").producer, ss.node_index("Gemm"));
 
-  // Placement options (P_t): one memory core each for what comes from off-chip; pairs of memory
-  // cores for the output (unrolled 2 over columns 0 and 1); the consumers' cores; off-chip.
+  // Placement options (P_t). What comes from off-chip is counted on its widest consumer (the
+  // Gemm, cores 5 and 6 in columns 0 and 1, split 2 along n): X lacks n, one memory core; W has
+  // n, min(2 columns, 2) = 2 cores. The output, unrolled 2 over the same columns: pairs too.
   EXPECT_EQ(tensor(ss, "X_1").placements, (Groups{{1}, {2}, {3}}));
-  EXPECT_EQ(tensor(ss, "W_1").placements, (Groups{{1}, {2}, {3}}));
+  EXPECT_EQ(tensor(ss, "W_1").placements, (Groups{{1, 2}, {1, 3}, {2, 3}}));
   EXPECT_EQ(tensor(ss, "X_2").placements, (Groups{{5, 6}}));
   EXPECT_EQ(tensor(ss, "W_2").placements, (Groups{{5, 6}}));
   EXPECT_EQ(tensor(ss, "Y_1").placements, (Groups{{5, 6}}));
   EXPECT_EQ(tensor(ss, "Y_2").placements, (Groups{{1, 2}, {1, 3}, {2, 3}}));
   EXPECT_EQ(tensor(ss, "Y").placements, (Groups{{0}}));
 
-  // Per-core tiles: a whole X or W on its memory core, half of Y on each of two; the Gemm's
+  // Per-core tiles: a whole X on its memory core, half of W and of Y on each of two; the Gemm's
   // split along n halves W (and Y) but not X.
   EXPECT_EQ(tensor(ss, "X_1").tile_bits, 4096);
-  EXPECT_EQ(tensor(ss, "W_1").tile_bits, 8192);
+  EXPECT_EQ(tensor(ss, "W_1").tile_bits, 4096);
   EXPECT_EQ(tensor(ss, "X_2").tile_bits, 4096);
   EXPECT_EQ(tensor(ss, "W_2").tile_bits, 4096);
   EXPECT_EQ(tensor(ss, "Y_1").tile_bits, 4096);
@@ -137,7 +138,7 @@ TEST(Staging, GemmInputsAndOutputGoThroughMemoryCores) {
   EXPECT_EQ(plan_targets(node(ss, "Transfer(X)")), (Groups{{1}, {2}, {3}}));
   EXPECT_EQ(plan_sources(node(ss, "Transfer(X_1)")), (Groups{{1}, {2}, {3}}));
   EXPECT_EQ(plan_targets(node(ss, "Transfer(X_1)")), (Groups{{5, 6}, {5, 6}, {5, 6}}));
-  EXPECT_EQ(plan_sources(node(ss, "Transfer(W_1)")), (Groups{{1}, {2}, {3}}));
+  EXPECT_EQ(plan_sources(node(ss, "Transfer(W_1)")), (Groups{{1, 2}, {1, 3}, {2, 3}}));
   EXPECT_EQ(plan_sources(node(ss, "Transfer(Y_1)")), (Groups{{5, 6}, {5, 6}, {5, 6}}));
   EXPECT_EQ(plan_targets(node(ss, "Transfer(Y_1)")), (Groups{{1, 2}, {1, 3}, {2, 3}}));
   EXPECT_EQ(plan_sources(node(ss, "Transfer(Y_2)")), (Groups{{1, 2}, {1, 3}, {2, 3}}));
@@ -258,14 +259,16 @@ TEST(Staging, TwoConvOnTheWholeAieArray) {
                            "Transfer(conv1_out) COMPUTE_TO_COMPUTE", "Transfer(weights_2) MEM_TO_MEM",
                            "Transfer(weights_2_1) MEM_TO_COMPUTE", "Transfer(output_1) COMPUTE_TO_MEM",
                            "Transfer(output_2) MEM_TO_MEM"}));
-  // From the shim (column 0 only): one memory tile at a time. The output, unrolled 16 along ox
-  // over 4 columns: min(4, 16) = 4 tiles, the single combination of all four, a quarter each.
-  EXPECT_EQ(tensor(ss, "input_1").placements, (Groups{{1}, {7}, {13}, {19}}));
+  // From the shim, counted on the consumer (16 tiles over 4 columns, split 16 along ox): the
+  // input spans ox, min(4, 16) = 4 tiles, the single combination of all four; the weights lack
+  // ox, one tile at a time. The output, unrolled 16 along ox: 4 tiles too, a quarter each.
+  EXPECT_EQ(tensor(ss, "input_1").placements, (Groups{{1, 7, 13, 19}}));
   EXPECT_EQ(tensor(ss, "weights_2_1").placements, (Groups{{1}, {7}, {13}, {19}}));
   EXPECT_EQ(tensor(ss, "output_2").placements, (Groups{{1, 7, 13, 19}}));
   EXPECT_EQ(tensor(ss, "output_2").tile_bits, 1 * 32 * 32 * 32 * 16 / 4);
-  EXPECT_EQ(node(ss, "Transfer(input)").plans.size(), 4u);
-  EXPECT_EQ(node(ss, "Transfer(input_1)").plans.size(), 4u);
+  EXPECT_EQ(node(ss, "Transfer(input)").plans.size(), 1u);
+  EXPECT_EQ(node(ss, "Transfer(input_1)").plans.size(), 1u);
+  EXPECT_EQ(node(ss, "Transfer(weights_1)").plans.size(), 4u);
   EXPECT_EQ(node(ss, "Transfer(output_1)").plans.size(), 1u);
   EXPECT_EQ(node(ss, "Transfer(output_2)").plans.size(), 1u);
   EXPECT_EQ(plan_targets(node(ss, "Transfer(output_2)")), (Groups{{0}}));
@@ -278,7 +281,7 @@ TEST(Staging, ADimOfSizeOneStillMakesATensorReused) {
   const auto ss = add_transfers(test::staging_tiled(test::staging_gemm(1), 1), acc);
   EXPECT_GE(ss.node_index("Transfer(W_1)"), 0);
   EXPECT_EQ(name(node(ss, "Transfer(W)").transfer_type), std::string("MEM_TO_MEM"));
-  EXPECT_EQ(tensor(ss, "W_1").placements, (Groups{{1}, {2}, {3}}));
+  EXPECT_EQ(tensor(ss, "W_1").placements, (Groups{{1, 2}, {1, 3}, {2, 3}}));
 }
 
 // Y is a graph output and the Add reads it too (a group output read inside its group): Y is

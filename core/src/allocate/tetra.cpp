@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "stream/error.hpp"
+#include "stream/schedule/steady_state.hpp"
 
 namespace stream::allocate {
 
@@ -31,14 +32,19 @@ ReuseLevels reuse_levels(const SsTensor& t, bool double_buffering) {
   // sigma = -1: nothing kept across iterations (two tiles when double buffering has work).
   r.reuse.push_back(1);
   r.tiles.push_back(double_buffering && all_relevant > 1 ? 2 : 1);
-  std::int64_t R = 1, TN = 1;
+  r.descriptors.push_back(1);
+  std::int64_t R = 1, TN = 1, BD = 1;
   for (std::size_t i = 0; i < r.sizes.size(); ++i) {
-    if (r.relevant[i])
+    if (r.relevant[i]) {
       TN *= r.sizes[i];
-    else
+      BD = 1;
+    } else {
       R *= r.sizes[i];
+      BD *= r.sizes[i];
+    }
     r.reuse.push_back(R);
     r.tiles.push_back(TN);
+    r.descriptors.push_back(BD);
   }
   return r;
 }
@@ -49,10 +55,27 @@ bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.
 
 bool is_constant(const LinExpr& e) { return e.terms.empty(); }
 
+// The reference's namespace_constraints_for: the aie2 strategy applies when a connected core
+// (core_list holds only cores of core_connectivity) has namespace aie2.
+bool aie2_strategy(const hardware::Accelerator& acc) {
+  const auto& cores = acc.graph_cores();
+  return std::any_of(cores.begin(), cores.end(), [&](int c) { return acc.core(c).is_aie2(); });
+}
+
+// The reference's DMA-channel cap of a core (context.py:253-261).
+double dma_channel_cap(const hardware::Accelerator& acc, int core) {
+  const auto& c = acc.core(core);
+  if (core == acc.offchip_core_id) return 2;
+  if (c.kind() == hardware::CoreKind::Memory) return 6;
+  if (c.kind() == hardware::CoreKind::Compute) return 8;
+  throw Error("core " + std::to_string(core) + " (" + c.type.str() +
+              ") hosts a tensor on chip, but the aie2 DMA-channel caps know only compute (8) and memory (6) cores");
+}
+
 class Builder {
  public:
   Builder(const SteadyState& ss, const hardware::Accelerator& acc, const AllocateOptions& opt)
-      : ss_(ss), acc_(acc), opt_(opt), aie2_(acc.core_namespace() == hardware::Namespace::Aie2) {}
+      : ss_(ss), acc_(acc), opt_(opt), sel_(opt.constraints), aie2_(aie2_strategy(acc)) {}
 
   TetraModel build() {
     const std::size_t nt = ss_.tensors.size(), nn = ss_.nodes.size();
@@ -66,11 +89,17 @@ class Builder {
     slot_vars();
     path_coherence();
     link_contention();
-    if (opt_.memory_capacity) memory_capacity();
+    if (sel_.memory_capacity) memory_capacity(); else skip("memory_capacity");
+    // Without the aie2 strategy the reference builds these two sums but bounds nothing with them.
+    if (sel_.object_fifo_depth) { if (aie2_) object_fifo_depth(); } else skip("object_fifo_depth");
+    if (sel_.buffer_descriptors) { if (aie2_) buffer_descriptors(); } else skip("buffer_descriptors");
+    if (sel_.dma_channels) dma_channels(); else skip("dma_channels");
     slot_latencies();
     forced_reuse();
+    memory_tile_reuse();
     overlap_and_total();
     objectives();
+    m_.aie2 = aie2_;
     return std::move(m_);
   }
 
@@ -78,7 +107,8 @@ class Builder {
   const SteadyState& ss_;
   const hardware::Accelerator& acc_;
   const AllocateOptions& opt_;
-  const bool aie2_;  ///< the reference's aie2 constraint strategies apply
+  const ConstraintSelection& sel_;
+  const bool aie2_;  ///< the reference's aie2 constraint strategy applies (§2.14)
   TetraModel m_;
   LinearModel& lm() { return m_.model; }
 
@@ -114,14 +144,41 @@ class Builder {
     return {s.begin(), s.end()};
   }
 
-  // w = a AND b for a binary expression a (constant or variable) and a binary variable b.
-  LinExpr and_expr(const LinExpr& a, Var b, const std::string& n) {
-    if (is_constant(a)) return a.constant > 0.5 ? LinExpr(b) : LinExpr(0.0);
+  void skip(const std::string& family) { m_.skipped_families.push_back(family); }
+
+  // w = a AND b for binary expressions (a constant, or a 0/1 expression of variables); each call
+  // makes its own binary, as the reference's families do.
+  LinExpr and_expr(const LinExpr& a, const LinExpr& b, const std::string& n) {
+    if (is_constant(a)) return a.constant > 0.5 ? b : LinExpr(0.0);
+    if (is_constant(b)) return b.constant > 0.5 ? a : LinExpr(0.0);
     Var w = lm().add_binary(n);
     lm().add_le(w, a, n + "_a", "and");
     lm().add_le(w, b, n + "_b", "and");
-    lm().add_ge(w, a + LinExpr(b) - LinExpr(1.0), n + "_ab", "and");
+    lm().add_ge(w, a + b - LinExpr(1.0), n + "_ab", "and");
     return w;
+  }
+
+  // u[t,c]: a binary equal to on(t,c), one per (t, c) and shared by the families that need it
+  // (TTA:540-553); the constant itself for a tensor whose placement is fixed.
+  std::map<std::pair<std::size_t, int>, LinExpr> u_;
+  LinExpr u(std::size_t t, int c) {
+    const auto key = std::make_pair(t, c);
+    if (auto it = u_.find(key); it != u_.end()) return it->second;
+    LinExpr e = on(t, c);
+    if (!is_constant(e)) {
+      const std::string n = "u_" + ss_.tensors[t].name + "_" + std::to_string(c);
+      Var v = lm().add_binary(n);
+      lm().add_eq(v, e, n, "placement");
+      e = v;
+    }
+    return u_[key] = e;
+  }
+
+  std::vector<std::size_t> transfers() const {
+    std::vector<std::size_t> r;
+    for (std::size_t i = 0; i < ss_.nodes.size(); ++i)
+      if (ss_.nodes[i].kind == SsKind::Transfer) r.push_back(i);
+    return r;
   }
 
   void placement_vars() {
@@ -263,14 +320,9 @@ class Builder {
       const auto kind = ss_.nodes[static_cast<std::size_t>(ten.producer)].kind;
       if (kind != SsKind::Compute && kind != SsKind::Transfer) continue;
       for (int c : candidate_cores(t)) {
-        LinExpr u = on(t, c);
-        if (!is_constant(u)) {
-          Var uv = lm().add_binary("u_" + ten.name + "_" + std::to_string(c));
-          lm().add_eq(uv, u, "u_" + ten.name + "_" + std::to_string(c), "memory_capacity");
-          u = uv;
-        }
+        const LinExpr ut = u(t, c);
         for (std::size_t s = 0; s < m_.z[t].size(); ++s) {
-          LinExpr w = and_expr(u, m_.z[t][s], "mem_" + ten.name + "_" + std::to_string(c) + "_" + std::to_string(s));
+          LinExpr w = and_expr(ut, m_.z[t][s], "mem_" + ten.name + "_" + std::to_string(c) + "_" + std::to_string(s));
           const double bitsv = std::ceil(static_cast<double>(m_.reuse[t].tiles[s]) * static_cast<double>(ten.tile_bits));
           load[c] += bitsv * w;
         }
@@ -281,6 +333,101 @@ class Builder {
       const double cap = static_cast<double>(acc_.core(c).memory_capacity());
       if (cap <= 0) continue;
       le(e, cap, "capacity_core_" + std::to_string(c), "memory_capacity");
+    }
+  }
+
+  std::string tag(std::size_t t, int c, std::size_t s) const {
+    return ss_.tensors[t].name + "_" + std::to_string(c) + "_" + std::to_string(static_cast<int>(s) - 1);
+  }
+
+  // §2.15: the tiles each core receives (transfer outputs only, the receiving buffer), at most
+  // the core's object-FIFO depth on aie2 cores.
+  void object_fifo_depth() {
+    std::map<int, LinExpr> depth;
+    for (std::size_t r : transfers())
+      for (int to : ss_.nodes[r].outputs) {
+        const auto t = static_cast<std::size_t>(to);
+        for (int c : candidate_cores(t)) {
+          if (c == ss_.offchip_core) continue;
+          for (std::size_t s = 0; s < m_.z[t].size(); ++s)
+            depth[c] += static_cast<double>(m_.reuse[t].tiles[s]) * and_expr(u(t, c), m_.z[t][s], "fifo_" + tag(t, c, s));
+        }
+      }
+    for (const auto& [c, e] : depth)
+      if (acc_.core(c).is_aie2())
+        le(e, static_cast<double>(acc_.core(c).max_object_fifo_depth), "aie2_obj_fifo_depth_Core_" + std::to_string(c),
+           "object_fifo_depth");
+  }
+
+  // §2.16: buffer descriptors per core. A compute tile pays one per tile it holds; a memory (or
+  // shim) tile pays BD[t, sigma] at the levels where the transfer's other side (its partner) is
+  // not stopped, i.e. still streaming. Bounded by the object-FIFO depth (the schema has no
+  // separate limit).
+  void buffer_descriptors() {
+    std::map<int, LinExpr> bd;
+    for (std::size_t r : transfers()) {
+      const auto& n = ss_.nodes[r];
+      std::vector<std::pair<int, bool>> tensors;  // (tensor, is an output of r)
+      for (int t : n.inputs) tensors.emplace_back(t, false);
+      for (int t : n.outputs) tensors.emplace_back(t, true);
+      for (const auto& [ti, is_output] : tensors) {
+        const auto t = static_cast<std::size_t>(ti);
+        const auto p = static_cast<std::size_t>(is_output ? n.inputs.front() : n.outputs.front());
+        for (int c : candidate_cores(t)) {
+          if (c == ss_.offchip_core) continue;
+          const bool compute = acc_.core(c).kind() == hardware::CoreKind::Compute;
+          if (!compute && m_.z[p].size() < m_.z[t].size())
+            throw Error("transfer '" + n.name + "': tensor '" + ss_.tensors[p].name + "' has fewer reuse levels than '" +
+                            ss_.tensors[t].name + "' (the buffer-descriptor rule indexes one with the other's levels)",
+                        Location{"", 0, 0, n.name, ss_.tensors[t].name});
+          for (std::size_t s = 0; s < m_.z[t].size(); ++s) {
+            const LinExpr w1 = and_expr(u(t, c), m_.z[t][s], "bd_" + tag(t, c, s));
+            if (compute) {
+              bd[c] += static_cast<double>(m_.reuse[t].tiles[s]) * w1;
+              continue;
+            }
+            const LinExpr active = LinExpr(1.0) - LinExpr(m_.z[p][s]);
+            bd[c] += static_cast<double>(m_.reuse[t].descriptors[s]) * and_expr(w1, active, "bd_active_" + tag(t, c, s));
+          }
+        }
+      }
+    }
+    for (const auto& [c, e] : bd)
+      if (acc_.core(c).is_aie2())
+        le(e, static_cast<double>(acc_.core(c).max_object_fifo_depth), "aie2_bd_depth_Core_" + std::to_string(c),
+           "buffer_descriptors");
+  }
+
+  // §2.17: per on-chip core, the transfers writing into it (DMA in) and reading from it (DMA out),
+  // counted per transfer; their maxima join the latency objective, and on aie2 each count is
+  // capped (compute 8, memory 6), on every core whatever its namespace, as the reference does.
+  void dma_channels() {
+    std::set<int> cores;
+    for (std::size_t t = 0; t < ss_.tensors.size(); ++t)
+      for (int c : candidate_cores(t))
+        if (c != ss_.offchip_core) cores.insert(c);
+    std::map<int, LinExpr> in, out;
+    auto count = [&](std::map<int, LinExpr>& into, std::vector<int> tensors) {
+      std::sort(tensors.begin(), tensors.end());
+      tensors.erase(std::unique(tensors.begin(), tensors.end()), tensors.end());
+      for (int t : tensors)
+        for (int c : candidate_cores(static_cast<std::size_t>(t)))
+          if (cores.count(c)) into[c] += on(static_cast<std::size_t>(t), c);
+    };
+    for (std::size_t r : transfers()) {
+      count(in, ss_.nodes[r].outputs);
+      count(out, ss_.nodes[r].inputs);
+    }
+    m_.max_dma_in = lm().add_var("maxCoreDmaIn", VarKind::Integer, 0, kInf);
+    m_.max_dma_out = lm().add_var("maxCoreDmaOut", VarKind::Integer, 0, kInf);
+    for (int c : cores) {
+      const std::string id = std::to_string(c);
+      ge(m_.max_dma_in, in[c], "max_dma_in_Core_" + id, "dma_channels");
+      ge(m_.max_dma_out, out[c], "max_dma_out_Core_" + id, "dma_channels");
+      if (!aie2_) continue;
+      const double cap = dma_channel_cap(acc_, c);
+      le(in[c], cap, "aie2_dma_in_Core_" + id, "dma_channels");
+      le(out[c], cap, "aie2_dma_out_Core_" + id, "dma_channels");
     }
   }
 
@@ -352,34 +499,42 @@ class Builder {
           for (std::size_t s = 0; s < m_.z[ti].size(); ++s)
             eq(m_.z[to][s], m_.z[ti][s], "compat_" + n.name + "_" + std::to_string(s), "reuse_compatibility");
       }
-      if (n.transfer_type == TransferType::MemToCompute) {
-        const auto ti = static_cast<std::size_t>(n.inputs.front());
-        for (int to : n.outputs) {
-          LinExpr a, b;
-          for (std::size_t s = 0; s < m_.z[ti].size(); ++s) a += static_cast<double>(s) * LinExpr(m_.z[ti][s]);
-          for (std::size_t s = 0; s < m_.z[static_cast<std::size_t>(to)].size(); ++s)
-            b += static_cast<double>(s) * LinExpr(m_.z[static_cast<std::size_t>(to)][s]);
-          // The memory side holds the tensor at least as long; the aie2 constraints make the two
-          // stop levels equal (the object FIFO between them has one depth).
-          const std::string row = "compat_" + n.name + "_" + ss_.tensors[static_cast<std::size_t>(to)].name;
-          if (aie2_)
-            eq(a, b, row, "reuse_compatibility");
-          else
-            ge(a, b, row, "reuse_compatibility");
-        }
+    }
+  }
+
+  LinExpr level(std::size_t t) const {
+    LinExpr e;
+    for (std::size_t s = 0; s < m_.z[t].size(); ++s) e += static_cast<double>(s) * LinExpr(m_.z[t][s]);
+    return e;
+  }
+
+  // §2.18: the memory side of a MEM_TO_COMPUTE transfer holds the tensor at least as long as the
+  // compute side; with the aie2 strategy and memory cores present, exactly as long (the object
+  // FIFO between them has one depth). No selection switch controls it.
+  void memory_tile_reuse() {
+    const bool equal = aie2_ && !schedule::staging_memory_cores(acc_, opt_.nb_cols_to_use).empty();
+    for (const auto& n : ss_.nodes) {
+      if (n.kind != SsKind::Transfer || n.transfer_type != TransferType::MemToCompute) continue;
+      const LinExpr a = level(static_cast<std::size_t>(n.inputs.front()));
+      for (int to : n.outputs) {
+        const std::string row = "compat_" + n.name + "_" + ss_.tensors[static_cast<std::size_t>(to)].name;
+        const LinExpr b = level(static_cast<std::size_t>(to));
+        if (equal)
+          eq(a, b, row, "reuse_compatibility");
+        else
+          ge(a, b, row, "reuse_compatibility");
       }
     }
   }
 
-  void overlap_and_total() {
-    const double M = static_cast<double>(ss_.nodes.size() + 5);
-    m_.overlap = lm().add_var("overlap", VarKind::Integer, 0, kInf);
-    LinExpr sumL;
-    for (Var L : m_.slot_latency) sumL += L;
-    // Resources: links of any plan, then cores of any compute group.
-    std::vector<std::pair<std::string, std::vector<LinExpr>>> act;
+  using Activity = std::vector<LinExpr>;  // per slot, how many transfers use the resource
+
+  // Resources whose idle time bounds the overlap: links of any plan, then cores of any compute
+  // group (constant activity: 1 in the slots of their nodes).
+  std::vector<std::pair<std::string, Activity>> resources() {
+    std::vector<std::pair<std::string, Activity>> act;
     for (int l : links_in_plans()) {
-      std::vector<LinExpr> a;
+      Activity a;
       for (int s = 0; s <= ss_.max_slot; ++s) a.push_back(link_activity(l, s));
       act.emplace_back("link_" + std::to_string(l), std::move(a));
     }
@@ -387,30 +542,127 @@ class Builder {
     for (const auto& n : ss_.nodes)
       if (n.kind == SsKind::Compute) cores.insert(n.cores.begin(), n.cores.end());
     for (int c : cores) {
-      std::vector<LinExpr> a(static_cast<std::size_t>(ss_.max_slot + 1), LinExpr(0.0));
+      Activity a(static_cast<std::size_t>(ss_.max_slot + 1), LinExpr(0.0));
       for (const auto& n : ss_.nodes)
         if (n.kind == SsKind::Compute && contains(n.cores, c)) a[static_cast<std::size_t>(n.slot)] = LinExpr(1.0);
       act.emplace_back("core_" + std::to_string(c), std::move(a));
     }
-    for (const auto& [res, a] : act) {
-      LinExpr idle_lat;
-      for (std::size_t s = 0; s < a.size(); ++s) {
-        const Var L = m_.slot_latency[s];
-        if (is_constant(a[s])) {
-          if (a[s].constant < 0.5) idle_lat += L;
+    return act;
+  }
+
+  double big_m() const { return static_cast<double>(ss_.nodes.size() + 5); }
+
+  // OCCUPANCY (TTA:1174-1186): idle <=> nothing uses the resource in the slot, so every unused
+  // slot counts, gaps between uses included. One indicator per slot.
+  std::vector<std::vector<LinExpr>> occupancy_idle(const std::string& res, const Activity& a) {
+    std::vector<std::vector<LinExpr>> ind(a.size());
+    for (std::size_t s = 0; s < a.size(); ++s) {
+      if (is_constant(a[s])) {
+        ind[s].push_back(LinExpr(a[s].constant < 0.5 ? 1.0 : 0.0));
+        continue;
+      }
+      const std::string tag = res + "_" + std::to_string(s);
+      Var idle = lm().add_binary("idle_" + tag);
+      // The reference's act <= big_m (1 - idle), written tight: a link carries at most one
+      // transfer per slot (link contention), so on integer points the two rows agree.
+      lm().add_le(a[s] + LinExpr(idle), 1.0, "idle_hi_" + tag, "overlap");
+      lm().add_ge(a[s], LinExpr(1.0) - LinExpr(idle), "idle_lo_" + tag, "overlap");
+      ind[s].push_back(idle);
+    }
+    return ind;
+  }
+
+  // SPAN (TTA:1144-1172): for a used resource only the slots before its first use (idleS: nothing
+  // up to s) and after its last (idleE: nothing from s on) count; a never-used one has idleS = 1
+  // everywhere (idle for the whole iteration). A constant count fixes its indicator: idleS = 1
+  // iff nothing up to s; idleE = 0 when something comes later, else = used. The reference's
+  // big-M upper rows (pre[s] <= M (1 - idleS), Σ act <= M used, ...) are written as the chains
+  // idleS[s] <= idleS[s-1], idleS[s] + act[s] <= 1 (and mirrored for idleE), used >= act[s]:
+  // the same integer points, since a link carries at most one transfer per slot, and a much
+  // tighter relaxation.
+  std::vector<std::vector<LinExpr>> span_idle(const std::string& res, const Activity& a) {
+    const double M = big_m();
+    LinExpr sum;
+    for (const auto& e : a) sum += e;
+    LinExpr used = LinExpr(sum.constant > 0.5 ? 1.0 : 0.0);
+    if (!is_constant(sum)) {
+      Var v = lm().add_binary("used_" + res);
+      lm().add_ge(sum, v, "used_lo_" + res, "overlap");
+      for (std::size_t s = 0; s < a.size(); ++s)
+        if (!is_constant(a[s])) lm().add_ge(v, a[s], "used_hi_" + res + "_" + std::to_string(s), "overlap");
+      used = v;
+    }
+    const std::size_t n = a.size();
+    std::vector<LinExpr> start(n), end(n);
+    LinExpr pre;
+    for (std::size_t s = 0; s < n; ++s) {
+      pre += a[s];
+      if (is_constant(pre)) {
+        start[s] = LinExpr(pre.constant < 0.5 ? 1.0 : 0.0);
+        continue;
+      }
+      const std::string tag = res + "_" + std::to_string(s);
+      Var v = lm().add_binary("idleS_" + tag);
+      lm().add_le(LinExpr(v) + a[s], 1.0, "idleS_act_" + tag, "overlap");
+      if (s > 0 && !(is_constant(start[s - 1]) && start[s - 1].constant > 0.5))
+        lm().add_le(v, start[s - 1], "idleS_chain_" + tag, "overlap");
+      lm().add_ge(pre, used - M * LinExpr(v), "idleS_lo_" + tag, "overlap");
+      lm().add_ge(v, LinExpr(1.0) - used, "idleS_unused_" + tag, "overlap");
+      start[s] = v;
+    }
+    LinExpr suf;
+    for (std::size_t k = n; k-- > 0;) {
+      suf += a[k];
+      if (is_constant(suf)) {
+        end[k] = suf.constant < 0.5 ? used : LinExpr(0.0);
+        continue;
+      }
+      const std::string tag = res + "_" + std::to_string(k);
+      Var v = lm().add_binary("idleE_" + tag);
+      lm().add_le(LinExpr(v) + a[k], 1.0, "idleE_act_" + tag, "overlap");
+      if (k + 1 < n && !(is_constant(end[k + 1]) && end[k + 1].constant > 0.5))
+        lm().add_le(v, end[k + 1], "idleE_chain_" + tag, "overlap");
+      lm().add_ge(suf, used - M * LinExpr(v), "idleE_lo_" + tag, "overlap");
+      lm().add_le(v, used, "idleE_used_" + tag, "overlap");
+      end[k] = v;
+    }
+    std::vector<std::vector<LinExpr>> ind(n);
+    for (std::size_t s = 0; s < n; ++s) ind[s] = {start[s], end[s]};
+    return ind;
+  }
+
+  // sum_s sum_ind ind * L_s, each product of a binary and a slot latency linearised (TTA:2042-2082).
+  LinExpr idle_latency(const std::string& res, const std::vector<std::vector<LinExpr>>& ind) {
+    LinExpr idle_lat;
+    for (std::size_t s = 0; s < ind.size(); ++s) {
+      const Var L = m_.slot_latency[s];
+      for (std::size_t k = 0; k < ind[s].size(); ++k) {
+        const LinExpr& i = ind[s][k];
+        if (is_constant(i)) {
+          if (i.constant > 0.5) idle_lat += L;
           continue;
         }
-        const std::string tag = res + "_" + std::to_string(s);
-        Var idle = lm().add_binary("idle_" + tag);
-        lm().add_le(a[s], M * (LinExpr(1.0) - LinExpr(idle)), "idle_hi_" + tag, "overlap");
-        lm().add_ge(a[s], LinExpr(1.0) - LinExpr(idle), "idle_lo_" + tag, "overlap");
+        const std::string tag = res + "_" + std::to_string(s) + "_" + std::to_string(k);
         Var w = lm().add_var("idlelat_" + tag, VarKind::Continuous, 0, ub_);
-        lm().add_le(w, ub_ * LinExpr(idle), "il_a_" + tag, "overlap");
+        lm().add_le(w, ub_ * i, "il_a_" + tag, "overlap");
         lm().add_le(w, L, "il_b_" + tag, "overlap");
-        lm().add_ge(w, LinExpr(L) - ub_ * (LinExpr(1.0) - LinExpr(idle)), "il_c_" + tag, "overlap");
+        lm().add_ge(w, LinExpr(L) - ub_ * (LinExpr(1.0) - i), "il_c_" + tag, "overlap");
         idle_lat += w;
       }
-      lm().add_le(m_.overlap, idle_lat, "overlap_" + res, "overlap");
+    }
+    return idle_lat;
+  }
+
+  // The overlap between consecutive iterations is at most every resource's idle time, under the
+  // selected pipelining model; total = I x P - (I - 1) x overlap.
+  void overlap_and_total() {
+    m_.overlap = lm().add_var("overlap", VarKind::Integer, 0, kInf);
+    LinExpr sumL;
+    for (Var L : m_.slot_latency) sumL += L;
+    const bool span = sel_.pipelining == PipeliningModel::Span;
+    for (const auto& [res, a] : resources()) {
+      const auto ind = span ? span_idle(res, a) : occupancy_idle(res, a);
+      lm().add_le(m_.overlap, idle_latency(res, ind), "overlap_" + res, "overlap");
     }
     lm().add_le(m_.overlap, sumL, "overlap_le_iteration", "overlap");
     const double I = static_cast<double>(ss_.iterations);
@@ -425,7 +677,10 @@ class Builder {
         traffic += (static_cast<double>(ss_.tensors[t].bits) / static_cast<double>(m_.reuse[t].reuse[s])) * LinExpr(m_.z[t][s]);
         buffering += static_cast<double>(m_.reuse[t].tiles[s]) * LinExpr(m_.z[t][s]);
       }
-    m_.levels = {{"latency", LinExpr(m_.total)}, {"offchip_traffic", traffic}, {"buffering", buffering}};
+    // §2.17: the largest DMA channel counts break ties of the latency level (on all hardware).
+    LinExpr latency = m_.total;
+    if (m_.max_dma_in.index >= 0) latency += LinExpr(m_.max_dma_in) + LinExpr(m_.max_dma_out);
+    m_.levels = {{"latency", latency}, {"offchip_traffic", traffic}, {"buffering", buffering}};
   }
 };
 
@@ -546,6 +801,10 @@ Allocation solve(const SteadyState& ss, const hardware::Accelerator& acc, const 
   auto val = [&](const LinExpr& e) { return LinearModel::value(e, x); };
   a.total_latency = std::llround(x[static_cast<std::size_t>(m.total.index)]);
   a.overlap = std::llround(x[static_cast<std::size_t>(m.overlap.index)]);
+  if (m.max_dma_in.index >= 0) {
+    a.max_dma_in = std::llround(x[static_cast<std::size_t>(m.max_dma_in.index)]);
+    a.max_dma_out = std::llround(x[static_cast<std::size_t>(m.max_dma_out.index)]);
+  }
   for (Var L : m.slot_latency) {
     a.slot_latency.push_back(std::llround(x[static_cast<std::size_t>(L.index)]));
     a.latency_per_iteration += a.slot_latency.back();

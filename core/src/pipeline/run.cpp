@@ -176,6 +176,8 @@ class Runner {
     allocate::AllocateOptions ao;
     ao.solve.time_limit_s = o_.time_limit_s;
     ao.solve.threads = o_.threads;
+    ao.constraints = o_.constraints;
+    ao.nb_cols_to_use = o_.nb_cols_to_use;
     // Only a group's final answer writes its model: a fallback attempt's would be stale.
     if (!o_.failure_dir.empty() && diagnosis == allocate::Diagnosis::Full)
       ao.mps_on_failure = (o_.failure_dir / ("group_" + std::to_string(index)) / "model.mps").string();
@@ -224,7 +226,7 @@ class Runner {
     g.cost_time_s += at.cost_time_s;
     if (o_.costs_only) return;
     t0 = clock::now();
-    g.schedule = schedule::steady_state(g.tiled, g.costs, acc_, &router_);
+    g.schedule = schedule::steady_state(g.tiled, g.costs, acc_, &router_, o_.nb_cols_to_use);
     at.schedule_time_s = since(t0);
     say(tag + ": " + std::to_string(g.schedule.max_slot + 1) + " slots; solving the allocation");
     t0 = clock::now();

@@ -400,8 +400,15 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
     std::vector<std::vector<int>> src_groups{ss.nodes[src].cores};
     if (stage) {
       // Off-chip -> memory cores: `<t>` becomes `<t>_1`, placed on one memory-core combination.
-      const auto groups =
-          memory_core_combinations(acc, mem_cores, ss.nodes[src].cores, unrolling_of(src, tr.dims), TransferType::MemToMem);
+      // The count follows the consumer with the largest core group (the reference's
+      // get_node_with_largest_resource_allocation over the transfer's compute successors, first
+      // one on a tie): its columns and its split of the tensor's dims, not the off-chip source's.
+      std::size_t widest = src;
+      for (std::size_t d : dsts)
+        if (ss.nodes[d].kind == SsKind::Compute && (widest == src || ss.nodes[d].cores.size() > ss.nodes[widest].cores.size()))
+          widest = d;
+      const auto groups = memory_core_combinations(acc, mem_cores, ss.nodes[widest].cores, unrolling_of(widest, tr.dims),
+                                                   TransferType::MemToMem);
       const int staged = copy_tensor(tid, tname + "_1");
       add_transfer(tname, TransferType::MemToMem, tid, staged, src_groups, groups, memory_tile(groups));
       moved = staged;
@@ -587,8 +594,8 @@ SteadyState add_compute_latencies(SteadyState ss, const NodeCosts& costs) {
 }
 
 SteadyState steady_state(const tiling::TiledGroup& tiled, const NodeCosts& costs, const hardware::Accelerator& acc,
-                         Router* router) {
-  return add_compute_latencies(assign_time_slots(add_iteration_spaces(add_transfers(tiled, acc, kDefaultNbColsToUse, router))), costs);
+                         Router* router, int nb_cols_to_use) {
+  return add_compute_latencies(assign_time_slots(add_iteration_spaces(add_transfers(tiled, acc, nb_cols_to_use, router))), costs);
 }
 
 }  // namespace stream::schedule

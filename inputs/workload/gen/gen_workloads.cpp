@@ -38,6 +38,16 @@ ModelBuilder swiglu(std::int64_t seq, std::int64_t embed, std::int64_t hidden) {
   return m;
 }
 
+// One Gemm Y[M,N] = A[M,K] x B[K,N] as the reference's make_onnx_gemm.py writes it (bf16, B a
+// cleared initializer; node "Gemm", loop dims D0 = M, D1 = K, D2 = N).
+ModelBuilder gemm(std::int64_t m_size, std::int64_t k_size, std::int64_t n_size) {
+  ModelBuilder m("GEMM");
+  m.input("A", BF16, {m_size, k_size}).output("Y", BF16, {m_size, n_size});
+  m.initializer("B", BF16, {k_size, n_size});
+  m.node("Gemm", {"A", "B"}, {"Y"}, "Gemm").attr("alpha", 1.0f).attr("beta", 1.0f).attr("transA", 0).attr("transB", 0);
+  return m;
+}
+
 constexpr std::int64_t S = 128, D = 512, H = 8, Dh = 64;
 
 // Multi-head attention as PyTorch exports it: 2-D weights, MatMul, Reshape to heads, Transpose, back.
@@ -248,9 +258,19 @@ int main(int argc, char** argv) {
       {"resnet18_int8.onnx", ResNet18Int8().build()},
       {"fsrcnn_int8.onnx", fsrcnn_int8()},
   };
-  for (const auto& [name, model] : models) {
-    model.save(dir / name);
-    std::cout << "wrote " << (dir / name).string() << "\n";
-  }
+  // The two pinned AIE cases of the reference's test_cross_backend.py (aie-and-defaults §3.2, §3.3).
+  const std::pair<const char*, ModelBuilder> aie_models[] = {
+      {"aie/gemm_256_8192_2048.onnx", gemm(256, 8192, 2048)},
+      {"aie/swiglu_256_512_2048.onnx", swiglu(256, 512, 2048)},
+  };
+  std::filesystem::create_directories(dir / "aie");
+  auto save = [&](const auto& list) {
+    for (const auto& [name, model] : list) {
+      model.save(dir / name);
+      std::cout << "wrote " << (dir / name).string() << "\n";
+    }
+  };
+  save(models);
+  save(aie_models);
   return 0;
 }

@@ -8,14 +8,18 @@
 // time of any resource). total = I x sum(L_s) - (I-1) x overlap. Objectives, in priority order:
 // total latency, off-chip traffic, buffering. build_model() only builds; solve() also runs the
 // lexicographic solve and reads the result back, or explains an infeasible model and writes it
-// as .mps. The aie2-only families (object FIFO depth, buffer descriptors, DMA channels) are not
-// modelled: for zigzag hardware they bind nothing and add constants only.
+// as .mps. Which optional families are built, and the pipelining model of the overlap, come from
+// a ConstraintSelection (constraint_selection.hpp). On aie2 hardware (any connected core of
+// namespace aie2, aie-and-defaults §2.14) the object-FIFO depth, buffer-descriptor and DMA-channel
+// caps bind and a memory tile keeps a tensor exactly as long as its compute-side copy (§2.15-§2.18);
+// the largest per-core DMA channel counts join the first objective on every accelerator (§2.17).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "stream/allocate/constraint_selection.hpp"
 #include "stream/allocate/linear_model.hpp"
 #include "stream/allocate/solver.hpp"
 #include "stream/hardware/accelerator.hpp"
@@ -30,8 +34,10 @@ enum class Diagnosis { Full, Memory };
 
 struct AllocateOptions {
   SolveOptions solve;
-  bool memory_capacity = true;
+  ConstraintSelection constraints;
   bool double_buffering = true;
+  /// Columns whose memory cores exist for the aie2 memory-tile rule (as the steady state's staging).
+  int nb_cols_to_use = schedule::kDefaultNbColsToUse;
   /// Where to write the model when it is infeasible (empty: nowhere).
   std::string mps_on_failure;
   Diagnosis diagnosis = Diagnosis::Full;
@@ -43,6 +49,9 @@ struct ReuseLevels {
   std::vector<bool> relevant;       ///< VARYING
   std::vector<std::int64_t> reuse;  ///< R[sigma+1]
   std::vector<std::int64_t> tiles;  ///< TN[sigma+1]
+  /// BD[sigma+1]: buffer descriptors a memory tile needs at sigma, the product of the irrelevant
+  /// loop sizes since the last relevant loop up to sigma (1 at sigma = -1 and at a relevant loop).
+  std::vector<std::int64_t> descriptors;
 };
 
 [[nodiscard]] ReuseLevels reuse_levels(const schedule::SsTensor& tensor, bool double_buffering);
@@ -56,6 +65,9 @@ struct TetraModel {
   std::vector<std::vector<LinExpr>> y;            ///< per node, per plan (transfers only)
   std::vector<Var> slot_latency;                  ///< L_s
   Var overlap, total;
+  Var max_dma_in, max_dma_out;                    ///< index -1 without the dma_channels family
+  bool aie2 = false;                              ///< the aie2 strategy applies (§2.14)
+  std::vector<std::string> skipped_families;      ///< families the selection switched off
   std::vector<std::string> constant_violations;   ///< rows that are false before solving
 };
 
@@ -72,6 +84,7 @@ struct Allocation {
   std::int64_t overlap = 0;
   std::int64_t latency_per_iteration = 0;
   std::int64_t iterations = 1;
+  std::int64_t max_dma_in = 0, max_dma_out = 0;  ///< largest per-core DMA channel counts (§2.17)
   std::vector<std::int64_t> slot_latency;
   std::vector<int> plan;       ///< per node: chosen plan (transfers) or -1
   std::vector<int> placement;  ///< per tensor: chosen placement option

@@ -40,6 +40,11 @@ struct RunOptions {
   int threads = 1;
   double time_limit_s = 0;  ///< per MILP level; 0 = none
   std::string solver = "cbc";
+  /// The allocation MILP's optional families and pipelining model (constraint_selection.hpp).
+  allocate::ConstraintSelection constraints;
+  /// Columns whose memory cores may stage tensors (steady_state.hpp; the reference's API default
+  /// 4, its AIE tests 8).
+  int nb_cols_to_use = schedule::kDefaultNbColsToUse;
   /// Where each group's infeasible model goes (<dir>/group_<i>/model.mps); empty: not written.
   std::filesystem::path failure_dir;
   std::function<void(const std::string&)> progress;  ///< one line per step, may be empty

@@ -104,7 +104,8 @@ inline constexpr int kDefaultNbColsToUse = 4;
 /// coordinates, else ceil(unrolling / (1 for MemToMem, 4 for ComputeToMem)), snapped down to a
 /// divisor of the unrolling (and to at most |mem_cores|); then every k-combination of `mem_cores`
 /// in lexicographic order. `unrolling` = product of the source's inter-core factors on the dims
-/// the transfer moves.
+/// the transfer moves. For a constant input staged from off-chip (MemToMem) the "source" is the
+/// consumer with the largest core group, as in the reference (add_transfers passes its cores).
 [[nodiscard]] std::vector<std::vector<int>> memory_core_combinations(const hardware::Accelerator& accelerator,
                                                                      const std::vector<int>& mem_cores,
                                                                      const std::vector<int>& src_cores,
@@ -119,7 +120,9 @@ inline constexpr int kDefaultNbColsToUse = 4;
 /// Compute latencies from the cost table (throws when a compute node has no entry).
 [[nodiscard]] SteadyState add_compute_latencies(SteadyState ss, const NodeCosts& costs);
 
+/// `nb_cols_to_use`: see staging_memory_cores (the reference's AIE tests pass 8).
 [[nodiscard]] SteadyState steady_state(const tiling::TiledGroup& tiled, const NodeCosts& costs,
-                                       const hardware::Accelerator& accelerator, Router* router = nullptr);
+                                       const hardware::Accelerator& accelerator, Router* router = nullptr,
+                                       int nb_cols_to_use = kDefaultNbColsToUse);
 
 }  // namespace stream::schedule
