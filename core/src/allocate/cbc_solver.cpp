@@ -6,6 +6,7 @@
 #include <fstream>
 #include <cmath>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,28 @@ CbcPtr load(const LinearModel& model, const LinExpr& objective) {
   return m;
 }
 
+// CBC works in doubles with absolute tolerances near 1e-7: coefficients far above 1e13 (tensors
+// of 2^50 bits, latencies of 2^48 cycles) make its preprocessing abort the whole process (a
+// CglPreProcess assertion) instead of returning a status. Such a model is rejected first, naming
+// the row that holds the coefficient (a NaN coefficient too). (Right-hand sides are not limited: an off-chip
+// memory of 10^16 bits is a capacity bound that CBC handles.)
+constexpr double kMaxCoefficient = 70368744177664.0;  // 2^46
+
+void check_magnitudes(const LinearModel& model, const LinExpr& objective) {
+  auto fail = [](double v, const std::string& where) {
+    std::ostringstream text;
+    text << "the allocation model has the coefficient " << v << " in " << where << "; coefficients above 2^46 ("
+         << kMaxCoefficient << ") are beyond what the MILP solver handles reliably (the workload's tensors or "
+         << "latencies are too large for this hardware)";
+    throw Error(text.str());
+  };
+  for (const auto& row : model.rows())
+    for (const auto& [var, coef] : row.terms)
+      if (!(std::abs(coef) <= kMaxCoefficient)) fail(coef, "constraint '" + row.name + "' (" + row.family + ")");
+  for (const auto& [var, coef] : objective.terms)
+    if (!(std::abs(coef) <= kMaxCoefficient)) fail(coef, "the objective");
+}
+
 }  // namespace
 
 SolveResult CbcSolver::solve(const LinearModel& model, const LinExpr& objective, const SolveOptions& options) const {
@@ -78,6 +101,7 @@ SolveResult CbcSolver::solve(const LinearModel& model, const LinExpr& objective,
     out.best_bound = objective.constant;
     return out;
   }
+  check_magnitudes(model, objective);
   CbcPtr m = load(model, objective);
   Cbc_setLogLevel(m.get(), options.verbose ? 1 : 0);
   if (options.time_limit_s > 0) Cbc_setMaximumSeconds(m.get(), options.time_limit_s);
