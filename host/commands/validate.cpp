@@ -98,15 +98,15 @@ void print_summary(std::ostream& out, const Accelerator& acc) {
   const auto active = acc.active_links();
   std::map<std::size_t, std::vector<int>> by_connection;
   for (int l : active) by_connection[acc.links()[static_cast<std::size_t>(l)].connection].push_back(l);
+  // One pass over the edges (not one per connection: a file may list millions of pairs).
+  std::map<std::size_t, std::size_t> pairs_of;
+  for (const auto& e : acc.edges()) ++pairs_of[acc.links()[static_cast<std::size_t>(e[2])].connection];
   out << "connections after replacement (" << by_connection.size() << " of " << acc.connectivity.size()
       << " entries carry traffic):\n";
   for (const auto& [ci, links] : by_connection) {
     const Connection& c = acc.connectivity[ci];
-    std::size_t pairs = 0;
-    for (const auto& e : acc.edges())
-      if (std::find(links.begin(), links.end(), e[2]) != links.end()) ++pairs;
     out << "  [" << ci << "] " << name(c.type) << " " << ids_text(c.cores) << ", " << c.bandwidth
-        << " bits/cycle, " << pairs << " directed pairs\n";
+        << " bits/cycle, " << pairs_of[ci] << " directed pairs\n";
   }
   if (by_connection.size() < acc.connectivity.size())
     out << "  (" << acc.connectivity.size() - by_connection.size()

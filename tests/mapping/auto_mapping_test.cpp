@@ -271,6 +271,29 @@ TEST(AutoMapping, CheckMappingFindsProblems) {
   for (const auto& e : errors) EXPECT_EQ(e.where.file, "m.yaml");
 }
 
+TEST(AutoMapping, SplitsOf2To31OrLargerThanTheDimensionAreErrors) {
+  // Conv1's D1 (ox) has 32 iterations: a split of 33 leaves cores with nothing, a split of 2^31
+  // drove the tiler into billions of parts. Both were warnings (exit 0); now errors naming the
+  // layer, the node and the split, at the entry's line.
+  const auto acc = hardware::load_accelerator(kHardware / "tpu_like_quad_core.yaml");
+  const Workload wl = two_conv();
+  for (const std::string split : {"33", "2147483648"}) {
+    SCOPED_TRACE(split);
+    const Mapping m = parse_mapping_text("layers:\n- name: Conv\n  core_allocation: [[0, 1, 2, 3]]\n"
+                                         "  inter_core_tiling: [[{dim: D1, split: " + split + "}]]\n",
+                                         "m.yaml");
+    Diagnostics diag;
+    check_mapping(m, wl, acc, diag);
+    const auto errors = diag.errors();
+    ASSERT_EQ(errors.size(), 2u);  // Conv1 and Conv2 both match the entry
+    EXPECT_NE(errors[0].message.find("layer 'Conv' (node 'Conv1'): split " + split + " of D1 exceeds its size 32"),
+              std::string::npos)
+        << errors[0].message;
+    EXPECT_EQ(errors[0].where.file, "m.yaml");
+    EXPECT_EQ(errors[0].where.line, 2);
+  }
+}
+
 TEST(AutoMapping, CapacityTilerSizesATensorByItsWidestReader) {
   // A residual block: X -> Conv1 -> Conv2 -> Add(X, conv2_out). Conv2 reads conv1_out through a
   // halo (oy + fy - 1), so conv1's and conv2's spatial dims stay separate: X is read along its rows

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,28 @@ void load(OsiClpSolverInterface& osi, const LinearModel& model) {
   for (std::size_t j = 0; j < vars.size(); ++j)
     if (vars[j].kind != VarKind::Continuous) osi.setInteger(static_cast<int>(j));
   osi.setObjSense(1.0);
+}
+
+// CBC works in doubles with absolute tolerances near 1e-7: coefficients far above 1e13 (tensors
+// of 2^50 bits, latencies of 2^48 cycles) make its preprocessing abort the whole process (a
+// CglPreProcess assertion) instead of returning a status. Such a model is rejected first, naming
+// the row that holds the coefficient (a NaN coefficient too). (Right-hand sides are not limited: an off-chip
+// memory of 10^16 bits is a capacity bound that CBC handles.)
+constexpr double kMaxCoefficient = 70368744177664.0;  // 2^46
+
+void check_magnitudes(const LinearModel& model, const LinExpr& objective) {
+  auto fail = [](double v, const std::string& where) {
+    std::ostringstream text;
+    text << "the allocation model has the coefficient " << v << " in " << where << "; coefficients above 2^46 ("
+         << kMaxCoefficient << ") are beyond what the MILP solver handles reliably (the workload's tensors or "
+         << "latencies are too large for this hardware)";
+    throw Error(text.str());
+  };
+  for (const auto& row : model.rows())
+    for (const auto& [var, coef] : row.terms)
+      if (!(std::abs(coef) <= kMaxCoefficient)) fail(coef, "constraint '" + row.name + "' (" + row.family + ")");
+  for (const auto& [var, coef] : objective.terms)
+    if (!(std::abs(coef) <= kMaxCoefficient)) fail(coef, "the objective");
 }
 
 void set_objective(OsiClpSolverInterface& osi, const LinExpr& objective) {
@@ -229,6 +252,7 @@ class CbcSession final : public LevelSession {
   }
   SolveResult solve(const LinExpr& objective) override {
     if (model_.num_vars() == 0) return trivial(objective);
+    check_magnitudes(model_, objective);
     set_objective(osi_, objective);
     return solve_loaded(osi_, model_, objective, options_);
   }
@@ -256,6 +280,7 @@ class CbcSession final : public LevelSession {
 
 SolveResult CbcSolver::solve(const LinearModel& model, const LinExpr& objective, const SolveOptions& options) const {
   if (model.num_vars() == 0) return trivial(objective);
+  check_magnitudes(model, objective);
   OsiClpSolverInterface osi;
   load(osi, model);
   set_objective(osi, objective);

@@ -3,25 +3,17 @@
 #include <algorithm>
 #include <numeric>
 
+#include "stream/cost/window_count.hpp"
+
 namespace stream::cost {
 
 namespace {
 
+// Number of distinct indices c1*i + c2*j + const inside [0, extent-1] (closed form: the extents
+// and the padding can be 2^31 and more).
 std::int64_t window_extent(const AxisExpr& e, const std::vector<std::int64_t>& sizes, std::int64_t extent) {
-  // Number of distinct indices c1*i + c2*j + const inside [0, extent-1].
-  const std::int64_t c1 = e.terms[0].coef, c2 = e.terms[1].coef;
-  const std::int64_t n1 = sizes[static_cast<std::size_t>(e.terms[0].dim)];
-  const std::int64_t n2 = sizes[static_cast<std::size_t>(e.terms[1].dim)];
-  std::int64_t lo = e.constant, hi = e.constant;
-  lo += std::min<std::int64_t>(0, c1 * (n1 - 1)) + std::min<std::int64_t>(0, c2 * (n2 - 1));
-  hi += std::max<std::int64_t>(0, c1 * (n1 - 1)) + std::max<std::int64_t>(0, c2 * (n2 - 1));
-  std::vector<char> seen(static_cast<std::size_t>(hi - lo + 1), 0);
-  for (std::int64_t i = 0; i < n1; ++i)
-    for (std::int64_t j = 0; j < n2; ++j) seen[static_cast<std::size_t>(c1 * i + c2 * j + e.constant - lo)] = 1;
-  std::int64_t count = 0;
-  for (std::int64_t v = std::max<std::int64_t>(lo, 0); v <= std::min(hi, extent - 1); ++v)
-    count += seen[static_cast<std::size_t>(v - lo)];
-  return count;
+  return distinct_window_indices(e.terms[0].coef, sizes[static_cast<std::size_t>(e.terms[0].dim)], e.terms[1].coef,
+                                 sizes[static_cast<std::size_t>(e.terms[1].dim)], e.constant, extent);
 }
 
 }  // namespace

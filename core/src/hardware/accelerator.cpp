@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <set>
+#include <unordered_set>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
@@ -44,14 +45,21 @@ Namespace Accelerator::core_namespace() const { return cores.empty() ? Namespace
 void Accelerator::build_interconnect() {
   links_.clear();
   replacements.clear();
-  edge_link_.clear();
+  edge_index_.clear();
   edge_list_.clear();
   graph_order_.clear();
   succ_.clear();
   pred_.clear();
-  std::set<int> seen_nodes;
-  // Which connection owns each pair, to name what a later connection replaces.
-  std::map<std::pair<int, int>, std::size_t> owner;
+  std::unordered_set<int> seen_nodes;
+  // Which connection owns each edge (parallel to edge_list_), to name what a later connection
+  // replaces. Every step is O(1) per directed pair: a bus of n cores has n(n-1) of them, and an
+  // O(edges) scan per replaced pair made a 2,001-core bus over a chain take minutes.
+  std::vector<std::size_t> owner;
+  std::size_t pairs = 0;  // before replacement: an upper bound, so the table never rehashes
+  for (const auto& c : connectivity) pairs += c.cores.size() * (c.cores.size() > 0 ? c.cores.size() - 1 : 0);
+  edge_index_.reserve(pairs);
+  edge_list_.reserve(pairs);
+  owner.reserve(pairs);
 
   for (std::size_t ci = 0; ci < connectivity.size(); ++ci) {
     const Connection& c = connectivity[ci];
@@ -59,21 +67,18 @@ void Accelerator::build_interconnect() {
     auto add_edge = [&](int from, int to, int link) {
       for (int n : {from, to})
         if (seen_nodes.insert(n).second) graph_order_.push_back(n);
-      const auto key = std::make_pair(from, to);
-      auto it = edge_link_.find(key);
-      if (it == edge_link_.end()) {
-        edge_link_.emplace(key, link);
+      const auto [it, added] = edge_index_.try_emplace(pair_key(from, to), edge_list_.size());
+      if (added) {
         edge_list_.push_back({from, to, link});
+        owner.push_back(ci);
         succ_[from].push_back(to);
         pred_[to].push_back(from);
-      } else {
-        const std::size_t old = owner[key];
-        if (old != ci) replaced[old].push_back(key);
-        it->second = link;
-        for (auto& e : edge_list_)
-          if (e[0] == from && e[1] == to) e[2] = link;
+        return;
       }
-      owner[key] = ci;
+      const std::size_t e = it->second;
+      if (owner[e] != ci) replaced[owner[e]].emplace_back(from, to);
+      edge_list_[e][2] = link;
+      owner[e] = ci;
     };
     if (c.type == ConnectionType::Link) {
       if (c.cores.size() != 2) continue;  // reported by the reader
@@ -117,13 +122,22 @@ void Accelerator::build_interconnect() {
 
 std::vector<int> Accelerator::active_links() const {
   std::set<int> used;
-  for (const auto& [pair, link] : edge_link_) used.insert(link);
+  for (const auto& e : edge_list_) used.insert(e[2]);
   return {used.begin(), used.end()};
 }
 
+std::uint64_t Accelerator::pair_key(int from, int to) {
+  return (std::uint64_t{static_cast<std::uint32_t>(from)} << 32) | std::uint64_t{static_cast<std::uint32_t>(to)};
+}
+
 int Accelerator::edge(int from, int to) const {
-  auto it = edge_link_.find({from, to});
-  return it == edge_link_.end() ? -1 : it->second;
+  const auto e = edge_position(from, to);
+  return e < 0 ? -1 : edge_list_[static_cast<std::size_t>(e)][2];
+}
+
+std::int64_t Accelerator::edge_position(int from, int to) const {
+  auto it = edge_index_.find(pair_key(from, to));
+  return it == edge_index_.end() ? -1 : static_cast<std::int64_t>(it->second);
 }
 
 bool Accelerator::in_graph(int id) const { return succ_.count(id) > 0 || pred_.count(id) > 0; }

@@ -16,6 +16,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A bus of 4,096 cores; the routing tables grow with the directed pairs.
+constexpr std::uint64_t kMaxDirectedPairs = std::uint64_t{1} << 24;
+
 /// ^(?:\./)?(?:[A-Za-z0-9_\-]+/)*[A-Za-z0-9_\-]+(?:\.ya?ml)?$
 bool is_core_reference(std::string_view s) {
   if (s.substr(0, 2) == "./") s.remove_prefix(2);
@@ -287,6 +290,7 @@ struct Reader {
       return;
     }
     std::size_t i = 0;
+    std::uint64_t pairs = 0;
     for (const auto& item : *node) {
       const std::string what = "core_connectivity[" + std::to_string(i++) + "]";
       MapReader r(ctx, item, what);
@@ -357,9 +361,24 @@ struct Reader {
           c.unit_energy_cost = *v;
         }
       }
+      if (good && !within_pair_limit(c, pairs, r)) good = false;
       if (good) acc.connectivity.push_back(std::move(c));
       else acc.connectivity.push_back(Connection{ConnectionType::Bus, {}, 0, 0, r.where()});  // keeps indices aligned
     }
+  }
+
+  // The graph holds one edge per ordered core pair (a bus of n cores gives n(n-1)); `pairs` counts
+  // them before replacement, an upper bound of what build_interconnect() stores.
+  bool within_pair_limit(const Connection& c, std::uint64_t& pairs, MapReader& r) {
+    const auto k = static_cast<std::uint64_t>(c.cores.size());
+    const bool reported = pairs > kMaxDirectedPairs;
+    pairs += k * (k - 1);
+    if (pairs <= kMaxDirectedPairs) return true;
+    if (!reported)
+      r.error("cores", "`core_connectivity` lists more than " + std::to_string(kMaxDirectedPairs) +
+                           " directed core pairs by this entry (a bus of n cores has n(n-1)); that many cannot be "
+                           "routed");
+    return false;
   }
 
   void read_memory_sharing(MapReader& top) {

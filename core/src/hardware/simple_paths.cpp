@@ -18,8 +18,8 @@
 //  3. candidates live in a heap of (length, push counter, path) and a path already waiting is not
 //     pushed again, so among equally long candidates the one discovered first is yielded first.
 // Checked against networkx 3.6.1 on every ordered core pair of every reference hardware file
-// (tests/schedule/data/networkx_simple_paths.txt keeps a sample). Graphs here have at most a few
-// dozen nodes, so the dense per-call tables are cheap.
+// (tests/schedule/data/networkx_simple_paths.txt keeps a sample). The per-call tables are sized by
+// cores and edges (not cores squared), so a call costs O(k * path length * (cores + edges)).
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -36,12 +36,31 @@ namespace {
 
 using Path = std::vector<int>;
 
+// Ignored nodes by core id and ignored edges by their index in Accelerator::edges(); what was set
+// is remembered so that clearing costs what was set, not the graph's size (these run once per
+// accepted path of every routed core pair).
 struct Filters {
-  std::vector<char> node;  ///< ignored nodes, by core id
-  std::vector<char> edge;  ///< ignored directed edges, n * from + to
-  std::size_t n = 0;
+  const Accelerator* acc = nullptr;
+  std::vector<char> node;
+  std::vector<char> edge;
+  std::vector<std::size_t> set_nodes, set_edges;
   bool edge_ignored(int from, int to) const {
-    return edge[static_cast<std::size_t>(from) * n + static_cast<std::size_t>(to)] != 0;
+    return edge[static_cast<std::size_t>(acc->edge_position(from, to))] != 0;
+  }
+  void ignore_node(int v) {
+    if (!node[static_cast<std::size_t>(v)]) set_nodes.push_back(static_cast<std::size_t>(v));
+    node[static_cast<std::size_t>(v)] = 1;
+  }
+  void ignore_edge(int from, int to) {
+    const auto e = static_cast<std::size_t>(acc->edge_position(from, to));
+    if (!edge[e]) set_edges.push_back(e);
+    edge[e] = 1;
+  }
+  void clear() {
+    for (auto v : set_nodes) node[v] = 0;
+    for (auto e : set_edges) edge[e] = 0;
+    set_nodes.clear();
+    set_edges.clear();
   }
 };
 
@@ -136,10 +155,10 @@ std::vector<std::vector<int>> Accelerator::shortest_simple_paths(int from, int t
   std::vector<Path> accepted;  // networkx listA
   if (k == 0 || !in_graph(from) || !in_graph(to)) return accepted;
   Filters filters;
-  filters.n = cores.size();
-  filters.node.assign(filters.n, 0);
-  filters.edge.assign(filters.n * filters.n, 0);
-  Workspace workspace(*this, filters.n);
+  filters.acc = this;
+  filters.node.assign(cores.size(), 0);
+  filters.edge.assign(edges().size(), 0);
+  Workspace workspace(*this, cores.size());
 
   // networkx PathBuffer: heap of (length, counter, path) plus the set of paths waiting in it.
   using Candidate = std::tuple<std::int64_t, std::int64_t, Path>;
@@ -157,19 +176,18 @@ std::vector<std::vector<int>> Accelerator::shortest_simple_paths(int from, int t
       push(first->first, std::move(first->second));
     } else {
       const Path& prev = accepted.back();
-      std::fill(filters.node.begin(), filters.node.end(), 0);
-      std::fill(filters.edge.begin(), filters.edge.end(), 0);
+      filters.clear();
       for (std::size_t i = 1; i < prev.size(); ++i) {
         const Path root(prev.begin(), prev.begin() + static_cast<std::ptrdiff_t>(i));
         for (const Path& p : accepted)
           if (p.size() > i && std::equal(root.begin(), root.end(), p.begin()))
-            filters.edge[static_cast<std::size_t>(p[i - 1]) * filters.n + static_cast<std::size_t>(p[i])] = 1;
+            filters.ignore_edge(p[i - 1], p[i]);
         if (auto spur = bidirectional_dijkstra(root.back(), to, filters, workspace)) {
           Path path(root.begin(), root.end() - 1);
           path.insert(path.end(), spur->second.begin(), spur->second.end());
           push(static_cast<std::int64_t>(i - 1) + spur->first, std::move(path));
         }
-        filters.node[static_cast<std::size_t>(root.back())] = 1;
+        filters.ignore_node(root.back());
       }
     }
     if (candidates.empty()) break;

@@ -5,6 +5,7 @@
 #include <queue>
 
 #include "stream/error.hpp"
+#include "stream/ir/checked.hpp"
 #include "stream/ir/dimensions.hpp"
 #include "stream/ir/iteration_space.hpp"
 
@@ -70,7 +71,11 @@ Workload::Workload(std::vector<Node> nodes) : nodes_(std::move(nodes)), cache_(s
       if (pending[i] != 0) fail_node(nodes_[i].name, "", "the workload graph has a cycle through this node");
   }
   sizes_.resize(nodes_.size());
-  for (std::size_t i = 0; i < nodes_.size(); ++i) sizes_[i] = stream::loop_sizes(nodes_[i]);
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    sizes_[i] = stream::loop_sizes(nodes_[i]);
+    // The iteration-space size (the MAC count) bounds every tile and loop product downstream.
+    (void)checked_product(sizes_[i], [&] { return "node '" + nodes_[i].name + "' (iteration space size)"; });
+  }
 }
 
 std::size_t Workload::index_of(const std::string& node_name) const {

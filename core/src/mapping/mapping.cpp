@@ -7,6 +7,7 @@
 
 #include "../hardware/yaml_support.hpp"
 #include "stream/hardware/accelerator.hpp"
+#include "stream/ir/checked.hpp"
 #include "stream/ir/iteration_space.hpp"
 #include "stream/ir/workload.hpp"
 #include "stream/report/file_output.hpp"
@@ -321,7 +322,7 @@ const std::vector<DimSplit>& LayerMapping::splits() const {
 
 std::int64_t LayerMapping::total_split() const {
   std::int64_t p = 1;
-  for (const auto& s : splits()) p *= s.split;
+  for (const auto& s : splits()) p = checked_mul(p, s.split, [&] { return "layer '" + name + "' (product of its splits)"; });
   return p;
 }
 
@@ -411,9 +412,12 @@ void check_mapping(const Mapping& mapping, const Workload& workload, const hardw
                                      std::to_string(num_dims) + " loop dims (D0..D" + std::to_string(num_dims - 1) + ")");
         continue;
       }
+      // More parts than iterations leaves cores with empty tiles, and a split such as 2^31
+      // drove the tiler into billions of parts: an error, not a warning.
       if (static_cast<std::size_t>(s.dim) < sizes.size() && s.split > sizes[static_cast<std::size_t>(s.dim)])
-        diagnostics.warning(where, who + ": split " + std::to_string(s.split) + " of D" + std::to_string(s.dim) +
-                                       " exceeds its size " + std::to_string(sizes[static_cast<std::size_t>(s.dim)]));
+        diagnostics.error(where, who + ": split " + std::to_string(s.split) + " of D" + std::to_string(s.dim) +
+                                     " exceeds its size " + std::to_string(sizes[static_cast<std::size_t>(s.dim)]) +
+                                     " (a split is at most the dimension's size)");
     }
     if (first_use && !entry->splits().empty() && entry->total_split() != static_cast<std::int64_t>(entry->cores().size()))
       diagnostics.warning(where, "layer '" + entry->name + "': the splits multiply to " +

@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "stream/ir/checked.hpp"
 #include "stream/ir/op_kinds.hpp"
 
 namespace stream::pipeline {
@@ -18,9 +19,7 @@ std::optional<double> ratio(double num, double den) {
 }
 
 std::int64_t untiled_macs(const Workload& w, std::size_t node) {
-  std::int64_t macs = 1;
-  for (auto s : w.loop_sizes(node)) macs *= s;
-  return macs;
+  return checked_product(w.loop_sizes(node), [&] { return "node '" + w.node(node).name + "' (MAC count)"; });
 }
 
 void add_mip_gap(GroupMetrics& m, const allocate::Allocation& a) {
@@ -68,7 +67,8 @@ GroupMetrics group_metrics(const GroupResult& g, const hardware::Accelerator& ac
     }
   }
   for (std::size_t i : g.workload.computation_nodes())
-    if (is_mac_type(g.workload.node(i).type)) m.total_mac_ops += untiled_macs(g.workload, i);
+    if (is_mac_type(g.workload.node(i).type))
+      m.total_mac_ops = checked_add(m.total_mac_ops, untiled_macs(g.workload, i), "the workload's total MAC count");
   m.sums.mac_ops = m.total_mac_ops;
   m.sums.latency = g.allocation.total_latency;
   m.peak_macs_per_cycle = peak_macs_per_cycle(acc);
@@ -87,7 +87,7 @@ RunMetrics run_metrics(const RunResult& r, const hardware::Accelerator& acc) {
     const auto& s = out.groups.back().sums;
     total.weighted_mac += s.weighted_mac;
     total.weight += s.weight;
-    total.mac_ops += s.mac_ops;
+    total.mac_ops = checked_add(total.mac_ops, s.mac_ops, "the run's total MAC count");
     out.max_group_latency = std::max(out.max_group_latency, g.allocation.total_latency);
     out.degenerate = out.degenerate || out.groups.back().degenerate;
   }

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <deque>
 #include <optional>
 #include <sstream>
 #include <unordered_map>
 
 #include "stream/allocate/solver.hpp"
+#include "stream/ir/checked.hpp"
 #include "stream/ir/name_order.hpp"
 #include "stream/pipeline/estimate_costs.hpp"
 #include "stream/pipeline/fusion_groups.hpp"
@@ -34,6 +36,30 @@ std::vector<std::string> cut_points(const Workload& w, const RunOptions& o) {
     case CutMode::Explicit: return o.cut_points;
   }
   return {};
+}
+
+// A NaN or an infinity never reaches a result file: they come from hardware figures that are
+// finite but whose products overflow a double (an access cost of 1e308 times a count), and a
+// summary saying `energy: .nan` (or `inf`) with exit 0 reads as a result. Checked per cost entry
+// and per group total; the error names the figure, the group and, for an entry, node and core.
+void check_finite(double v, const std::string& what, const std::string& where) {
+  if (std::isfinite(v)) return;
+  throw Error(where + ": the " + what + " is " + (std::isnan(v) ? std::string("NaN") : std::string("infinite")) +
+              " (a hardware cost or size so large that the figure overflows a double)");
+}
+
+void check_finite(const GroupResult& g, const std::string& tag) {
+  for (const auto& [node, entries] : g.costs)
+    for (const auto& e : entries) {
+      const std::string where = tag + ", node '" + node + "' on core " + std::to_string(e.core_id);
+      check_finite(e.latency_total, "per-core latency", where);
+      check_finite(e.energy_total, "per-core energy", where);
+      check_finite(e.mac_spatial_utilization, "MAC spatial utilisation", where);
+    }
+  check_finite(g.energy.compute, "compute energy", tag);
+  check_finite(g.energy.transfer, "transfer energy", tag);
+  check_finite(g.energy.offchip, "off-chip energy", tag);
+  check_finite(g.energy.total(), "total energy", tag);
 }
 
 bool same_mapping(const tiling::GroupMapping& a, const tiling::GroupMapping& b) {
@@ -151,13 +177,17 @@ class Runner {
         r_.cut_groups.push_back({automatic_group, g.workload.computation_nodes().size(), std::move(g.attempts), since(t_group)});
         continue;
       }
-      finish(g, "group " + std::to_string(g.index));
+      const std::string tag = "group " + std::to_string(g.index);
+      finish(g, tag);
       g.wall_time_s = since(t_group);
-      r_.total_latency += g.allocation.total_latency;
+      check_finite(g, tag);
+      r_.total_latency = checked_add(r_.total_latency, g.allocation.total_latency, "the run's total latency");
       r_.total_energy += g.energy.total();
       r_.groups.push_back(std::move(g));
     }
     r_.edp = r_.total_energy * static_cast<double>(r_.total_latency);
+    check_finite(r_.total_energy, "run's total energy", "the run");
+    check_finite(r_.edp, "run's energy-delay product", "the run");
     r_.wall_time_s = since(t_run);
     return std::move(r_);
   }

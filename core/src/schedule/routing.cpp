@@ -9,15 +9,7 @@
 namespace stream::schedule {
 
 Router::Router(const hardware::Accelerator& acc, RoutingOptions options)
-    : acc_(acc), options_(options), n_(acc.size()), edge_index_(n_ * n_, -1) {
-  const auto& edges = acc.edges();
-  for (std::size_t e = 0; e < edges.size(); ++e) {
-    const auto [from, to, link] = edges[e];
-    (void)link;
-    if (from >= 0 && to >= 0 && static_cast<std::size_t>(from) < n_ && static_cast<std::size_t>(to) < n_)
-      edge_index_[static_cast<std::size_t>(from) * n_ + static_cast<std::size_t>(to)] = static_cast<int>(e);
-  }
-}
+    : acc_(acc), options_(options) {}
 
 const std::vector<std::vector<int>>& Router::candidates(int source, int target) {
   if (auto it = candidates_.find({source, target}); it != candidates_.end()) return it->second;
@@ -60,7 +52,7 @@ const Router::Route& Router::route(const std::vector<int>& sources, const std::v
     for (const auto& p : paths) {
       auto& edges = per_path.emplace_back();
       for (std::size_t i = 0; i + 1 < p.size(); ++i)
-        edges.push_back(edge_index_[static_cast<std::size_t>(p[i]) * n_ + static_cast<std::size_t>(p[i + 1])]);
+        edges.push_back(static_cast<int>(acc_.edge_position(p[i], p[i + 1])));
     }
   }
 

@@ -112,13 +112,16 @@ class GraphChecker {
                                                      "AveragePool", "MaxPool",     "LpPool"};
     if (!(n.domain().empty() || n.domain() == "ai.onnx") || window_ops.count(n.op_type()) == 0) return;
     for (const auto& a : n.attribute()) {
-      if (a.name() != "strides" && a.name() != "dilations" && a.name() != "kernel_shape") continue;
+      const bool pads = a.name() == "pads";  // ONNX: "each value must be greater than or equal to 0"
+      if (!pads && a.name() != "strides" && a.name() != "dilations" && a.name() != "kernel_shape") continue;
+      const std::int64_t least = pads ? 0 : 1;
       const bool scalar = a.type() == onnx::AttributeProto::INT;
       for (int k = 0; k < (scalar ? 1 : a.ints_size()); ++k) {
         const auto v = scalar ? a.i() : a.ints(k);
-        if (v >= 1) continue;
+        if (v >= least) continue;
         fail("attribute '" + a.name() + "' of node '" + n.name() + "' (" + n.op_type() + ") has " + std::to_string(v) +
-                 " on spatial axis " + std::to_string(k) + " (each entry must be at least 1)",
+                 (pads ? " at position " : " on spatial axis ") + std::to_string(k) + " (each entry must be at least " +
+                 std::to_string(least) + ")",
              n.name());
       }
     }

@@ -112,6 +112,13 @@ std::vector<Node> parse_gemm(const OnnxNodeView& v, OnnxParseContext& ctx) {
   auto Y = output_tensor(v, ctx, 0);
   if (A->rank() != 2 || B->rank() != 2) v.fail("A and B must be 2-D", A->rank() != 2 ? A->name : B->name);
   const bool ta = v.attr_int("transA", 0) != 0, tb = v.attr_int("transB", 0) != 0;
+  // The loop sizes accept an input larger than its loop (a sub-range read), which would take a
+  // B with more rows than A has columns as a partial read: a Gemm has one K.
+  const auto ka = A->shape[ta ? 0 : 1], kb = B->shape[tb ? 1 : 0];
+  if (ka != kb)
+    v.fail("contraction mismatch: A has K = " + std::to_string(ka) + " (transA " + std::to_string(ta ? 1 : 0) +
+               ") but B has K = " + std::to_string(kb) + " (transB " + std::to_string(tb ? 1 : 0) + ")",
+           B->name);
   // Dims (m, k, n); the bias C is not an operand (it does not change the loop nest).
   AffineMap a = ta ? AffineMap(3, {E::dim(1), E::dim(0)}) : AffineMap(3, {E::dim(0), E::dim(1)});
   AffineMap b = tb ? AffineMap(3, {E::dim(2), E::dim(1)}) : AffineMap(3, {E::dim(1), E::dim(2)});

@@ -66,6 +66,17 @@ std::vector<Node> parse_gather(const OnnxNodeView& v, OnnxParseContext& ctx) {
   const int axis = normalize_axis(v, v.attr_int("axis", 0), r);
   const auto q = v.inputs[1].shape.size();
   if (Y->rank() != r + q - 1) v.fail("output rank does not match data rank + index rank - 1", Y->name);
+  // Constant indices are known: one outside [-extent, extent) reads past the data (ONNX leaves it
+  // undefined), so it is rejected rather than costed as a read of a row that does not exist.
+  if (const auto& known = v.inputs[1].int_values) {
+    const auto extent = X->shape[static_cast<std::size_t>(axis)];
+    for (std::size_t j = 0; j < known->size(); ++j)
+      if ((*known)[j] < -extent || (*known)[j] >= extent)
+        v.fail("index " + std::to_string((*known)[j]) + " (entry " + std::to_string(j) + " of '" + v.inputs[1].name +
+                   "') is outside axis " + std::to_string(axis) + " of '" + X->name + "', which has extent " +
+                   std::to_string(extent) + " (valid: " + std::to_string(-extent) + ".." + std::to_string(extent - 1) + ")",
+               v.inputs[1].name);
+  }
   // Dims: the output positions, then the source position `src` along the gathered axis (which only
   // the data indexes: a data-dependent reduction-like loop, as the reference).
   const int ry = static_cast<int>(Y->rank()), src = ry;

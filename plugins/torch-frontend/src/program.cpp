@@ -13,6 +13,7 @@
 #include <zip.h>
 
 #include <stream/error.hpp>
+#include <stream/ir/checked.hpp>
 
 #include "program.hpp"
 
@@ -52,13 +53,17 @@ class Zip {
   [[nodiscard]] bool has(const std::string& name) const {
     return std::find(names_.begin(), names_.end(), name) != names_.end();
   }
-  [[nodiscard]] std::string read(const std::string& name) const {
+  // At most `limit` bytes once inflated: the size the entry declares is checked first, and the
+  // inflated stream is counted as it arrives (a declared size can lie), so a small archive never
+  // inflates into gigabytes.
+  [[nodiscard]] std::string read(const std::string& name, std::uint64_t limit) const {
     zip_stat_t st;
     zip_stat_init(&st);
     if (zip_stat(zip_.get(), name.c_str(), 0, &st) != 0) fail("entry '" + name + "' is missing");
     if ((st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method != ZIP_CM_STORE && st.comp_method != ZIP_CM_DEFLATE)
       fail("entry '" + name + "' uses compression method " + std::to_string(st.comp_method) +
            "; only stored and deflated entries are supported");
+    if ((st.valid & ZIP_STAT_SIZE) && st.size > limit) too_large(name, std::to_string(st.size) + " bytes", limit);
     std::unique_ptr<zip_file_t, int (*)(zip_file_t*)> f(zip_fopen(zip_.get(), name.c_str(), 0), zip_fclose);
     if (!f) fail("cannot read entry '" + name + "': " + zip_strerror(zip_.get()));
     std::string data;
@@ -67,9 +72,14 @@ class Zip {
       const auto got = zip_fread(f.get(), buf.data(), buf.size());
       if (got < 0) fail("cannot read entry '" + name + "': " + zip_file_strerror(f.get()));
       if (got == 0) break;
+      if (data.size() + static_cast<std::uint64_t>(got) > limit) too_large(name, "more than that", limit);
       data.append(buf.data(), static_cast<std::size_t>(got));
     }
     return data;
+  }
+  [[noreturn]] void too_large(const std::string& name, const std::string& size, std::uint64_t limit) const {
+    fail("entry '" + name + "' inflates to " + size + "; at most " + std::to_string(limit) +
+         " bytes are read from a .pt2 entry (see the torch frontend README)");
   }
   [[noreturn]] void fail(const std::string& message) const { throw Error(message, Location{.file = file_}); }
 
@@ -94,7 +104,7 @@ ArchiveProgram read_archive(const std::filesystem::path& path, const std::string
   if (zip.has("serialized_exported_program.json")) {
     out.layout = ArchiveLayout::Legacy;
     out.json_entry = "serialized_exported_program.json";
-    out.json = zip.read(out.json_entry);
+    out.json = zip.read(out.json_entry, kMaxProgramJsonBytes);
     return out;
   }
   if (zip.names().empty()) zip.fail("the archive is empty; expected a torch.export.save archive");
@@ -107,7 +117,7 @@ ArchiveProgram read_archive(const std::filesystem::path& path, const std::string
   else if (!zip.has("archive_format"))
     zip.fail("not a torch.export archive: no serialized_exported_program.json (torch <= 2.7) and no archive_format "
              "record (PT2 archive, torch >= 2.8)");
-  const auto format = trimmed(zip.read(prefix + "archive_format"));
+  const auto format = trimmed(zip.read(prefix + "archive_format", kMaxRecordBytes));
   if (format != "pt2") zip.fail("archive_format is '" + format + "', expected 'pt2'");
   if (!prefix.empty())
     for (const auto& n : zip.names())
@@ -139,7 +149,7 @@ ArchiveProgram read_archive(const std::filesystem::path& path, const std::string
   out.prefix = prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1);
   out.model = pick;
   out.json_entry = models_dir + pick + ".json";
-  out.json = zip.read(out.json_entry);
+  out.json = zip.read(out.json_entry, kMaxProgramJsonBytes);
   return out;
 }
 
@@ -326,13 +336,35 @@ class ExprParser {
   std::int64_t expr() {
     auto v = term();
     for (;;) {
-      if (eat("+")) v += term();
-      else if (eat("-")) v -= term();
+      if (eat("+")) v = add(v, term());
+      else if (eat("-")) v = add(v, neg(term()));
       else return v;
     }
   }
+  // Checked (stream/ir/checked.hpp): a size expression that overflows int64 cannot be evaluated
+  // (BadExpr), and a power is computed by squaring, so `s0**1000000000000` costs 40 steps.
+  template <typename Op>
+  static std::int64_t checked(Op op) {
+    try {
+      return op();
+    } catch (const Error&) {
+      throw BadExpr{};
+    }
+  }
+  static std::int64_t add(std::int64_t a, std::int64_t b) { return checked([&] { return checked_add(a, b, "size"); }); }
+  static std::int64_t mul(std::int64_t a, std::int64_t b) { return checked([&] { return checked_mul(a, b, "size"); }); }
+  static std::int64_t neg(std::int64_t a) { return mul(a, -1); }
+  static std::int64_t power(std::int64_t base, std::int64_t e) {
+    if (e < 0) throw BadExpr{};
+    std::int64_t r = 1;
+    for (; e > 0; e >>= 1) {
+      if (e & 1) r = mul(r, base);
+      if (e > 1) base = mul(base, base);
+    }
+    return r;
+  }
   static std::int64_t floordiv(std::int64_t a, std::int64_t b) {
-    if (b == 0) throw BadExpr{};
+    if (b == 0 || (a == std::numeric_limits<std::int64_t>::min() && b == -1)) throw BadExpr{};
     auto q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
     return q;
@@ -341,17 +373,14 @@ class ExprParser {
     auto v = factor();
     for (;;) {
       if (eat("**")) {
-        const auto e = factor();
-        std::int64_t r = 1;
-        for (std::int64_t k = 0; k < e; ++k) r *= v;
-        v = r;
-      } else if (eat("*")) v *= factor();
+        v = power(v, factor());
+      } else if (eat("*")) v = mul(v, factor());
       else if (eat("//")) v = floordiv(v, factor());
       else if (eat("/")) v = floordiv(v, factor());
       else if (eat("%")) {
         const auto b = factor();
         if (b == 0) throw BadExpr{};
-        v = v - floordiv(v, b) * b;
+        v = add(v, neg(mul(floordiv(v, b), b)));
       } else return v;
     }
   }
@@ -364,7 +393,7 @@ class ExprParser {
   std::int64_t factor() {
     skip();
     if (i_ >= s_.size()) throw BadExpr{};
-    if (eat("-")) return -factor();
+    if (eat("-")) return neg(factor());
     if (eat("(")) {
       const auto v = expr();
       if (!eat(")")) throw BadExpr{};
@@ -372,7 +401,7 @@ class ExprParser {
     }
     if (std::isdigit(static_cast<unsigned char>(s_[i_]))) {
       std::int64_t v = 0;
-      while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) v = v * 10 + (s_[i_++] - '0');
+      while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) v = add(mul(v, 10), s_[i_++] - '0');
       return v;
     }
     const auto id = ident();
@@ -411,24 +440,20 @@ class ExprParser {
     if (id == "Integer") return args[0];
     if (id == "Add") {
       std::int64_t v = 0;
-      for (auto a : args) v += a;
+      for (auto a : args) v = add(v, a);
       return v;
     }
     if (id == "Mul") {
       std::int64_t v = 1;
-      for (auto a : args) v *= a;
+      for (auto a : args) v = mul(v, a);
       return v;
     }
     if (id == "FloorDiv" && args.size() == 2) return floordiv(args[0], args[1]);
     if ((id == "Mod" || id == "PythonMod") && args.size() == 2 && args[1] != 0)
-      return args[0] - floordiv(args[0], args[1]) * args[1];
+      return add(args[0], neg(mul(floordiv(args[0], args[1]), args[1])));
     if (id == "Max") return *std::max_element(args.begin(), args.end());
     if (id == "Min") return *std::min_element(args.begin(), args.end());
-    if (id == "Pow" && args.size() == 2) {
-      std::int64_t r = 1;
-      for (std::int64_t k = 0; k < args[1]; ++k) r *= args[0];
-      return r;
-    }
+    if (id == "Pow" && args.size() == 2) return power(args[0], args[1]);
     throw BadExpr{};
   }
   void skip_rest_of_call() {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <zip.h>
+#include <zlib.h>
 
 namespace stream::torch_testing {
 
@@ -326,6 +327,76 @@ void write_zip(const std::filesystem::path& path, const std::vector<std::pair<st
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (!f) throw std::runtime_error("cannot create " + path.string());
   f.write(out.data(), static_cast<std::streamsize>(out.size()));
+}
+
+void write_deflate_bomb(const std::filesystem::path& path, const std::string& name, std::uint64_t inflated,
+                        std::optional<std::uint32_t> declared) {
+  // A full flush ends a deflate block on a byte boundary and forgets the history, so every 1 MiB
+  // chunk of spaces compresses to the same bytes: the stream is that block repeated, then the
+  // final empty block. The CRC of the whole is combined from the chunk's.
+  constexpr std::size_t chunk = std::size_t{1} << 20;
+  const std::string spaces(chunk, ' ');
+  z_stream z{};
+  if (deflateInit2(&z, 9, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK) throw std::runtime_error("deflateInit2");
+  auto run = [&](const std::string& in, int flush) {
+    std::string out(chunk, '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+    z.avail_in = static_cast<uInt>(in.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    deflate(&z, flush);
+    out.resize(out.size() - z.avail_out);
+    return out;
+  };
+  const std::string block = run(spaces, Z_FULL_FLUSH);
+  const std::string tail = run("", Z_FINISH);
+  deflateEnd(&z);
+  const std::uint64_t chunks = inflated / chunk;
+  const auto chunk_crc = static_cast<std::uint32_t>(::crc32(0, reinterpret_cast<const Bytef*>(spaces.data()), chunk));
+  uLong crc = 0;
+  for (std::uint64_t i = 0; i < chunks; ++i) crc = crc32_combine(crc, chunk_crc, static_cast<z_off_t>(chunk));
+  const auto size = static_cast<std::uint32_t>(declared.value_or(static_cast<std::uint32_t>(chunks * chunk)));
+  const auto compressed = static_cast<std::uint32_t>(block.size() * chunks + tail.size());
+  std::string head, central;
+  auto header = [&](std::string& out, bool local) {
+    put32(out, local ? 0x04034b50u : 0x02014b50u);
+    if (!local) put16(out, 20);
+    put16(out, 20);
+    put16(out, 0);  // flags
+    put16(out, 8);  // deflated
+    put16(out, 0);
+    put16(out, (1 << 5) | 1);
+    put32(out, static_cast<std::uint32_t>(crc));
+    put32(out, compressed);
+    put32(out, size);
+    put16(out, static_cast<std::uint32_t>(name.size()));
+    put16(out, 0);
+    if (!local) {
+      for (int i = 0; i < 4; ++i) put16(out, 0);  // comment, disk, internal attributes, (high half of) external
+      put16(out, 0);
+      put32(out, 0);  // local header offset
+    }
+    out += name;
+  };
+  header(head, true);
+  header(central, false);
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!f) throw std::runtime_error("cannot create " + path.string());
+  f.write(head.data(), static_cast<std::streamsize>(head.size()));
+  for (std::uint64_t i = 0; i < chunks; ++i) f.write(block.data(), static_cast<std::streamsize>(block.size()));
+  f.write(tail.data(), static_cast<std::streamsize>(tail.size()));
+  const auto cd_offset = static_cast<std::uint32_t>(head.size() + compressed);
+  f.write(central.data(), static_cast<std::streamsize>(central.size()));
+  std::string end;
+  put32(end, 0x06054b50u);
+  put16(end, 0);
+  put16(end, 0);
+  put16(end, 1);
+  put16(end, 1);
+  put32(end, static_cast<std::uint32_t>(central.size()));
+  put32(end, cd_offset);
+  put16(end, 0);
+  f.write(end.data(), static_cast<std::streamsize>(end.size()));
 }
 
 void write_pt2(const std::filesystem::path& path, const json& program, ArchiveLayout layout, const ZipOptions& options) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -76,5 +77,11 @@ void write_zip(const std::filesystem::path& path, const std::vector<std::pair<st
                const ZipOptions& options = {});
 /// archive_entries + write_zip; the PT2 folder is the file's stem, as torch.export.save names it.
 void write_pt2(const std::filesystem::path& path, const json& program, ArchiveLayout layout, const ZipOptions& options = {});
+
+/// A zip bomb: a legacy archive whose one entry, `name`, is deflated and inflates to `inflated`
+/// spaces (a multiple of 1 MiB) from about inflated / 1000 bytes on disk. The headers declare
+/// `declared` as the entry's size (the true size by default; a smaller one is a lying header).
+void write_deflate_bomb(const std::filesystem::path& path, const std::string& name, std::uint64_t inflated,
+                        std::optional<std::uint32_t> declared = std::nullopt);
 
 }  // namespace stream::torch_testing

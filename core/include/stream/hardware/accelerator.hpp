@@ -20,6 +20,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -97,6 +98,8 @@ class Accelerator {
   [[nodiscard]] std::vector<int> active_links() const;
   /// The link carrying edge a->b, or -1 when there is no such edge.
   [[nodiscard]] int edge(int from, int to) const;
+  /// The index of edge a->b in edges(), or -1 when there is no such edge (O(1)).
+  [[nodiscard]] std::int64_t edge_position(int from, int to) const;
   /// Every directed edge (from, to, link id) in insertion order of the pair.
   [[nodiscard]] const std::vector<std::array<int, 3>>& edges() const { return edge_list_; }
   /// Core ids in graph order (first appearance in the edge list): the reference's core_list.
@@ -128,7 +131,8 @@ class Accelerator {
 
  private:
   std::vector<CommunicationLink> links_;
-  std::map<std::pair<int, int>, int> edge_link_;
+  static std::uint64_t pair_key(int from, int to);
+  std::unordered_map<std::uint64_t, std::size_t> edge_index_;  ///< (from, to) -> index in edge_list_; lookups only
   std::vector<std::array<int, 3>> edge_list_;
   std::vector<int> graph_order_;
   std::map<int, std::vector<int>> succ_, pred_;

@@ -20,13 +20,15 @@ struct Tensor {
   std::vector<std::int64_t> shape;
 
   [[nodiscard]] std::size_t rank() const { return shape.size(); }
-  [[nodiscard]] std::int64_t size_elements() const;  ///< product of the shape; 1 for rank 0
-  [[nodiscard]] std::int64_t size_bits() const { return size_elements() * bits(dtype); }
+  /// Product of the shape; 1 for rank 0. Both throw stream::Error naming the tensor when the
+  /// size does not fit in 64 bits (make_tensor rejects such a tensor up front).
+  [[nodiscard]] std::int64_t size_elements() const;
+  [[nodiscard]] std::int64_t size_bits() const;
 };
 
 using TensorPtr = std::shared_ptr<const Tensor>;
 
-/// Creates a tensor; throws if a dimension is negative.
+/// Creates a tensor; throws if a dimension is negative or its size in bits exceeds 64 bits.
 [[nodiscard]] TensorPtr make_tensor(std::string name, DType dtype, std::vector<std::int64_t> shape);
 
 }  // namespace stream

@@ -61,8 +61,6 @@ class Router {
 
   const hardware::Accelerator& acc_;
   RoutingOptions options_;
-  std::size_t n_ = 0;
-  std::vector<int> edge_index_;  ///< n*from + to -> index into acc.edges(), -1 without edge
   std::map<std::pair<int, int>, std::vector<std::vector<int>>> candidates_;
   std::map<std::pair<std::vector<int>, std::vector<int>>, Route> routes_;
 };

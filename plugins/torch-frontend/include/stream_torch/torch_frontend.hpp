@@ -124,6 +124,13 @@ struct ArchiveProgram {
   std::string json;        ///< the ExportedProgram JSON text
 };
 
+/// The most an archive's ExportedProgram JSON may inflate to (256 MiB; the JSON holds the graph,
+/// not the weights, and the largest exported models stay far below it), and the most a small
+/// record such as archive_format may. A larger entry is rejected before it is inflated (by its
+/// declared size) or while it is (a declared size can lie): a zip bomb cannot exhaust memory.
+inline constexpr std::uint64_t kMaxProgramJsonBytes = std::uint64_t{256} << 20;
+inline constexpr std::uint64_t kMaxRecordBytes = std::uint64_t{1} << 16;
+
 /// Opens a .pt2 and returns its ExportedProgram JSON; throws a stream::Error naming the file.
 [[nodiscard]] ArchiveProgram read_archive(const std::filesystem::path& path, const std::string& model = "");
 
