@@ -52,7 +52,12 @@ class Key {
 
 std::string allocation_key(const schedule::SteadyState& ss, const allocate::AllocateOptions& o) {
   Key k;
-  k.put(static_cast<std::int64_t>(o.memory_capacity));
+  k.put(static_cast<std::int64_t>(o.constraints.memory_capacity));
+  k.put(static_cast<std::int64_t>(o.constraints.object_fifo_depth));
+  k.put(static_cast<std::int64_t>(o.constraints.buffer_descriptors));
+  k.put(static_cast<std::int64_t>(o.constraints.dma_channels));
+  k.put(static_cast<std::int64_t>(o.constraints.pipelining));
+  k.put(static_cast<std::int64_t>(o.nb_cols_to_use));
   k.put(static_cast<std::int64_t>(o.double_buffering));
   k.put(static_cast<std::int64_t>(o.diagnosis));
   k.put(o.solve.time_limit_s);
