@@ -7,7 +7,6 @@
 #include <sys/wait.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -31,18 +30,8 @@ fs::path scratch(const std::string& name) {
   return p;
 }
 
-// A shell command line's exit code and stdout (run_stream always adds the executable and a
-// redirection of stderr; these cases need their own: a mount namespace, stdout to /dev/full).
-stream::test::CliResult run_command(const std::string& cmd) {
-  stream::test::CliResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), static_cast<int>(buf.size()), pipe) != nullptr) r.out += buf.data();
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+// These cases need their own command lines (a mount namespace, stdout to /dev/full), not run_stream's.
+using stream::test::run_command;
 
 const std::string kStream = "'" + std::string(STREAM_BUILD_DIR) + "/bin/stream'";
 

@@ -22,10 +22,8 @@ struct CliResult {
 
 enum class Stderr { Merge, Discard };
 
-/// Runs `<build>/bin/stream <args>`; `out` is stdout, with stderr merged in or discarded.
-inline CliResult run_stream(const std::string& args, Stderr err = Stderr::Merge) {
-  const std::string cmd = "'" + std::string(STREAM_BUILD_DIR) + "/bin/stream' " + args +
-                          (err == Stderr::Merge ? " 2>&1" : " 2>/dev/null");
+/// Runs a shell command line; `out` is its stdout.
+inline CliResult run_command(const std::string& cmd) {
   CliResult r;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (pipe == nullptr) return r;
@@ -34,6 +32,12 @@ inline CliResult run_stream(const std::string& args, Stderr err = Stderr::Merge)
   const int status = pclose(pipe);
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+/// Runs `<build>/bin/stream <args>`; `out` is stdout, with stderr merged in or discarded.
+inline CliResult run_stream(const std::string& args, Stderr err = Stderr::Merge) {
+  return run_command("'" + std::string(STREAM_BUILD_DIR) + "/bin/stream' " + args +
+                     (err == Stderr::Merge ? " 2>&1" : " 2>/dev/null"));
 }
 
 /// The whole content of a file ("" when it is missing).

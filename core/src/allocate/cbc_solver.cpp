@@ -157,6 +157,17 @@ SolveStatus status_of(const CbcModel& cbc) {
   return SolveStatus::Error;
 }
 
+// Runs the search and fills `out` but the values; false when it found no solution.
+bool search(CbcModel& cbc, SolveResult& out) {
+  cbc.initialSolve();
+  cbc.branchAndBound();
+  out.status = status_of(cbc);
+  out.nodes = cbc.getNodeCount();
+  out.iterations = cbc.getIterationCount();
+  out.best_bound = cbc.getBestPossibleObjValue();
+  return cbc.bestSolution() != nullptr;
+}
+
 // Branch and bound on `problem` (the caller's copy is left as it was), at most `max_nodes` nodes
 // (< 0: no limit); fills everything of `out` but the values, and returns the best solution in the
 // problem's columns (empty: none).
@@ -165,13 +176,7 @@ std::vector<double> branch_and_bound(const OsiClpSolverInterface& problem, const
   CbcModel cbc(problem);
   configure(cbc, options, false);
   if (max_nodes >= 0) cbc.setMaximumNodes(max_nodes);
-  cbc.initialSolve();
-  cbc.branchAndBound();
-  out.status = status_of(cbc);
-  out.nodes = cbc.getNodeCount();
-  out.iterations = cbc.getIterationCount();
-  out.best_bound = cbc.getBestPossibleObjValue();
-  if (cbc.bestSolution() == nullptr) return {};
+  if (!search(cbc, out)) return {};
   return {cbc.bestSolution(), cbc.bestSolution() + problem.getNumCols()};
 }
 
@@ -191,13 +196,7 @@ std::vector<double> preprocessed_search(const OsiClpSolverInterface& problem, co
   reduced->messageHandler()->setLogLevel(0);
   CbcModel cbc(*reduced);
   configure(cbc, options, true);
-  cbc.initialSolve();
-  cbc.branchAndBound();
-  out.status = status_of(cbc);
-  out.nodes = cbc.getNodeCount();
-  out.iterations = cbc.getIterationCount();
-  out.best_bound = cbc.getBestPossibleObjValue();
-  if (cbc.bestSolution() == nullptr) return {};
+  if (!search(cbc, out)) return {};
   // The solution goes back through the reductions into `original`.
   cbc.solver()->setColSolution(cbc.bestSolution());
   process.postProcess(*cbc.solver());
