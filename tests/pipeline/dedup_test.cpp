@@ -116,4 +116,14 @@ TEST(Dedup, AllocationKeyIgnoresNamesOnly) {
   auto diagnosis = o;
   diagnosis.diagnosis = stream::allocate::Diagnosis::Memory;
   EXPECT_NE(stream::pipeline::allocation_key(base, diagnosis), key);
+  // The constraint selection and the memory-tile columns change the model, so the key too.
+  auto span = o;
+  span.constraints.pipelining = stream::allocate::PipeliningModel::Span;
+  EXPECT_NE(stream::pipeline::allocation_key(base, span), key);
+  auto no_dma = o;
+  no_dma.constraints.dma_channels = false;
+  EXPECT_NE(stream::pipeline::allocation_key(base, no_dma), key);
+  auto columns = o;
+  columns.nb_cols_to_use = 8;
+  EXPECT_NE(stream::pipeline::allocation_key(base, columns), key);
 }
