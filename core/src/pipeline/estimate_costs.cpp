@@ -193,8 +193,11 @@ schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled, const hardwa
     const cost::Tile tile = core_tile(tiled, i);
     const std::string key = tile_key(tile);
     for (int c : tiled.mapping.at(i).cores) {
-      const int rep = reps.at(static_cast<std::size_t>(c));
-      const CostBackend* backend = select_cost_backend(options.backends, acc.core(rep));
+      // A backend may claim cores by what performance equivalence ignores (a vendor's by name): the
+      // representative stands in for a core only when the same backend claims both.
+      const CostBackend* backend = select_cost_backend(options.backends, acc.core(c));
+      int rep = reps.at(static_cast<std::size_t>(c));
+      if (select_cost_backend(options.backends, acc.core(rep)) != backend) rep = c;
       const std::string full_key =
           backend == nullptr ? key : key + backend->name + request_key(backend_request(tiled, i, tile, acc.core(rep)));
       auto [it, fresh] = job_of.try_emplace({full_key, rep}, jobs.size());
