@@ -139,3 +139,19 @@ TEST(CostBackendSelection, AHigherPriorityPluginBackendOverridesTheAieBackend) {
   EXPECT_EQ(costs.at("Conv1")[0].backend, "vendor");
   EXPECT_EQ(costs.at("Conv1")[0].latency_total, 77);
 }
+
+TEST(CostBackendSelection, ABackendClaimingOneOfIdenticalTilesCostsOnlyThatTile) {
+  // single_col: tiles 2..5 share one core file, so tile 2 stands in for all four in the cost
+  // table. A backend that claims tile 3 alone (a vendor claims by what that equivalence ignores,
+  // a name or an id) must cost tile 3, and the AIE backend the other three (9,216, as above).
+  const auto acc = aie_hw("single_col.yaml");
+  const Workload wl = test::two_conv();
+  CostBackend only3 = fixed("only-3", 20, 77);
+  only3.claims = [](const hardware::Core& c) { return c.id == 3; };
+  const auto costs = pipeline::estimate_costs(two_conv_on(wl, {2, 3, 4, 5}, 4), acc, {1, 6, {aie::aie_backend(), only3}});
+  ASSERT_EQ(costs.at("Conv1").size(), 4u);
+  for (const auto& e : costs.at("Conv1")) {
+    EXPECT_EQ(e.backend, e.core_id == 3 ? "only-3" : "aie") << e.core_id;
+    EXPECT_EQ(e.latency_total, e.core_id == 3 ? 77 : 9216) << e.core_id;
+  }
+}
