@@ -65,7 +65,8 @@ operational_array:
 )";
 }
 
-// Core 0 is the vendor's (`my_vendor_core`), core 1 an ordinary core of another name, core 2 the
+// Core 0 is the vendor's (`my_vendor_core`), core 1 the same core under another name (identical
+// cores share cost-table entries; the vendor's claim must not travel with them), core 2 the
 // bundled off-chip memory; the bundled SwiGLU 1/16/32 with its element-wise Silu and Elt_Mul on
 // the vendor core and the three Gemms on the other one, in one group of one tile.
 void write_vendor_case(const fs::path& dir, const fs::path& prefix) {
