@@ -4,14 +4,9 @@
 #include <cmath>
 #include <numeric>
 
+#include "stream/numeric/rounding.hpp"
+
 namespace stream::cost {
-
-namespace {
-
-inline double py_round(double x) { return std::nearbyint(x); }
-inline double py_floor_div(double a, double b) { return std::floor(a / b); }
-
-}  // namespace
 
 // Number of integer slots t in [x, y) with t mod p_i < a_i for some activity i; activities sorted
 // by period, largest first. Each level splits the interval into the largest period's windows
@@ -191,11 +186,11 @@ void Evaluator::sizes_for(int op_i, int v) {
   double pr2 = 1;
   for (std::size_t a = 0; a <= nn; ++a) {
     pr2 *= r2_[a];
-    const double r2c = py_round(pr2);
-    V.deu[a] = a == 0 ? 1.0 : py_round(r2c);
+    const double r2c = numeric::round_half_even(pr2);
+    V.deu[a] = a == 0 ? 1.0 : numeric::round_half_even(r2c);
     V.prec[a] = op == 0 ? (V.psum[a] ? lo.precision : layer_.precision_out_final) : lo.precision;
     V.dbu[a] = V.deu[a] * V.prec[a];
-    V.edb[a] = py_floor_div(V.dbu[a], top_r_[op][a]);
+    V.edb[a] = numeric::floor_div(V.dbu[a], top_r_[op][a]);
   }
 }
 
@@ -216,11 +211,11 @@ void Evaluator::movement_for(int op_i, int v) {
     Movement low, high;
     low.amount = V.deu[m] * boost;
     low.period = std::trunc(cyc(m));
-    low.count = py_floor_div(total, cyc(m));
+    low.count = numeric::floor_div(total, cyc(m));
     low.bw_avg = std::trunc(lowraw(m) * boost);
     high.amount = V.deu[m + 1];
     high.period = std::trunc(cyc(m + 1));
-    high.count = py_floor_div(total, cyc(m + 1));
+    high.count = numeric::floor_div(total, cyc(m + 1));
     high.bw_avg = std::trunc(lowraw(m + 1));
     const double s_low = std::trunc(top_ir_[op][m]);
     const double s_high = std::trunc(top_ir_[op][m + 1]);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "stream/numeric/rounding.hpp"
+
 namespace stream::cost {
 
 namespace {
@@ -342,10 +344,10 @@ OperandSpatial convert_spatial_mapping(const Layer& layer, const CoreModel& core
   for (std::size_t a = n_lv + 1; a-- > 0;) {
     pt *= utot[a];
     pr *= ur[a];
-    out.unit_count[a] = std::nearbyint(pt);
+    out.unit_count[a] = numeric::round_half_even(pt);  // cost-model-spec §1.4
     out.unit_unique[a] = pr;
   }
-  for (std::size_t a = 0; a < n_lv; ++a) out.mem_bw_boost[a] = std::nearbyint(out.unit_unique[a] / out.unit_unique[a + 1]);
+  for (std::size_t a = 0; a < n_lv; ++a) out.mem_bw_boost[a] = numeric::round_half_even(out.unit_unique[a] / out.unit_unique[a + 1]);
   out.mem_bw_boost[n_lv] = 1;
   return out;
 }

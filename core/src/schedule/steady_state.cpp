@@ -10,6 +10,7 @@
 
 #include "stream/error.hpp"
 #include "stream/ir/dimensions.hpp"
+#include "stream/numeric/rounding.hpp"
 #include "stream/schedule/group_structure.hpp"
 
 namespace stream::schedule {
@@ -52,18 +53,13 @@ int SteadyState::node_index(const std::string& n) const {
   return -1;
 }
 
-std::int64_t round_half_even(double x) {
-  // std::nearbyint rounds to even under the default rounding mode, like Python's round().
-  return static_cast<std::int64_t>(std::nearbyint(x));
-}
-
 std::int64_t active_latency(const std::vector<TemporalLoop>& loops, double x) {
   double all = 1, present = 1;
   for (const auto& l : loops) {
     all *= static_cast<double>(l.size);
     if (l.effect != LoopEffect::Absent) present *= static_cast<double>(l.size);
   }
-  return round_half_even(x * present / all);
+  return numeric::round_half_even_int(x * present / all);  // int(round(...)), pipeline-spec §4.8
 }
 
 namespace {
