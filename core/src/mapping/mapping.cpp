@@ -5,12 +5,12 @@
 #include <fstream>
 #include <set>
 
-#include "../hardware/yaml_support.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/checked.hpp"
 #include "stream/ir/iteration_space.hpp"
 #include "stream/ir/workload.hpp"
 #include "stream/report/file_output.hpp"
+#include "stream/yaml/yaml_reader.hpp"
 
 namespace stream::mapping {
 

@@ -179,7 +179,7 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
       sn.dims = ud.dims_of(i, n.num_dims());
       const auto& m = tiled.mapping.at(i);
       if (m.cores.empty())
-        throw Error("compute node '" + n.name + "' has no core allocation", Location{"", 0, 0, n.name, ""});
+        throw Error("compute node '" + n.name + "' has no core allocation", Location{.node = n.name});
       sn.cores = m.cores;
       for (const auto& [local, f] : m.inter_core_tiling)
         sn.inter_core_tiling.emplace_back(sn.dims.at(static_cast<std::size_t>(local)), f);
@@ -580,7 +580,7 @@ SteadyState add_compute_latencies(SteadyState ss, const NodeCosts& costs) {
     if (n.kind != SsKind::Compute) continue;
     auto it = costs.find(n.name);
     if (it == costs.end() || it->second.empty())
-      throw Error("no cost entry for compute node '" + n.name + "'", Location{"", 0, 0, n.name, ""});
+      throw Error("no cost entry for compute node '" + n.name + "'", Location{.node = n.name});
     double mx = 0;
     for (const auto& e : it->second) mx = std::max(mx, e.latency_total);
     n.lut_latency = std::ceil(mx);
