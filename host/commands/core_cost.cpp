@@ -140,7 +140,7 @@ void run(const Options& o, HostContext& ctx) {
     auto it = cores.find(c.core);
     if (it == cores.end()) {
       const fs::path p = cores_dir / c.core;
-      if (!fs::exists(p)) throw Error("core file '" + c.core + "' not found in " + cores_dir.string(), Location{o.cases, 0, 0, c.id, {}});
+      if (!fs::exists(p)) throw Error("core file '" + c.core + "' not found in " + cores_dir.string(), Location{.file = o.cases, .node = c.id});
       it = cores.emplace(c.core, cost::CoreModel::from_core(hardware::load_core_file(p))).first;
     }
     const auto t0 = std::chrono::steady_clock::now();

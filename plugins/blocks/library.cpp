@@ -9,7 +9,7 @@ void check_axis(const TensorPtr& x, int axis, const std::string& name) {
   if (axis < 0 || axis >= static_cast<int>(x->rank()))
     throw Error("axis " + std::to_string(axis) + " out of range for tensor '" + x->name + "' of rank " +
                     std::to_string(x->rank()),
-                Location{"", 0, 0, name, x->name});
+                Location{.node = name, .operand = x->name});
 }
 }  // namespace
 
@@ -19,7 +19,7 @@ Node slice_node(const TensorPtr& x, int axis, std::int64_t start, std::int64_t l
   if (start < 0 || length <= 0 || start + length > extent)
     throw Error("slice [" + std::to_string(start) + ", " + std::to_string(start + length) + ") outside axis " +
                     std::to_string(axis) + " of extent " + std::to_string(extent),
-                Location{"", 0, 0, name, x->name});
+                Location{.node = name, .operand = x->name});
   std::vector<std::int64_t> shape = x->shape;
   shape[static_cast<std::size_t>(axis)] = length;
   const int rank = static_cast<int>(x->rank());
@@ -31,7 +31,7 @@ Node slice_node(const TensorPtr& x, int axis, std::int64_t start, std::int64_t l
 
 Node gather_node(const TensorPtr& x, int axis, std::int64_t num_indices, const std::string& name) {
   check_axis(x, axis, name);
-  if (num_indices <= 0) throw Error("gather needs at least one index", Location{"", 0, 0, name, x->name});
+  if (num_indices <= 0) throw Error("gather needs at least one index", Location{.node = name, .operand = x->name});
   std::vector<std::int64_t> shape = x->shape;
   shape[static_cast<std::size_t>(axis)] = num_indices;
   const int rank = static_cast<int>(x->rank());

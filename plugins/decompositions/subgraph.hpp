@@ -32,7 +32,7 @@ class Subgraph {
   [[nodiscard]] Workload build(const std::vector<std::string>& out_names) &&;
 
   [[noreturn]] void fail(const std::string& message) const {
-    throw Error(origin_.type + " decomposition: " + message, Location{"", 0, 0, origin_.name, ""});
+    throw Error(origin_.type + " decomposition: " + message, Location{.node = origin_.name});
   }
 
  private:

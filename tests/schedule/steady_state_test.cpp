@@ -79,8 +79,6 @@ TEST(SteadyState, ActiveLatencyRoundsHalfToEven) {
   std::vector<TemporalLoop> loops{{0, 2, LoopEffect::Varying}, {1, 4, LoopEffect::Absent}};
   EXPECT_EQ(active_latency(loops, 10), 2);  // 10 * 2/8 = 2.5 -> 2
   EXPECT_EQ(active_latency(loops, 14), 4);  // 3.5 -> 4
-  EXPECT_EQ(round_half_even(0.5), 0);
-  EXPECT_EQ(round_half_even(1.5), 2);
 }
 
 TEST(Tetra, TwoConvTpuQuadCoreIs14344) {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "stream/hardware/diagnostics.hpp"
+#include "stream/diagnostics/diagnostics.hpp"
 
 namespace stream::test {
 

@@ -293,7 +293,7 @@ std::unique_ptr<LevelSession> CbcSolver::open_session(LinearModel model, const S
 void CbcSolver::write_mps(const LinearModel& model, const LinExpr& objective, const std::string& path) const {
   // CBC's own writer gzips its output; a plain free-format MPS file opens everywhere.
   std::ofstream f(path);
-  if (!f) throw Error("cannot write " + path, Location{path, 0, 0, "", ""});
+  if (!f) throw Error("cannot write " + path, Location{.file = path});
   f.precision(17);
   const auto& rows = model.rows();
   const auto& vars = model.vars();
@@ -345,7 +345,7 @@ void CbcSolver::write_mps(const LinearModel& model, const LinExpr& objective, co
   for (std::size_t j = 0; j < vars.size(); ++j) f << "\n*  c" << j << " " << vars[j].name;
   f << "\n";
   f.close();  // a full disk shows only when the buffer goes out
-  if (!f) throw Error("cannot write the model (is the disk full?)", Location{path, 0, 0, "", ""}, ErrorKind::Internal);
+  if (!f) throw Error("cannot write the model (is the disk full?)", Location{.file = path}, ErrorKind::Internal);
 }
 
 }  // namespace stream::allocate

@@ -29,16 +29,16 @@ std::string disagreement(const CoreCost& got, const ExpectedCost& expected, doub
 
 std::vector<CostCase> read_cost_cases(const std::filesystem::path& path) {
   std::ifstream in(path);
-  if (!in) throw Error("cannot open case file", Location{path.string(), 0, 0, {}, {}});
+  if (!in) throw Error("cannot open case file", Location{.file = path.string()});
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(in);
   } catch (const nlohmann::json::exception& e) {
-    throw Error(std::string("invalid JSON: ") + e.what(), Location{path.string(), 0, 0, {}, {}});
+    throw Error(std::string("invalid JSON: ") + e.what(), Location{.file = path.string()});
   }
   std::vector<CostCase> out;
   if (!doc.contains("cases") || !doc["cases"].is_array())
-    throw Error("no 'cases' array", Location{path.string(), 0, 0, {}, {}});
+    throw Error("no 'cases' array", Location{.file = path.string()});
   for (const auto& c : doc["cases"]) {
     CostCase cc;
     try {
@@ -74,7 +74,7 @@ std::vector<CostCase> read_cost_cases(const std::filesystem::path& path) {
       }
       if (c.contains("timing")) cc.reference_seconds = c["timing"].value("wall_s_zigzag", 0.0);
     } catch (const nlohmann::json::exception& e) {
-      throw Error(std::string("malformed case: ") + e.what(), Location{path.string(), 0, 0, cc.id, {}});
+      throw Error(std::string("malformed case: ") + e.what(), Location{.file = path.string(), .node = cc.id});
     }
     out.push_back(std::move(cc));
   }

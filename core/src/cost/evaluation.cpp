@@ -3,15 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
+
+#include "stream/numeric/rounding.hpp"
 
 namespace stream::cost {
-
-namespace {
-
-inline double py_round(double x) { return std::nearbyint(x); }
-inline double py_floor_div(double a, double b) { return std::floor(a / b); }
-
-}  // namespace
 
 // Number of integer slots t in [x, y) with t mod p_i < a_i for some activity i; activities sorted
 // by period, largest first. Each level splits the interval into the largest period's windows
@@ -191,11 +187,11 @@ void Evaluator::sizes_for(int op_i, int v) {
   double pr2 = 1;
   for (std::size_t a = 0; a <= nn; ++a) {
     pr2 *= r2_[a];
-    const double r2c = py_round(pr2);
-    V.deu[a] = a == 0 ? 1.0 : py_round(r2c);
+    const double r2c = numeric::round_half_even(pr2);
+    V.deu[a] = a == 0 ? 1.0 : numeric::round_half_even(r2c);
     V.prec[a] = op == 0 ? (V.psum[a] ? lo.precision : layer_.precision_out_final) : lo.precision;
     V.dbu[a] = V.deu[a] * V.prec[a];
-    V.edb[a] = py_floor_div(V.dbu[a], top_r_[op][a]);
+    V.edb[a] = numeric::floor_div(V.dbu[a], top_r_[op][a]);
   }
 }
 
@@ -216,11 +212,11 @@ void Evaluator::movement_for(int op_i, int v) {
     Movement low, high;
     low.amount = V.deu[m] * boost;
     low.period = std::trunc(cyc(m));
-    low.count = py_floor_div(total, cyc(m));
+    low.count = numeric::floor_div(total, cyc(m));
     low.bw_avg = std::trunc(lowraw(m) * boost);
     high.amount = V.deu[m + 1];
     high.period = std::trunc(cyc(m + 1));
-    high.count = py_floor_div(total, cyc(m + 1));
+    high.count = numeric::floor_div(total, cyc(m + 1));
     high.bw_avg = std::trunc(lowraw(m + 1));
     const double s_low = std::trunc(top_ir_[op][m]);
     const double s_high = std::trunc(top_ir_[op][m + 1]);
@@ -268,10 +264,30 @@ void Evaluator::movement_for(int op_i, int v) {
 }
 
 void Evaluator::evaluate(const std::vector<TemporalLoop>& ordering, const Allocation& alloc, MappingCost& out, bool detail) {
-  const std::size_t n_ops = memop_of_op_.size();
   ord_ = ordering.data();
-  // 3.1 Temporal mapping: per-level loops, stationarity merge, cumulative cycles, top loops.
-  for (std::size_t op = 0; op < n_ops; ++op) {
+  merge_temporal_levels(alloc);
+  const double total_cycle = cabl_[0].back();
+  compute_versions();
+  word_accesses_and_energy(out, detail);
+  double_buffer_flags();
+  const double ssc = stall_slack();
+  data_loading_records(total_cycle, ssc);
+  const double onload = onloading(), offload = offloading();
+  // 3.11 Final latency figures.
+  const double cpo = cpo_;
+  out.ideal_cycle = std::ceil(std::ceil(static_cast<double>(layer_.macs) / static_cast<double>(core_.total_units)) * cpo);
+  out.ideal_temporal_cycle = total_cycle * cpo;
+  out.stall_slack_comb = ssc;
+  out.onloading = onload;
+  out.offloading = offload;
+  out.latency_total0 = out.ideal_temporal_cycle + ssc;
+  out.latency_total1 = out.latency_total0 + onload;
+  out.latency_total2 = out.latency_total1 + offload;
+}
+
+// 3.1 Temporal mapping: per-level loops, stationarity merge, cumulative cycles, top loops.
+void Evaluator::merge_temporal_levels(const Allocation& alloc) {
+  for (std::size_t op = 0; op < memop_of_op_.size(); ++op) {
     const auto nn = static_cast<std::size_t>(n_[op]);
     const LayerOperand& lo = layer_.operands[op];
     auto& bd = bnd_[op];
@@ -312,9 +328,11 @@ void Evaluator::evaluate(const std::vector<TemporalLoop>& ordering, const Alloca
       top_ir_[op][a] = pir;
     }
   }
-  const double total_cycle = cabl_[0].back();
-  // 3.2-3.4 per version.
-  for (std::size_t op = 0; op < n_ops; ++op) {
+}
+
+// 3.2-3.4 Data sizes and movement, per spatial-mapping version (the integer one only where it differs).
+void Evaluator::compute_versions() {
+  for (std::size_t op = 0; op < memop_of_op_.size(); ++op) {
     sizes_for(static_cast<int>(op), 0);
     movement_for(static_cast<int>(op), 0);
     if (!same_[op]) {
@@ -322,10 +340,11 @@ void Evaluator::evaluate(const std::vector<TemporalLoop>& ordering, const Alloca
       movement_for(static_cast<int>(op), 1);
     }
   }
-  // The version latency uses, per operand.
-  auto vi_of = [&](std::size_t op) { return same_[op] ? std::size_t{0} : std::size_t{1}; };
+}
 
-  // 3.5-3.6 Word accesses and energy (fractional mapping).
+// 3.5-3.6 Word accesses and energy (fractional mapping).
+void Evaluator::word_accesses_and_energy(MappingCost& out, bool detail) {
+  const std::size_t n_ops = memop_of_op_.size();
   out.mac_energy = core_.unit_energy * static_cast<double>(layer_.macs);
   double mem_energy = 0;
   if (detail) {
@@ -365,8 +384,12 @@ void Evaluator::evaluate(const std::vector<TemporalLoop>& ordering, const Alloca
   }
   out.mem_energy = mem_energy;
   out.energy_total = mem_energy + out.mac_energy;
+}
 
-  // 3.7 Utilisation and double-buffer flags (fractional mapping).
+// 3.7 Utilisation and double-buffer flags (fractional mapping); a memory shared by operands sums
+// their utilisations, in operand order.
+void Evaluator::double_buffer_flags() {
+  const std::size_t n_ops = memop_of_op_.size();
   for (std::size_t op = 0; op < n_ops; ++op) {
     const int memop = memop_of_op_[op];
     for (std::size_t m = 0; m < static_cast<std::size_t>(n_[op]); ++m) {
@@ -415,84 +438,93 @@ void Evaluator::evaluate(const std::vector<TemporalLoop>& ordering, const Alloca
       }
     }
   }
+}
 
-  // 3.8-3.9 Allowed/real cycles and stall/slack per port (integer mapping).
-  const double cpo = cpo_;
-  auto allowed_of = [&](std::size_t op, std::size_t m, int d, const Movement& mv) {
-    const bool low = d == kTL || d == kFL;
-    const bool dbf = low ? db_[op][m] : db_[op][m + 1];
-    return std::ceil((dbf ? mv.period : mv.window) * cpo);
-  };
-  auto real_of = [&](const Movement& mv, const CorePort* p) {
-    if (p == nullptr || p->bw_max == 0) return 0.0;
-    return std::ceil(mv.amount * mv.prec / static_cast<double>(p->bw_max));
-  };
-  double ssc = 0;
+// 3.8 Allowed cycles of a movement: its period when the level is double-buffered, else its window.
+double Evaluator::allowed_cycles(std::size_t op, std::size_t m, int d, const Movement& mv) const {
+  const bool low = d == kTL || d == kFL;
+  const bool dbf = low ? db_[op][m] : db_[op][m + 1];
+  return std::ceil((dbf ? mv.period : mv.window) * cpo_);
+}
+
+// 3.8 Real cycles of a movement over its port.
+double Evaluator::real_cycles(const Movement& mv, const CorePort* p) {
+  if (p == nullptr || p->bw_max == 0) return 0.0;
+  return std::ceil(mv.amount * mv.prec / static_cast<double>(p->bw_max));
+}
+
+// 3.9 The combined stall/slack: the largest over the physical ports, at least 0 (integer mapping).
+double Evaluator::stall_slack() {
   bool any_port = false;
   double max_port = -std::numeric_limits<double>::infinity();
-  for (const CoreMemory& mem : core_.mems) {
-    for (const CorePort& p : mem.ports) {
-      acts_.clear();
-      for (const PortServe& s : p.serves) {
-        const int opi = op_of_memop_[static_cast<std::size_t>(s.memop)];
-        if (opi < 0) continue;
-        const auto op = static_cast<std::size_t>(opi);
-        const Movement& mv = ver_[op][vi_of(op)].mv[static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)];
-        if (mv.count <= 0) continue;
-        Activity a{};
-        a.period = std::ceil(mv.period * cpo);
-        a.allowed = allowed_of(op, static_cast<std::size_t>(s.level), s.dir, mv);
-        const double real = real_of(mv, ports_[op][static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)]);
-        a.count = mv.count;
-        a.ss = (real - a.allowed) * (mv.count - 1);
-        a.muw = a.allowed * (mv.count - 1);
-        acts_.push_back(a);
+  for (const CoreMemory& mem : core_.mems)
+    for (const CorePort& p : mem.ports)
+      if (auto ss = port_stall_slack(p)) {
+        any_port = true;
+        max_port = std::max(max_port, *ss);
       }
-      if (acts_.empty()) continue;
-      double ss_port;
-      if (acts_.size() == 1) {
-        ss_port = acts_[0].ss;
-      } else {
-        double pos = 0, neg = 0, muw = 0;
-        for (const auto& a : acts_) {
-          pos += std::max(a.ss, 0.0);
-          neg += std::min(a.ss, 0.0);
-          muw += a.muw;
-        }
-        double U = -1;
-        for (const auto& a : acts_)
-          if (a.period == a.allowed) {
-            U = a.period * a.count;
-            break;
-          }
-        if (U < 0) {
-          double pmax = 0;
-          for (const auto& a : acts_) pmax = std::max(pmax, a.period);
-          double pmax_count = 0;
-          for (const auto& a : acts_)
-            if (a.period == pmax) {
-              pmax_count = a.count;
-              break;
-            }
-          for (const auto& a : acts_)
-            if (a.period <= 0 || std::fmod(pmax, a.period) != 0)
-              throw ModelError("memory-updating windows with non-divisible periods on port " + p.name);
-          // Slots of [0, pmax) inside some activity's window, counted per interval rather than
-          // marked one by one (pmax can be millions of cycles).
-          std::stable_sort(acts_.begin(), acts_.end(), [](const Activity& x, const Activity& y) { return x.period > y.period; });
-          const double cnt = window_union_slots(acts_.data(), acts_.size(), 0.0, pmax);
-          U = cnt * pmax_count;
-        }
-        ss_port = pos + std::max(0.0, neg + muw - U);
-      }
-      any_port = true;
-      max_port = std::max(max_port, ss_port);
-    }
-  }
-  ssc = any_port ? std::max(0.0, max_port) : 0.0;
+  return any_port ? std::max(0.0, max_port) : 0.0;
+}
 
-  // 3.10 On-loading and off-loading.
-  for (std::size_t op = 0; op < n_ops; ++op)
+// 3.9 One port: its activities' stall (positive) plus the slack (negative) left once the
+// memory-updating windows are accounted for; nullopt when no movement uses the port.
+std::optional<double> Evaluator::port_stall_slack(const CorePort& p) {
+  acts_.clear();
+  for (const PortServe& s : p.serves) {
+    const int opi = op_of_memop_[static_cast<std::size_t>(s.memop)];
+    if (opi < 0) continue;
+    const auto op = static_cast<std::size_t>(opi);
+    const Movement& mv = ver_[op][latency_version(op)].mv[static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)];
+    if (mv.count <= 0) continue;
+    Activity a{};
+    a.period = std::ceil(mv.period * cpo_);
+    a.allowed = allowed_cycles(op, static_cast<std::size_t>(s.level), s.dir, mv);
+    const double real = real_cycles(mv, ports_[op][static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)]);
+    a.count = mv.count;
+    a.ss = (real - a.allowed) * (mv.count - 1);
+    a.muw = a.allowed * (mv.count - 1);
+    acts_.push_back(a);
+  }
+  if (acts_.empty()) return std::nullopt;
+  if (acts_.size() == 1) return acts_[0].ss;
+  double pos = 0, neg = 0, muw = 0;
+  for (const auto& a : acts_) {
+    pos += std::max(a.ss, 0.0);
+    neg += std::min(a.ss, 0.0);
+    muw += a.muw;
+  }
+  double U = -1;
+  for (const auto& a : acts_)
+    if (a.period == a.allowed) {
+      U = a.period * a.count;
+      break;
+    }
+  if (U < 0) {
+    double pmax = 0;
+    for (const auto& a : acts_) pmax = std::max(pmax, a.period);
+    double pmax_count = 0;
+    for (const auto& a : acts_)
+      if (a.period == pmax) {
+        pmax_count = a.count;
+        break;
+      }
+    for (const auto& a : acts_)
+      if (a.period <= 0 || std::fmod(pmax, a.period) != 0)
+        throw ModelError("memory-updating windows with non-divisible periods on port " + p.name);
+    // Slots of [0, pmax) inside some activity's window, counted per interval rather than
+    // marked one by one (pmax can be millions of cycles).
+    std::stable_sort(acts_.begin(), acts_.end(), [](const Activity& x, const Activity& y) { return x.period > y.period; });
+    const double cnt = window_union_slots(acts_.data(), acts_.size(), 0.0, pmax);
+    U = cnt * pmax_count;
+  }
+  return pos + std::max(0.0, neg + muw - U);
+}
+
+// 3.10 The loading record of every (operand, level, direction): a movement done once shares the
+// port's bandwidth surplus over the whole run (reduce_balanced); a repeated one keeps its real cycles.
+void Evaluator::data_loading_records(double total_cycle, double ssc) {
+  const double cpo = cpo_;
+  for (std::size_t op = 0; op < memop_of_op_.size(); ++op)
     for (auto& r : rec_[op]) r = {};
   for (const CoreMemory& mem : core_.mems) {
     for (const CorePort& p : mem.ports) {
@@ -505,77 +537,75 @@ void Evaluator::evaluate(const std::vector<TemporalLoop>& ordering, const Alloca
         const int opi = op_of_memop_[static_cast<std::size_t>(s.memop)];
         if (opi < 0) throw ModelError("KeyError: unlinked memory operand");
         const auto op = static_cast<std::size_t>(opi);
-        const Movement& mv = ver_[op][vi_of(op)].mv[static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)];
+        const Movement& mv = ver_[op][latency_version(op)].mv[static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)];
         if (mv.count == 0) continue;
-        const double real = real_of(mv, ports_[op][static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)]);
+        const double real = real_cycles(mv, ports_[op][static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)]);
         if (mv.count == 1) {
           l1_serves_.push_back(s);
           l1_tot_.push_back(real);
-          l1_min_.push_back(std::ceil(ver_[op][vi_of(op)].dbu[1] / static_cast<double>(p.bw_max)));
+          l1_min_.push_back(std::ceil(ver_[op][latency_version(op)].dbu[1] / static_cast<double>(p.bw_max)));
         } else {
           B += std::ceil(mv.bw_avg / cpo);
           Record& r = rec_[op][static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)];
           r = {real, p.shared_by_two_inputs, true};
         }
       }
-      if (!l1_serves_.empty()) {
-        const double T = std::ceil(total_cycle * cpo) + ssc;
-        const double bw = static_cast<double>(p.bw_max);
-        const double surplus = std::max(0.0, (bw - B) / bw * T);
-        reduce_balanced(l1_tot_.data(), l1_min_.data(), l1_tot_.size(), surplus, order_.data());
-        for (std::size_t i = 0; i < l1_serves_.size(); ++i) {
-          const PortServe& s = l1_serves_[i];
-          const auto op = static_cast<std::size_t>(op_of_memop_[static_cast<std::size_t>(s.memop)]);
-          rec_[op][static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)] = {l1_tot_[i], p.shared_by_two_inputs, true};
-        }
+      if (l1_serves_.empty()) continue;
+      const double T = std::ceil(total_cycle * cpo) + ssc;
+      const double bw = static_cast<double>(p.bw_max);
+      const double surplus = std::max(0.0, (bw - B) / bw * T);
+      reduce_balanced(l1_tot_.data(), l1_min_.data(), l1_tot_.size(), surplus, order_.data());
+      for (std::size_t i = 0; i < l1_serves_.size(); ++i) {
+        const PortServe& s = l1_serves_[i];
+        const auto op = static_cast<std::size_t>(op_of_memop_[static_cast<std::size_t>(s.memop)]);
+        rec_[op][static_cast<std::size_t>(s.level)][static_cast<std::size_t>(s.dir)] = {l1_tot_[i], p.shared_by_two_inputs, true};
       }
     }
   }
-  auto get = [&](std::size_t op, std::size_t m, int d) -> const Record& {
-    const Record& r = rec_[op][m][static_cast<std::size_t>(d)];
-    if (!r.present) throw ModelError("KeyError: no data-loading record for operand " + layer_.operands[op].name);
-    return r;
-  };
-  double onload = 0;
-  {
-    double indiv[2] = {0, 0}, shared[2] = {0, 0}, half[2] = {0, 0};
-    const std::size_t n_in = std::min<std::size_t>(n_ops - 1, 2);
-    for (std::size_t i = 0; i < n_ops - 1; ++i) {
-      const std::size_t op = i + 1;
-      for (std::size_t m = 0; m + 1 < static_cast<std::size_t>(n_[op]); ++m) {
-        const Record& e1 = get(op, m, kFH);
-        const Record& e2 = get(op, m + 1, kTL);
-        const double L = std::max(e1.value, e2.value);
-        if (i >= 2) continue;
-        if (!e1.shared && !e2.shared)
-          indiv[i] += L;
-        else if (e1.shared && e2.shared)
-          shared[i] += L;
-        else
-          half[i] = L;
-      }
-    }
-    if (n_in == 1) {
-      onload = indiv[0];
-    } else if (n_in >= 2) {
-      const double p1 = shared[0] + std::max(shared[1] + half[1] + indiv[1], half[0] + indiv[0]);
-      const double p2 = shared[1] + std::max(shared[0] + half[0] + indiv[0], half[1] + indiv[1]);
-      onload = std::min(p1, p2);
+}
+
+const Evaluator::Record& Evaluator::loading_record(std::size_t op, std::size_t m, int d) const {
+  const Record& r = rec_[op][m][static_cast<std::size_t>(d)];
+  if (!r.present) throw ModelError("KeyError: no data-loading record for operand " + layer_.operands[op].name);
+  return r;
+}
+
+// 3.10 On-loading of the (at most two) inputs: per input the level pairs' loading times, split by
+// whether their ports are shared; two inputs take the better of the two overlap orders.
+double Evaluator::onloading() const {
+  const std::size_t n_ops = memop_of_op_.size();
+  double indiv[2] = {0, 0}, shared[2] = {0, 0}, half[2] = {0, 0};
+  const std::size_t n_in = std::min<std::size_t>(n_ops - 1, 2);
+  for (std::size_t i = 0; i < n_ops - 1; ++i) {
+    const std::size_t op = i + 1;
+    for (std::size_t m = 0; m + 1 < static_cast<std::size_t>(n_[op]); ++m) {
+      const Record& e1 = loading_record(op, m, kFH);
+      const Record& e2 = loading_record(op, m + 1, kTL);
+      const double L = std::max(e1.value, e2.value);
+      if (i >= 2) continue;
+      if (!e1.shared && !e2.shared)
+        indiv[i] += L;
+      else if (e1.shared && e2.shared)
+        shared[i] += L;
+      else
+        half[i] = L;
     }
   }
+  if (n_in == 1) return indiv[0];
+  if (n_in >= 2) {
+    const double p1 = shared[0] + std::max(shared[1] + half[1] + indiv[1], half[0] + indiv[0]);
+    const double p2 = shared[1] + std::max(shared[0] + half[0] + indiv[0], half[1] + indiv[1]);
+    return std::min(p1, p2);
+  }
+  return 0;
+}
+
+// 3.10 Off-loading of the output: the level pairs' loading times, summed.
+double Evaluator::offloading() const {
   double offload = 0;
   for (std::size_t m = 0; m + 1 < static_cast<std::size_t>(n_[0]); ++m)
-    offload += std::max(get(0, m, kTH).value, get(0, m + 1, kFL).value);
-
-  // 3.11
-  out.ideal_cycle = std::ceil(std::ceil(static_cast<double>(layer_.macs) / static_cast<double>(core_.total_units)) * cpo);
-  out.ideal_temporal_cycle = total_cycle * cpo;
-  out.stall_slack_comb = ssc;
-  out.onloading = onload;
-  out.offloading = offload;
-  out.latency_total0 = out.ideal_temporal_cycle + ssc;
-  out.latency_total1 = out.latency_total0 + onload;
-  out.latency_total2 = out.latency_total1 + offload;
+    offload += std::max(loading_record(0, m, kTH).value, loading_record(0, m + 1, kFL).value);
+  return offload;
 }
 
 std::vector<std::vector<std::vector<TemporalLoop>>> Evaluator::stationary() const {

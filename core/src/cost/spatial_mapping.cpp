@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "stream/numeric/rounding.hpp"
+
 namespace stream::cost {
 
 namespace {
@@ -138,14 +140,17 @@ std::string SpatialMapping::str(const CoreModel& core) const {
   return s + "}";
 }
 
-SpatialMapping generate_spatial_mapping(const Layer& layer, const CoreModel& core, const std::vector<int>& memop_of_op) {
+namespace {
+
+using MaxUnroll = std::vector<std::vector<std::int64_t>>;  // per array dim, per layer dim
+using ConvertedUnrolls = SmallVec<SmallVec<SpatialLoop, OperandSpatial::kMaxLoops>, 16>;  // per array dim
+
+// Steps 1-2 (cost-model-spec §1.4): maximal unrolling, min(layer size, array size), limited by the
+// bandwidth of the inner memories for the dims irrelevant to an operand they hold.
+MaxUnroll max_unrolling(const Layer& layer, const CoreModel& core, const std::vector<int>& op_of_memop) {
   const std::size_t n_oa = core.oa_sizes.size();
   const auto n = static_cast<std::size_t>(layer.n_loop);
-  std::vector<int> op_of_memop(kNumMemOps, -1);
-  for (std::size_t i = 0; i < memop_of_op.size(); ++i) op_of_memop[static_cast<std::size_t>(memop_of_op[i])] = static_cast<int>(i);
-
-  // 1-2. Maximal unrolling, limited by the inner memories' bandwidth.
-  std::vector<std::vector<std::int64_t>> max_u(n_oa, std::vector<std::int64_t>(n));
+  MaxUnroll max_u(n_oa, std::vector<std::int64_t>(n));
   for (std::size_t oa = 0; oa < n_oa; ++oa)
     for (std::size_t d = 0; d < n; ++d) max_u[oa][d] = std::min(layer.sizes[d], core.oa_sizes[oa]);
   for (const auto& mem : core.mems) {
@@ -164,13 +169,13 @@ SpatialMapping generate_spatial_mapping(const Layer& layer, const CoreModel& cor
             max_u[static_cast<std::size_t>(oa)][d] = std::min(max_u[static_cast<std::size_t>(oa)][d], lim);
     }
   }
+  return max_u;
+}
 
-  // 3. Template from the core's dataflows.
-  Search s;
-  s.layer = &layer;
-  s.cands.resize(n_oa);
-  s.fixed.resize(n_oa);
-  s.is_fixed.assign(n_oa, false);
+// Step 3: an array dim with a dataflow takes its template, each factor capped by the maximal
+// unrolling, and dropped when it would overflow the array dim.
+void fix_dataflow_templates(Search& s, const Layer& layer, const CoreModel& core, const MaxUnroll& max_u) {
+  const std::size_t n_oa = core.oa_sizes.size();
   for (std::size_t oa = 0; oa < n_oa && oa < core.dataflows.size(); ++oa) {
     if (core.dataflows[oa].empty()) continue;
     s.is_fixed[oa] = true;
@@ -184,8 +189,12 @@ SpatialMapping generate_spatial_mapping(const Layer& layer, const CoreModel& cor
       s.fixed[oa].emplace_back(d, u);
     }
   }
+}
 
-  // 5. Candidates per missing array dim.
+// Step 5: every other array dim gets the divisors of each dim's maximal unrolling as candidates,
+// dims in the hint-set order, largest divisor first.
+void add_candidates(Search& s, const Layer& layer, const CoreModel& core, const MaxUnroll& max_u) {
+  const std::size_t n_oa = core.oa_sizes.size();
   const std::vector<int>& order = hint_set_order(layer.n_loop);
   s.max_u.assign(n_oa, 1);
   for (std::size_t oa = 0; oa < n_oa; ++oa) {
@@ -199,11 +208,15 @@ SpatialMapping generate_spatial_mapping(const Layer& layer, const CoreModel& cor
   }
   s.suffix_max.assign(n_oa + 1, 1);
   for (std::size_t i = n_oa; i-- > 0;) s.suffix_max[i] = s.suffix_max[i + 1] * s.max_u[i];
-  s.total.assign(n, 1.0);
+}
+
+// Step 6: the combination of candidates with the best utilisation indicator.
+SpatialMapping best_mapping(Search& s, std::size_t n_layer_dims) {
+  const std::size_t n_oa = s.cands.size();
+  s.total.assign(n_layer_dims, 1.0);
   s.choice.assign(n_oa, -1);
   s.dfs(0, 1.0);
   if (!s.found) throw std::runtime_error("no valid spatial mapping");
-
   SpatialMapping sm;
   sm.per_oa.resize(n_oa);
   for (std::size_t oa = 0; oa < n_oa; ++oa) {
@@ -214,8 +227,13 @@ SpatialMapping generate_spatial_mapping(const Layer& layer, const CoreModel& cor
       sm.per_oa[oa].emplace_back(c.dim, c.u);
     }
   }
+  return sm;
+}
 
-  // 7. Inner-memory capacity limit.
+// Step 7: the irrelevant unrolls an inner memory serves must fit in it; the largest factor is
+// lowered by one until they do.
+void limit_to_inner_capacity(SpatialMapping& sm, const Layer& layer, const CoreModel& core,
+                             const std::vector<int>& op_of_memop) {
   for (const auto& mem : core.mems) {
     if (!mem.inner) continue;
     for (int memop : mem.memops) {
@@ -239,14 +257,13 @@ SpatialMapping generate_spatial_mapping(const Layer& layer, const CoreModel& cor
       }
     }
   }
-  return sm;
 }
 
-OperandSpatial convert_spatial_mapping(const Layer& layer, const CoreModel& core, const SpatialMapping& sm, int op,
-                                       int memop, bool integer) {
+// The unrollings per array dim as ZigZag converts them: the first array dim holding the largest
+// unroll of a layer dim takes the even share L / ceil(L / (u * e)) / e (truncated when `integer`).
+ConvertedUnrolls converted_unrollings(const Layer& layer, const CoreModel& core, const SpatialMapping& sm, bool integer) {
   const std::size_t n_oa = sm.per_oa.size();
-  // Converted unrollings per array dim.
-  SmallVec<SmallVec<SpatialLoop, OperandSpatial::kMaxLoops>, 16> conv;
+  ConvertedUnrolls conv;
   conv.resize(n_oa);
   for (std::size_t oa = 0; oa < n_oa; ++oa) {
     for (auto [d, u0] : sm.per_oa[oa]) {
@@ -277,10 +294,12 @@ OperandSpatial convert_spatial_mapping(const Layer& layer, const CoreModel& core
       conv[oa].push_back({d, val});
     }
   }
-  // Assign to architecture levels: level a gets the array dims memory a serves (not yet taken).
-  const auto& lv = core.levels[static_cast<std::size_t>(memop)];
-  const std::size_t n_lv = lv.size();
-  OperandSpatial out;
+  return conv;
+}
+
+// Level a gets the array dims memory a serves (not yet taken); the rest go to the top level n_lv.
+void assign_to_levels(OperandSpatial& out, const CoreModel& core, const std::vector<int>& lv, const ConvertedUnrolls& conv) {
+  const std::size_t n_oa = conv.size(), n_lv = lv.size();
   out.loops.resize(n_lv + 1);
   SmallVec<char, 16> taken;
   taken.assign(n_oa, 0);
@@ -304,17 +323,20 @@ OperandSpatial convert_spatial_mapping(const Layer& layer, const CoreModel& core
   for (std::size_t oa = 0; oa < n_oa; ++oa)
     if (!taken[oa])
       for (const auto& l : conv[oa]) add(n_lv, l);
+}
 
-  // Decoupled products per level (spatial loops only).
-  const LayerOperand& lo = layer.operands[static_cast<std::size_t>(op)];
-  SmallVec<double, OperandSpatial::kMaxArch> ur, utot;
-  ur.assign(n_lv + 1, 1.0);
-  utot.assign(n_lv + 1, 1.0);
+// Per level, the relevant (ur) and all (utot) unroll products of the operand's spatial loops; a
+// partially relevant dim contributes the growth of its pr relation's relevant and irrelevant sizes.
+void decoupled_products(const Layer& layer, const LayerOperand& lo, const OperandSpatial& out,
+                        SmallVec<double, OperandSpatial::kMaxArch>& ur, SmallVec<double, OperandSpatial::kMaxArch>& utot) {
+  const std::size_t levels = out.loops.size();
+  ur.assign(levels, 1.0);
+  utot.assign(levels, 1.0);
   SmallVec<double, 64> run, prev_r, prev_ir;
   run.assign(static_cast<std::size_t>(layer.n_loop), 1.0);
   prev_r.assign(static_cast<std::size_t>(layer.n_pr), 1.0);
   prev_ir.assign(static_cast<std::size_t>(layer.n_pr), 1.0);
-  for (std::size_t a = 0; a <= n_lv; ++a) {
+  for (std::size_t a = 0; a < levels; ++a) {
     for (const auto& l : out.loops[a]) {
       const int k = lo.dim_class[static_cast<std::size_t>(l.dim)] - 3;
       if (k >= 0) {
@@ -335,6 +357,36 @@ OperandSpatial convert_spatial_mapping(const Layer& layer, const CoreModel& core
       }
     }
   }
+}
+
+}  // namespace
+
+SpatialMapping generate_spatial_mapping(const Layer& layer, const CoreModel& core, const std::vector<int>& memop_of_op) {
+  const std::size_t n_oa = core.oa_sizes.size();
+  std::vector<int> op_of_memop(kNumMemOps, -1);
+  for (std::size_t i = 0; i < memop_of_op.size(); ++i) op_of_memop[static_cast<std::size_t>(memop_of_op[i])] = static_cast<int>(i);
+  const auto max_u = max_unrolling(layer, core, op_of_memop);
+  Search s;
+  s.layer = &layer;
+  s.cands.resize(n_oa);
+  s.fixed.resize(n_oa);
+  s.is_fixed.assign(n_oa, false);
+  fix_dataflow_templates(s, layer, core, max_u);
+  add_candidates(s, layer, core, max_u);
+  auto sm = best_mapping(s, static_cast<std::size_t>(layer.n_loop));
+  limit_to_inner_capacity(sm, layer, core, op_of_memop);
+  return sm;
+}
+
+OperandSpatial convert_spatial_mapping(const Layer& layer, const CoreModel& core, const SpatialMapping& sm, int op,
+                                       int memop, bool integer) {
+  const auto& lv = core.levels[static_cast<std::size_t>(memop)];
+  const std::size_t n_lv = lv.size();
+  OperandSpatial out;
+  assign_to_levels(out, core, lv, converted_unrollings(layer, core, sm, integer));
+  SmallVec<double, OperandSpatial::kMaxArch> ur, utot;
+  decoupled_products(layer, layer.operands[static_cast<std::size_t>(op)], out, ur, utot);
+  // unit_count / mem_bw_boost: Python round() of the products from level a up (cost-model-spec §1.4).
   out.unit_count.assign(n_lv + 1, 1.0);
   out.unit_unique.assign(n_lv + 1, 1.0);
   out.mem_bw_boost.assign(n_lv + 1, 1.0);
@@ -342,10 +394,10 @@ OperandSpatial convert_spatial_mapping(const Layer& layer, const CoreModel& core
   for (std::size_t a = n_lv + 1; a-- > 0;) {
     pt *= utot[a];
     pr *= ur[a];
-    out.unit_count[a] = std::nearbyint(pt);
+    out.unit_count[a] = numeric::round_half_even(pt);
     out.unit_unique[a] = pr;
   }
-  for (std::size_t a = 0; a < n_lv; ++a) out.mem_bw_boost[a] = std::nearbyint(out.unit_unique[a] / out.unit_unique[a + 1]);
+  for (std::size_t a = 0; a < n_lv; ++a) out.mem_bw_boost[a] = numeric::round_half_even(out.unit_unique[a] / out.unit_unique[a + 1]);
   out.mem_bw_boost[n_lv] = 1;
   return out;
 }

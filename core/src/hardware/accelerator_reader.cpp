@@ -8,7 +8,7 @@
 
 #include "core_reader_internal.hpp"
 #include "stream/hardware/core_reader.hpp"
-#include "yaml_support.hpp"
+#include "stream/yaml/yaml_reader.hpp"
 
 namespace stream::hardware {
 

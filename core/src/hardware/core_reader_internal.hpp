@@ -6,7 +6,7 @@
 #include <string>
 
 #include "stream/hardware/core.hpp"
-#include "yaml_support.hpp"
+#include "stream/yaml/yaml_reader.hpp"
 
 namespace stream::hardware::detail {
 

@@ -5,12 +5,12 @@
 #include <fstream>
 #include <set>
 
-#include "../hardware/yaml_support.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/checked.hpp"
 #include "stream/ir/iteration_space.hpp"
 #include "stream/ir/workload.hpp"
 #include "stream/report/file_output.hpp"
+#include "stream/yaml/yaml_reader.hpp"
 
 namespace stream::mapping {
 
@@ -58,6 +58,7 @@ struct Reader {
   const Ctx& ctx;
   Mapping m;
 
+  // One entry of layers: its name, then core_allocation, inter_core_tiling and kernel (a step each).
   void read_layer(const YAML::Node& node, std::size_t index) {
     MapReader r(ctx, node, "layers[" + std::to_string(index) + "]");
     if (!r.ok()) return;
@@ -67,114 +68,130 @@ struct Reader {
       layer.name = *n;
       r.set_what("layer '" + *n + "'");
     }
-    const std::string label = layer.name;
     r.reject_unknown({"name", "core_allocation", "inter_core_tiling", "kernel"});
-    if (auto ca = r.node("core_allocation", true)) {
-      const std::string shape = "'core_allocation' must be a list of core groups (lists of core ids), e.g. [[0, 1, 2, 3]]";
-      if (!ca->IsSequence()) {
-        r.error("core_allocation", shape + ", got " + yamlx::describe(*ca));
-      } else {
-        bool good = true;
-        for (const auto& group : *ca) {
-          if (!group.IsSequence()) {
-            ctx.diag.error(yamlx::loc(ctx, group), r.what() + ": " + shape + "; got the entry " + yamlx::describe(group));
-            good = false;
-            break;
-          }
-          std::vector<int> ids;
-          for (const auto& id : group) {
-            auto v = yamlx::to_int(id);
-            if (!v || *v < 0 || *v > 1'000'000) {
-              ctx.diag.error(yamlx::loc(ctx, id), r.what() + ": core ids must be integers >= 0, got " + yamlx::describe(id));
-              good = false;
-              continue;
-            }
-            ids.push_back(static_cast<int>(*v));
-          }
-          if (ids.empty() && group.size() == 0) {
-            ctx.diag.error(yamlx::loc(ctx, group), r.what() + ": a core group must list at least one core");
-            good = false;
-          }
-          layer.core_allocation.push_back(std::move(ids));
-        }
-        if (good && layer.core_allocation.size() != 1)
-          r.error("core_allocation", "exactly one core group is supported (got " +
-                                         std::to_string(layer.core_allocation.size()) + "); write [[...]]");
-      }
-    }
-    if (auto it = r.node("inter_core_tiling", false); it && !yamlx::is_null(*it)) {
-      const std::string shape = "'inter_core_tiling' must be a list of lists of {dim: D<n>, split: <int>}";
-      if (!it->IsSequence()) {
-        r.error("inter_core_tiling", shape + ", got " + yamlx::describe(*it));
-      } else {
-        for (const auto& inner : *it) {
-          if (!inner.IsSequence()) {
-            ctx.diag.error(yamlx::loc(ctx, inner), r.what() + ": " + shape + "; got the entry " + yamlx::describe(inner));
-            continue;
-          }
-          std::vector<DimSplit> splits;
-          for (const auto& entry : inner) {
-            MapReader e(ctx, entry, r.what() + ", inter_core_tiling entry");
-            if (!e.ok()) continue;
-            e.reject_unknown({"dim", "split"});
-            DimSplit s;
-            bool good = true;
-            if (auto d = e.text("dim", true)) {
-              if (auto n = parse_layer_dim(*d)) s.dim = *n;
-              else {
-                e.error("dim", "dim must be D<n> (the node's n-th loop dimension), got '" + *d + "'");
-                good = false;
-              }
-            } else {
-              good = false;
-            }
-            if (auto sn = e.node("split", true)) {
-              auto v = yamlx::to_int(*sn);
-              if (!v || *v <= 0) {
-                ctx.diag.error(yamlx::loc(ctx, *sn), "Layer '" + label + "' split must be a positive integer; got " +
-                                                         scalar_text(*sn) + ".");
-                good = false;
-              } else {
-                s.split = *v;
-              }
-            } else {
-              good = false;
-            }
-            if (good) splits.push_back(s);
-          }
-          layer.inter_core_tiling.push_back(std::move(splits));
-        }
-        for (std::size_t k = 1; k < layer.inter_core_tiling.size(); ++k)
-          if (layer.inter_core_tiling[k] != layer.inter_core_tiling[0]) {
-            r.error("inter_core_tiling", "all inter_core_tiling lists must be equal (one per core group)");
-            break;
-          }
-      }
-    }
-    if (auto k = r.node("kernel", false); k && !yamlx::is_null(*k)) {
-      MapReader kr(ctx, *k, r.what() + ", kernel");
-      if (kr.ok()) {
-        kr.reject_unknown({"name", "kwargs"});
-        Kernel kernel;
-        kernel.name = layer.name;
-        if (auto n = kr.text("name", false)) kernel.name = *n;
-        if (auto kw = kr.node("kwargs", false); kw && !yamlx::is_null(*kw)) {
-          MapReader kwr(ctx, *kw, r.what() + ", kernel kwargs");
-          if (kwr.ok())
-            for (const auto& e : kwr.items()) {
-              kernel.kwargs.emplace_back(e.key, scalar_text(e.value));
-              if (e.key == "utilization") {
-                if (auto u = yamlx::to_number(e.value)) kernel.utilization = *u;
-                else
-                  ctx.diag.error(yamlx::loc(ctx, e.value),
-                                 r.what() + ": kernel utilization must be a number, got " + yamlx::describe(e.value));
-              }
-            }
-        }
-        layer.kernel = std::move(kernel);
-      }
-    }
+    if (auto ca = r.node("core_allocation", true)) read_core_allocation(r, *ca, layer);
+    if (auto it = r.node("inter_core_tiling", false); it && !yamlx::is_null(*it)) read_inter_core_tiling(r, *it, layer);
+    if (auto k = r.node("kernel", false); k && !yamlx::is_null(*k)) read_kernel(r, *k, layer);
     m.layers.push_back(std::move(layer));
+  }
+
+  // core_allocation: a list of core groups, each a list of core ids; exactly one group is supported.
+  void read_core_allocation(MapReader& r, const YAML::Node& ca, LayerMapping& layer) {
+    const std::string shape = "'core_allocation' must be a list of core groups (lists of core ids), e.g. [[0, 1, 2, 3]]";
+    if (!ca.IsSequence()) {
+      r.error("core_allocation", shape + ", got " + yamlx::describe(ca));
+      return;
+    }
+    bool good = true;
+    for (const auto& group : ca) {
+      if (!group.IsSequence()) {
+        ctx.diag.error(yamlx::loc(ctx, group), r.what() + ": " + shape + "; got the entry " + yamlx::describe(group));
+        good = false;
+        break;
+      }
+      layer.core_allocation.push_back(read_core_group(r, group, good));
+    }
+    if (good && layer.core_allocation.size() != 1)
+      r.error("core_allocation", "exactly one core group is supported (got " + std::to_string(layer.core_allocation.size()) +
+                                     "); write [[...]]");
+  }
+
+  // One core group's ids; a bad id or an empty group records an error and clears `good`.
+  std::vector<int> read_core_group(const MapReader& r, const YAML::Node& group, bool& good) {
+    std::vector<int> ids;
+    for (const auto& id : group) {
+      auto v = yamlx::to_int(id);
+      if (!v || *v < 0 || *v > 1'000'000) {
+        ctx.diag.error(yamlx::loc(ctx, id), r.what() + ": core ids must be integers >= 0, got " + yamlx::describe(id));
+        good = false;
+        continue;
+      }
+      ids.push_back(static_cast<int>(*v));
+    }
+    if (ids.empty() && group.size() == 0) {
+      ctx.diag.error(yamlx::loc(ctx, group), r.what() + ": a core group must list at least one core");
+      good = false;
+    }
+    return ids;
+  }
+
+  // inter_core_tiling: one list of {dim, split} per core group, all equal.
+  void read_inter_core_tiling(MapReader& r, const YAML::Node& it, LayerMapping& layer) {
+    const std::string shape = "'inter_core_tiling' must be a list of lists of {dim: D<n>, split: <int>}";
+    if (!it.IsSequence()) {
+      r.error("inter_core_tiling", shape + ", got " + yamlx::describe(it));
+      return;
+    }
+    for (const auto& inner : it) {
+      if (!inner.IsSequence()) {
+        ctx.diag.error(yamlx::loc(ctx, inner), r.what() + ": " + shape + "; got the entry " + yamlx::describe(inner));
+        continue;
+      }
+      std::vector<DimSplit> splits;
+      for (const auto& entry : inner)
+        if (auto s = read_dim_split(r, entry, layer.name)) splits.push_back(*s);
+      layer.inter_core_tiling.push_back(std::move(splits));
+    }
+    for (std::size_t k = 1; k < layer.inter_core_tiling.size(); ++k)
+      if (layer.inter_core_tiling[k] != layer.inter_core_tiling[0]) {
+        r.error("inter_core_tiling", "all inter_core_tiling lists must be equal (one per core group)");
+        break;
+      }
+  }
+
+  // One {dim: D<n>, split: <int>} entry; nullopt (with the errors recorded) when either is bad.
+  std::optional<DimSplit> read_dim_split(const MapReader& r, const YAML::Node& entry, const std::string& label) {
+    MapReader e(ctx, entry, r.what() + ", inter_core_tiling entry");
+    if (!e.ok()) return std::nullopt;
+    e.reject_unknown({"dim", "split"});
+    DimSplit s;
+    bool good = true;
+    if (auto d = e.text("dim", true)) {
+      if (auto n = parse_layer_dim(*d)) s.dim = *n;
+      else {
+        e.error("dim", "dim must be D<n> (the node's n-th loop dimension), got '" + *d + "'");
+        good = false;
+      }
+    } else {
+      good = false;
+    }
+    if (auto sn = e.node("split", true)) {
+      auto v = yamlx::to_int(*sn);
+      if (!v || *v <= 0) {
+        ctx.diag.error(yamlx::loc(ctx, *sn),
+                       "Layer '" + label + "' split must be a positive integer; got " + scalar_text(*sn) + ".");
+        good = false;
+      } else {
+        s.split = *v;
+      }
+    } else {
+      good = false;
+    }
+    if (!good) return std::nullopt;
+    return s;
+  }
+
+  // kernel: {name, kwargs}; the name defaults to the layer's, kwargs.utilization must be a number.
+  void read_kernel(const MapReader& r, const YAML::Node& k, LayerMapping& layer) {
+    MapReader kr(ctx, k, r.what() + ", kernel");
+    if (!kr.ok()) return;
+    kr.reject_unknown({"name", "kwargs"});
+    Kernel kernel;
+    kernel.name = layer.name;
+    if (auto n = kr.text("name", false)) kernel.name = *n;
+    if (auto kw = kr.node("kwargs", false); kw && !yamlx::is_null(*kw)) {
+      MapReader kwr(ctx, *kw, r.what() + ", kernel kwargs");
+      if (kwr.ok())
+        for (const auto& e : kwr.items()) {
+          kernel.kwargs.emplace_back(e.key, scalar_text(e.value));
+          if (e.key != "utilization") continue;
+          if (auto u = yamlx::to_number(e.value)) kernel.utilization = *u;
+          else
+            ctx.diag.error(yamlx::loc(ctx, e.value),
+                           r.what() + ": kernel utilization must be a number, got " + yamlx::describe(e.value));
+        }
+    }
+    layer.kernel = std::move(kernel);
   }
 
   void read_group(const YAML::Node& node, std::size_t index) {

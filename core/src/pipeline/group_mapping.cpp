@@ -7,8 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "stream/diagnostics/diagnostics.hpp"
 #include "stream/error.hpp"
-#include "stream/hardware/diagnostics.hpp"
 #include "stream/mapping/auto_mapping.hpp"
 #include "stream/mapping/mapping.hpp"
 

@@ -1,6 +1,6 @@
 #include "stream/pipeline/run_config.hpp"
 
-#include "../hardware/yaml_support.hpp"
+#include "stream/yaml/yaml_reader.hpp"
 
 namespace stream::pipeline {
 

@@ -67,48 +67,52 @@ std::string core_cost_lut_yaml(const pipeline::GroupResult& g) {
   return done(out);
 }
 
-std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& g) {
-  const auto& ss = g.schedule;
+namespace {
+
+// slot_latency_breakdown.yaml, one section per function in the file's order.
+
+void write_totals(report::YamlText& out, const pipeline::GroupResult& g) {
   const auto& a = g.allocation;
-  report::YamlText out;
-  out << YAML::BeginMap;
   out << YAML::Key << "totals" << YAML::Value << YAML::BeginMap;
-  out << YAML::Key << "iterations" << YAML::Value << ss.iterations;
+  out << YAML::Key << "iterations" << YAML::Value << g.schedule.iterations;
   out << YAML::Key << "latency_per_iteration" << YAML::Value << a.latency_per_iteration;
   out << YAML::Key << "overlap" << YAML::Value << a.overlap;
   out << YAML::Key << "iter_step" << YAML::Value << (a.latency_per_iteration - a.overlap);
   out << YAML::Key << "total_latency" << YAML::Value << a.total_latency;
   out << YAML::EndMap;
-  if (a.slot_latency.empty()) {
-    out << YAML::EndMap;
-    return done(out);
-  }
-  // Slack of each resource = idle time within one iteration.
+}
+
+// Slack of each resource (core, link) = its idle time within one iteration, least first; resources
+// in first-use order among equals.
+void write_resource_slack(report::YamlText& out, const pipeline::GroupResult& g) {
+  const auto& ss = g.schedule;
+  const auto& a = g.allocation;
   std::map<std::string, std::int64_t> busy;
   std::vector<std::pair<std::string, std::string>> resources;
+  auto occupy = [&](const std::string& key, const char* kind, int slot) {
+    if (!busy.count(key)) resources.emplace_back(key, kind);
+    busy[key] += a.slot_latency[static_cast<std::size_t>(slot)];
+  };
   for (std::size_t i = 0; i < ss.nodes.size(); ++i) {
     const auto& n = ss.nodes[i];
     if (n.kind == SsKind::Compute)
-      for (int c : n.cores) {
-        const auto key = "core " + std::to_string(c);
-        if (!busy.count(key)) resources.emplace_back(key, "core");
-        busy[key] += a.slot_latency[static_cast<std::size_t>(n.slot)];
-      }
+      for (int c : n.cores) occupy("core " + std::to_string(c), "core", n.slot);
     if (n.kind == SsKind::Transfer && a.plan[i] >= 0)
-      for (int l : n.plans[static_cast<std::size_t>(a.plan[i])].links) {
-        const auto key = "link " + std::to_string(l);
-        if (!busy.count(key)) resources.emplace_back(key, "link");
-        busy[key] += a.slot_latency[static_cast<std::size_t>(n.slot)];
-      }
+      for (int l : n.plans[static_cast<std::size_t>(a.plan[i])].links) occupy("link " + std::to_string(l), "link", n.slot);
   }
   std::vector<std::tuple<std::int64_t, std::string, std::string>> slack;
   for (const auto& [r, k] : resources) slack.emplace_back(a.latency_per_iteration - busy[r], r, k);
   std::stable_sort(slack.begin(), slack.end(), [](const auto& x, const auto& y) { return std::get<0>(x) < std::get<0>(y); });
   out << YAML::Key << "resource_slack" << YAML::Value << YAML::BeginSeq;
-  for (const auto& [s, r, k] : slack)
+  for (const auto& [sl, r, k] : slack)
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "resource" << YAML::Value << r << YAML::Key << "kind" << YAML::Value
-        << k << YAML::Key << "slack_cycles" << YAML::Value << s << YAML::EndMap;
+        << k << YAML::Key << "slack_cycles" << YAML::Value << sl << YAML::EndMap;
   out << YAML::EndSeq;
+}
+
+void write_tensor_reuse(report::YamlText& out, const pipeline::GroupResult& g) {
+  const auto& ss = g.schedule;
+  const auto& a = g.allocation;
   out << YAML::Key << "tensor_reuse" << YAML::Value << YAML::BeginSeq;
   for (std::size_t t = 0; t < ss.tensors.size(); ++t) {
     const auto& ten = ss.tensors[t];
@@ -123,46 +127,77 @@ std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& g) {
     out << YAML::EndSeq << YAML::EndMap;
   }
   out << YAML::EndSeq;
-  out << YAML::Key << "slots" << YAML::Value << YAML::BeginSeq;
-  for (int s = 0; s <= ss.max_slot; ++s) {
-    out << YAML::BeginMap << YAML::Key << "slot" << YAML::Value << s;
-    out << YAML::Key << "slot_latency_cycles" << YAML::Value << a.slot_latency[static_cast<std::size_t>(s)];
-    out << YAML::Key << "compute_contributors" << YAML::Value << YAML::BeginSeq;
-    for (const auto& n : ss.nodes) {
-      if (n.kind != SsKind::Compute || n.slot != s) continue;
-      auto it = g.costs.find(n.name);
-      double all = 1, present = 1;
-      for (const auto& l : n.loops) {
-        all *= static_cast<double>(l.size);
-        if (l.effect != schedule::LoopEffect::Absent) present *= static_cast<double>(l.size);
-      }
-      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << n.name;
-      out << YAML::Key << "n_cores_in_lut" << YAML::Value << (it == g.costs.end() ? 0 : it->second.size());
-      out << YAML::Key << "lut_latency_total" << YAML::Value;
-      num(out, n.lut_latency);
-      out << YAML::Key << "ssis_fraction" << YAML::Value << present / all;
-      out << YAML::Key << "active_latency" << YAML::Value << n.active_latency << YAML::EndMap;
+}
+
+// The compute nodes of slot s: LUT latency scaled by the non-ABSENT fraction of their loops.
+void write_compute_contributors(report::YamlText& out, const pipeline::GroupResult& g, int s) {
+  out << YAML::Key << "compute_contributors" << YAML::Value << YAML::BeginSeq;
+  for (const auto& n : g.schedule.nodes) {
+    if (n.kind != SsKind::Compute || n.slot != s) continue;
+    auto it = g.costs.find(n.name);
+    double all = 1, present = 1;
+    for (const auto& l : n.loops) {
+      all *= static_cast<double>(l.size);
+      if (l.effect != schedule::LoopEffect::Absent) present *= static_cast<double>(l.size);
     }
-    out << YAML::EndSeq << YAML::Key << "transfer_contributors" << YAML::Value << YAML::BeginSeq;
-    for (std::size_t i = 0; i < ss.nodes.size(); ++i) {
-      const auto& n = ss.nodes[i];
-      if (n.kind != SsKind::Transfer || n.slot != s || a.plan[i] < 0) continue;
-      const auto& p = n.plans[static_cast<std::size_t>(a.plan[i])];
-      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << n.name;
-      out << YAML::Key << "tensor_bits" << YAML::Value << ss.tensors[static_cast<std::size_t>(n.inputs.front())].bits;
-      out << YAML::Key << "min_link_bw" << YAML::Value;
-      num(out, p.min_bandwidth);
-      out << YAML::Key << "raw_path_cycles" << YAML::Value << p.latency;
-      out << YAML::Key << "active_latency_absent_loops" << YAML::Value
-          << schedule::active_latency(n.loops, static_cast<double>(p.latency));
-      out << YAML::Key << "reuse_factor" << YAML::Value << a.reuse_factor[static_cast<std::size_t>(n.outputs.front())];
-      out << YAML::Key << "contribution" << YAML::Value;
-      num(out, a.transfer_contribution[i]);
-      out << YAML::EndMap;
-    }
-    out << YAML::EndSeq << YAML::EndMap;
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << n.name;
+    out << YAML::Key << "n_cores_in_lut" << YAML::Value << (it == g.costs.end() ? 0 : it->second.size());
+    out << YAML::Key << "lut_latency_total" << YAML::Value;
+    num(out, n.lut_latency);
+    out << YAML::Key << "ssis_fraction" << YAML::Value << present / all;
+    out << YAML::Key << "active_latency" << YAML::Value << n.active_latency << YAML::EndMap;
   }
-  out << YAML::EndSeq << YAML::EndMap;
+  out << YAML::EndSeq;
+}
+
+// The transfers of slot s over their chosen plan: path cycles, reuse and MILP contribution.
+void write_transfer_contributors(report::YamlText& out, const pipeline::GroupResult& g, int s) {
+  const auto& ss = g.schedule;
+  const auto& a = g.allocation;
+  out << YAML::Key << "transfer_contributors" << YAML::Value << YAML::BeginSeq;
+  for (std::size_t i = 0; i < ss.nodes.size(); ++i) {
+    const auto& n = ss.nodes[i];
+    if (n.kind != SsKind::Transfer || n.slot != s || a.plan[i] < 0) continue;
+    const auto& p = n.plans[static_cast<std::size_t>(a.plan[i])];
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << n.name;
+    out << YAML::Key << "tensor_bits" << YAML::Value << ss.tensors[static_cast<std::size_t>(n.inputs.front())].bits;
+    out << YAML::Key << "min_link_bw" << YAML::Value;
+    num(out, p.min_bandwidth);
+    out << YAML::Key << "raw_path_cycles" << YAML::Value << p.latency;
+    out << YAML::Key << "active_latency_absent_loops" << YAML::Value
+        << schedule::active_latency(n.loops, static_cast<double>(p.latency));
+    out << YAML::Key << "reuse_factor" << YAML::Value << a.reuse_factor[static_cast<std::size_t>(n.outputs.front())];
+    out << YAML::Key << "contribution" << YAML::Value;
+    num(out, a.transfer_contribution[i]);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
+void write_slots(report::YamlText& out, const pipeline::GroupResult& g) {
+  out << YAML::Key << "slots" << YAML::Value << YAML::BeginSeq;
+  for (int s = 0; s <= g.schedule.max_slot; ++s) {
+    out << YAML::BeginMap << YAML::Key << "slot" << YAML::Value << s;
+    out << YAML::Key << "slot_latency_cycles" << YAML::Value << g.allocation.slot_latency[static_cast<std::size_t>(s)];
+    write_compute_contributors(out, g, s);
+    write_transfer_contributors(out, g, s);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
+}  // namespace
+
+std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& g) {
+  report::YamlText out;
+  out << YAML::BeginMap;
+  write_totals(out, g);
+  if (!g.allocation.slot_latency.empty()) {  // without an allocation the file holds the totals only
+    write_resource_slack(out, g);
+    write_tensor_reuse(out, g);
+    write_slots(out, g);
+  }
+  out << YAML::EndMap;
   return done(out);
 }
 

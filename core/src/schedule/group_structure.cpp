@@ -13,7 +13,7 @@ void check_group_structure(const Workload& group) {
   for (const Node& n : nodes)
     if (n.kind == NodeKind::FusionEdge)
       throw Error("the layout op (FusionEdge) '" + n.name + "' is inside a fusion group; layout ops sit between groups",
-                  Location{"", 0, 0, n.name, ""});
+                  Location{.node = n.name});
 }
 
 }  // namespace stream::schedule

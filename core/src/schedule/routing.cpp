@@ -21,7 +21,7 @@ const std::vector<std::vector<int>>& Router::candidates(int source, int target) 
     if (first.empty())
       throw Error("no path from core " + std::to_string(source) + " to core " + std::to_string(target) +
                       " in accelerator '" + acc_.name + "'",
-                  Location{acc_.source_file, 0, 0, "", ""});
+                  Location{.file = acc_.source_file});
     out.push_back(std::move(first));
     // At most one of Yen's paths repeats the BFS path, so k of them always fill the k - 1 others.
     for (auto& p : acc_.shortest_simple_paths(source, target, options_.k_paths)) {

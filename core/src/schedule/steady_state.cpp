@@ -10,6 +10,7 @@
 
 #include "stream/error.hpp"
 #include "stream/ir/dimensions.hpp"
+#include "stream/numeric/rounding.hpp"
 #include "stream/schedule/group_structure.hpp"
 
 namespace stream::schedule {
@@ -52,18 +53,13 @@ int SteadyState::node_index(const std::string& n) const {
   return -1;
 }
 
-std::int64_t round_half_even(double x) {
-  // std::nearbyint rounds to even under the default rounding mode, like Python's round().
-  return static_cast<std::int64_t>(std::nearbyint(x));
-}
-
 std::int64_t active_latency(const std::vector<TemporalLoop>& loops, double x) {
   double all = 1, present = 1;
   for (const auto& l : loops) {
     all *= static_cast<double>(l.size);
     if (l.effect != LoopEffect::Absent) present *= static_cast<double>(l.size);
   }
-  return round_half_even(x * present / all);
+  return numeric::round_half_even_int(x * present / all);  // int(round(...)), pipeline-spec §4.8
 }
 
 namespace {
@@ -183,7 +179,7 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
       sn.dims = ud.dims_of(i, n.num_dims());
       const auto& m = tiled.mapping.at(i);
       if (m.cores.empty())
-        throw Error("compute node '" + n.name + "' has no core allocation", Location{"", 0, 0, n.name, ""});
+        throw Error("compute node '" + n.name + "' has no core allocation", Location{.node = n.name});
       sn.cores = m.cores;
       for (const auto& [local, f] : m.inter_core_tiling)
         sn.inter_core_tiling.emplace_back(sn.dims.at(static_cast<std::size_t>(local)), f);
@@ -584,7 +580,7 @@ SteadyState add_compute_latencies(SteadyState ss, const NodeCosts& costs) {
     if (n.kind != SsKind::Compute) continue;
     auto it = costs.find(n.name);
     if (it == costs.end() || it->second.empty())
-      throw Error("no cost entry for compute node '" + n.name + "'", Location{"", 0, 0, n.name, ""});
+      throw Error("no cost entry for compute node '" + n.name + "'", Location{.node = n.name});
     double mx = 0;
     for (const auto& e : it->second) mx = std::max(mx, e.latency_total);
     n.lut_latency = std::ceil(mx);

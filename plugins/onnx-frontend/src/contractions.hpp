@@ -1,7 +1,7 @@
-// The Conv and MatMul nodes, built from their operand tensors rather than from the ONNX inputs, so
-// that operators with the same loop nest and other input slots (QLinearConv, ConvInteger,
-// QLinearMatMul, MatMulInteger, the gate products of LSTM/GRU/RNN) share one derivation of the
-// maps. Conv reads its attributes (strides, pads, dilations, group, auto_pad) from the node view.
+// The Conv nodes, built from their operand tensors rather than from the ONNX inputs, so that
+// operators with the same loop nest and other input slots (QLinearConv, ConvInteger) share one
+// derivation of the maps. Conv reads its attributes (strides, pads, dilations, group, auto_pad) from
+// the node view. The MatMul family builds its node with stream/ir/matmul_layout.hpp's matmul_node.
 #pragma once
 
 #include <string>
@@ -16,8 +16,5 @@ namespace stream::onnx_frontend {
 /// them; a grouped one with the Reshape FusionEdges to and from its group-split views.
 [[nodiscard]] std::vector<Node> conv_nodes(const OnnxNodeView& v, OnnxParseContext& ctx, const TensorPtr& X,
                                            const TensorPtr& W, const TensorPtr& Y, const std::string& type);
-/// A (batched, broadcasting) matrix product node of the given type: dims b0.., m, n, k.
-[[nodiscard]] Node matmul_node(const OnnxNodeView& v, const TensorPtr& A, const TensorPtr& B, const TensorPtr& Y,
-                               const std::string& type);
 
 }  // namespace stream::onnx_frontend

@@ -1,12 +1,13 @@
 // Conv, Gemm, MatMul and Einsum: the contractions. Each node's maps follow the workload spec §2.4,
 // with the reference's defects corrected: Conv honours strides per axis, dilations, groups and
-// auto_pad; Gemm honours transA/transB; MatMul accepts 1-D operands.
+// auto_pad; Gemm honours transA/transB; MatMul accepts 1-D operands (matmul_layout.hpp).
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
 
 #include <stream/ir/conv_layout.hpp>
+#include <stream/ir/matmul_layout.hpp>
 #include "contractions.hpp"
 #include "parser_util.hpp"
 
@@ -127,61 +128,11 @@ std::vector<Node> parse_gemm(const OnnxNodeView& v, OnnxParseContext& ctx) {
   return {std::move(node)};
 }
 
-}  // namespace
-
-Node matmul_node(const OnnxNodeView& v, const TensorPtr& A, const TensorPtr& B, const TensorPtr& Y, const std::string& type) {
-  if (A->rank() == 0 || B->rank() == 0) v.fail("MatMul operands must have rank >= 1", A->rank() == 0 ? A->name : B->name);
-  const bool has_m = A->rank() >= 2, has_n = B->rank() >= 2;
-  const std::size_t ry = Y->rank();
-  const std::size_t p = ry - (has_m ? 1 : 0) - (has_n ? 1 : 0);
-  const auto ka = A->shape.back();
-  const auto kb = has_n ? B->shape[B->rank() - 2] : B->shape.back();
-  if (ka != kb) v.fail("contraction mismatch: A[..," + std::to_string(ka) + "] vs B[" + std::to_string(kb) + ",..]", B->name);
-  // Dims: batch b0..b(p-1), m, n, k (contraction last, as the reference).
-  const int m = static_cast<int>(p), nd = m + (has_m ? 1 : 0), k = nd + (has_n ? 1 : 0);
-  const int dims = k + 1;
-  std::vector<std::int64_t> ybatch(Y->shape.begin(), Y->shape.begin() + static_cast<std::ptrdiff_t>(p));
-  auto batch = [&](const Tensor& t, std::size_t own_batch) {
-    std::vector<E> r;
-    if (own_batch > p) v.fail("operand has more batch axes than the output", t.name);
-    for (std::size_t j = 0; j < own_batch; ++j) {
-      const auto o = p - own_batch + j;
-      // Equal extents (1 included, unlike the reference) index with the batch loop, so that a
-      // unit batch axis stays one axis across nodes; a broadcast size-1 axis reads at 0.
-      if (t.shape[j] == ybatch[o]) r.push_back(E::dim(static_cast<int>(o)));
-      else if (t.shape[j] == 1) r.push_back(E::constant(0));
-      else v.fail("batch axis " + std::to_string(j) + " of size " + std::to_string(t.shape[j]) + " does not broadcast to " +
-                      std::to_string(ybatch[o]), t.name);
-    }
-    return r;
-  };
-  auto ar = batch(*A, has_m ? A->rank() - 2 : 0);
-  if (has_m) ar.push_back(E::dim(m));
-  ar.push_back(E::dim(k));
-  auto br = batch(*B, has_n ? B->rank() - 2 : 0);
-  br.push_back(E::dim(k));
-  if (has_n) br.push_back(E::dim(nd));
-  std::vector<E> yr;
-  for (std::size_t j = 0; j < p; ++j) yr.push_back(E::dim(static_cast<int>(j)));
-  if (has_m) yr.push_back(E::dim(m));
-  if (has_n) yr.push_back(E::dim(nd));
-  auto node = make_computation(v.name, type, {A, B}, {Y}, {AffineMap(dims, ar), AffineMap(dims, br), AffineMap(dims, yr)});
-  auto names = numbered_names("b", p);
-  if (has_m) names.push_back("m");
-  if (has_n) names.push_back("n");
-  names.push_back("k");
-  node.dim_names = names;
-  validate(node);
-  return node;
-}
-
-namespace {
-
 std::vector<Node> parse_matmul(const OnnxNodeView& v, OnnxParseContext& ctx) {
   require_inputs(v, 2);
   auto A = input_tensor(v, ctx, 0);  // in order: an error names the first operand
   auto B = input_tensor(v, ctx, 1);
-  return {matmul_node(v, A, B, output_tensor(v, ctx, 0), "MatMul")};
+  return {matmul_node(v.name, "MatMul", A, B, output_tensor(v, ctx, 0))};
 }
 
 std::vector<Node> parse_einsum(const OnnxNodeView& v, OnnxParseContext& ctx) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include <stream/ir/concat_layout.hpp>
 #include "parser_util.hpp"
 
 namespace stream::onnx_frontend {
@@ -94,29 +95,11 @@ std::vector<Node> parse_gather(const OnnxNodeView& v, OnnxParseContext& ctx) {
 std::vector<Node> parse_concat(const OnnxNodeView& v, OnnxParseContext& ctx) {
   require_inputs(v, 1);
   auto Y = output_tensor(v, ctx, 0);
-  const int r = static_cast<int>(Y->rank());
   const int axis = normalize_axis(v, v.attr_int("axis", 0), Y->rank());
   std::vector<TensorPtr> ins;
-  std::vector<AffineMap> maps;
-  std::int64_t offset = 0;
-  for (std::size_t i = 0; i < v.inputs.size(); ++i) {
-    if (!v.inputs[i].present()) continue;
-    auto t = ctx.tensor(v.inputs[i].name);
-    if (t->rank() != Y->shape.size()) v.fail("input rank differs from the output rank", t->name);
-    std::vector<E> xr;
-    for (int a = 0; a < r; ++a) xr.push_back(a == axis ? E::dim(a) - offset : E::dim(a));
-    offset += t->shape[static_cast<std::size_t>(axis)];
-    maps.emplace_back(r, xr);
-    ins.push_back(std::move(t));
-  }
-  if (offset != Y->shape[static_cast<std::size_t>(axis)]) v.fail("input extents do not add up to the output extent", Y->name);
-  maps.push_back(AffineMap::identity(r));
-  auto node = make_computation(v.name, "Concat", ins, {Y}, maps);
-  // Each input covers only its own part of the output: a masked (piecewise) read.
-  for (std::size_t i = 0; i < ins.size(); ++i) node.access_overrides.push_back(masked(node.operand_mapping[i]));
-  node.access_overrides.emplace_back(std::nullopt);
-  validate(node);
-  return {std::move(node)};
+  for (const auto& in : v.inputs)
+    if (in.present()) ins.push_back(ctx.tensor(in.name));
+  return {concat_node(v.name, std::move(ins), Y, axis)};
 }
 
 std::vector<Node> parse_pad(const OnnxNodeView& v, OnnxParseContext& ctx) {

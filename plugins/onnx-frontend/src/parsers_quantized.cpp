@@ -4,6 +4,7 @@
 // DequantizeLinear pair: scales and zero points are not operands (the frontend does not turn them
 // into graph inputs either), and the output keeps the model's element type (int8/uint8 for
 // QLinear*, int32 for *Integer). A QLinearConv bias is, like Conv's, not an operand.
+#include <stream/ir/matmul_layout.hpp>
 #include "contractions.hpp"
 #include "parser_util.hpp"
 
@@ -48,7 +49,7 @@ OnnxParser quantized_parser(QuantSlots s) {
     check_output_type(v, s, Y);
     if (s.node_type == "Conv") return conv_nodes(v, ctx, A, B, Y, "Conv");
     if (A->rank() < 1 || B->rank() < 1) v.fail("operands must have rank >= 1");
-    return {matmul_node(v, A, B, Y, "MatMul")};
+    return {matmul_node(v.name, "MatMul", A, B, Y)};
   };
 }
 

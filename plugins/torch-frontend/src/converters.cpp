@@ -8,7 +8,9 @@
 
 #include <stream/error.hpp>
 
+#include <stream/ir/concat_layout.hpp>
 #include <stream/ir/conv_layout.hpp>
+#include <stream/ir/matmul_layout.hpp>
 #include "stream_torch/torch_frontend.hpp"
 
 namespace stream::torch_frontend {
@@ -60,70 +62,22 @@ AtenConverter elementwise(const std::string& type) {
   };
 }
 
-// numpy matmul (the ONNX MatMul maps): dims batch..., m, n, k. With b_nk the second operand is
-// stored [n, k] (a linear layer's weight).
-Node contraction(const std::string& node_name, AtenContext& ctx, const TensorPtr& A, const TensorPtr& B, const TensorPtr& Y,
-                 bool b_nk) {
-  if (A->rank() == 0 || B->rank() == 0) ctx.fail("operands must have rank >= 1", A->rank() == 0 ? A->name : B->name);
-  if (b_nk && B->rank() < 2) ctx.fail("the second operand must be [..., n, k]", B->name);
-  const bool has_m = A->rank() >= 2, has_n = B->rank() >= 2;
-  const std::size_t ry = Y->rank();
-  const std::size_t sub = (has_m ? 1 : 0) + (has_n ? 1 : 0);
-  if (ry < sub) ctx.fail("output rank " + std::to_string(ry) + " is too small", Y->name);
-  const std::size_t p = ry - sub;
-  const auto ka = A->shape.back();
-  const auto kb = b_nk ? B->shape.back() : (has_n ? B->shape[B->rank() - 2] : B->shape.back());
-  if (ka != kb) ctx.fail("contraction mismatch: " + std::to_string(ka) + " vs " + std::to_string(kb), B->name);
-  const int m = static_cast<int>(p), nd = m + (has_m ? 1 : 0), k = nd + (has_n ? 1 : 0);
-  const int dims = k + 1;
-  auto batch = [&](const Tensor& t, std::size_t own) {
-    std::vector<E> r;
-    if (own > p) ctx.fail("operand has more batch axes than the output", t.name);
-    for (std::size_t j = 0; j < own; ++j) {
-      const auto o = p - own + j;
-      // Equal extents (1 included) index with the batch loop, so that a unit batch axis stays one
-      // axis across nodes (as the ONNX MatMul); a broadcast size-1 axis reads at 0.
-      if (t.shape[j] == Y->shape[o]) r.push_back(E::dim(static_cast<int>(o)));
-      else if (t.shape[j] == 1) r.push_back(E::constant(0));
-      else ctx.fail("batch axis " + std::to_string(j) + " does not broadcast to " + std::to_string(Y->shape[o]), t.name);
-    }
-    return r;
-  };
-  auto ar = batch(*A, has_m ? A->rank() - 2 : 0);
-  if (has_m) ar.push_back(E::dim(m));
-  ar.push_back(E::dim(k));
-  std::vector<E> br;
-  if (b_nk) {
-    br = batch(*B, B->rank() - 2);
-    br.push_back(E::dim(nd));
-    br.push_back(E::dim(k));
-  } else {
-    br = batch(*B, has_n ? B->rank() - 2 : 0);
-    br.push_back(E::dim(k));
-    if (has_n) br.push_back(E::dim(nd));
-  }
-  std::vector<E> yr;
-  for (std::size_t j = 0; j < p; ++j) yr.push_back(E::dim(static_cast<int>(j)));
-  if (has_m) yr.push_back(E::dim(m));
-  if (has_n) yr.push_back(E::dim(nd));
-  auto node = make_computation(node_name, "MatMul", {A, B}, {Y}, {AffineMap(dims, ar), AffineMap(dims, br), AffineMap(dims, yr)});
-  for (std::size_t j = 0; j < p; ++j) node.dim_names.push_back("b" + std::to_string(j));
-  if (has_m) node.dim_names.push_back("m");
-  if (has_n) node.dim_names.push_back("n");
-  node.dim_names.push_back("k");
-  return node;
+// numpy matmul (the ONNX MatMul maps, matmul_layout.hpp): dims batch..., m, n, k. With b_nk the
+// second operand is stored [n, k] (a linear layer's weight).
+Node contraction(const std::string& node_name, const TensorPtr& A, const TensorPtr& B, const TensorPtr& Y, bool b_nk) {
+  return matmul_node(node_name, "MatMul", A, B, Y, b_nk ? MatmulLayout::OperandB::NK : MatmulLayout::OperandB::KN);
 }
 
 std::vector<Node> convert_matmul(const AtenCall& c, AtenContext& ctx) {
   const auto a = c.tensor_arg("self"), b = c.tensor_arg(c.has("mat2") ? "mat2" : "other");
   if (a.empty() || b.empty()) ctx.fail(c.op + " needs two tensor operands");
-  return {contraction(c.name, ctx, ctx.tensor(a), ctx.tensor(b), ctx.output(0), false)};
+  return {contraction(c.name, ctx.tensor(a), ctx.tensor(b), ctx.output(0), false)};
 }
 
 std::vector<Node> convert_addmm(const AtenCall& c, AtenContext& ctx) {
   const auto a = c.tensor_arg("mat1"), b = c.tensor_arg("mat2");
   if (a.empty() || b.empty()) ctx.fail("addmm needs mat1 and mat2");
-  return {contraction(c.name, ctx, ctx.tensor(a), ctx.tensor(b), ctx.output(0), false)};
+  return {contraction(c.name, ctx.tensor(a), ctx.tensor(b), ctx.output(0), false)};
 }
 
 std::vector<Node> convert_linear(const AtenCall& c, AtenContext& ctx) {
@@ -131,7 +85,7 @@ std::vector<Node> convert_linear(const AtenCall& c, AtenContext& ctx) {
   if (x.empty() || w.empty()) ctx.fail("linear needs input and weight");
   auto W = ctx.tensor(w);
   if (W->rank() != 2) ctx.fail("the weight must be 2-D [out, in]", W->name);
-  return {contraction(c.name, ctx, ctx.tensor(x), W, ctx.output(0), true)};
+  return {contraction(c.name, ctx.tensor(x), W, ctx.output(0), true)};
 }
 
 // scaled_dot_product_attention -> its affine sub-operators, tagged with the fused kernel:
@@ -154,7 +108,7 @@ std::vector<Node> convert_sdpa(const AtenCall& c, AtenContext& ctx) {
   const std::string tag = "ScaledDotProductAttention:" + c.name;
   std::vector<Node> out;
   auto scores = ctx.new_tensor(c.name + "_scores", q->dtype, sshape);
-  out.push_back(contraction(scores->name, ctx, q, k, scores, true));
+  out.push_back(contraction(scores->name, q, k, scores, true));
   auto logits = scores;
   if (const auto mask = c.tensor_arg("attn_mask"); !mask.empty()) {
     auto M = ctx.tensor(mask);
@@ -166,7 +120,7 @@ std::vector<Node> convert_sdpa(const AtenCall& c, AtenContext& ctx) {
   }
   auto probs = ctx.new_tensor(c.name + "_probs", q->dtype, sshape);
   out.push_back(make_normalization(probs->name, "Softmax", logits, probs, {static_cast<int>(r) - 1}));
-  out.push_back(contraction(c.name, ctx, probs, v, Y, false));
+  out.push_back(contraction(c.name, probs, v, Y, false));
   for (auto& n : out) n.fused_kernel = tag;
   return out;
 }
@@ -263,31 +217,10 @@ std::vector<Node> convert_cat(const AtenCall& c, AtenContext& ctx) {
   const auto* list = c.arg("tensors");
   if (!list || list->kind != AtenArg::Kind::Tensors || list->tensors.empty()) ctx.fail("cat needs a list of tensors");
   auto Y = ctx.output(0);
-  const int r = static_cast<int>(Y->rank());
   const int axis = norm_axis(c, ctx, c.int_arg("dim", 0), Y->rank());
   std::vector<TensorPtr> ins;
-  std::vector<AffineMap> maps;
-  std::int64_t offset = 0;
-  for (const auto& name : list->tensors) {
-    auto t = ctx.tensor(name);
-    if (static_cast<int>(t->rank()) != r) ctx.fail("input rank differs from the output rank", t->name);
-    std::vector<E> xr;
-    for (int a = 0; a < r; ++a) xr.push_back(a == axis ? E::dim(a) - offset : E::dim(a));
-    offset += t->shape[static_cast<std::size_t>(axis)];
-    maps.emplace_back(r, xr);
-    ins.push_back(std::move(t));
-  }
-  if (offset != Y->shape[static_cast<std::size_t>(axis)]) ctx.fail("input extents do not add up to the output extent", Y->name);
-  maps.push_back(AffineMap::identity(r));
-  auto node = make_computation(c.name, "Concat", ins, {Y}, maps);
-  for (std::size_t i = 0; i < ins.size(); ++i) {
-    AccessRelation rel;
-    rel.kind = AccessKind::PiecewiseAffine;
-    rel.pieces = {node.operand_mapping[i]};
-    node.access_overrides.push_back(rel);
-  }
-  node.access_overrides.emplace_back(std::nullopt);
-  return {std::move(node)};
+  for (const auto& name : list->tensors) ins.push_back(ctx.tensor(name));
+  return {concat_node(c.name, std::move(ins), Y, axis)};
 }
 
 // conv1d/2d/3d and convolution: the ONNX Conv maps (strides, dilations, groups honoured).

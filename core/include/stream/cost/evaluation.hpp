@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -112,6 +113,22 @@ class Evaluator {
   SmallVec<double, kServes> l1_tot_, l1_min_;
   SmallVec<int, kServes> order_;
   SmallVec<PortServe, kServes> l1_serves_;
+
+  // The steps of evaluate(), one per cost-model-spec section (3.1 .. 3.10).
+  void merge_temporal_levels(const Allocation& alloc);
+  void compute_versions();
+  void word_accesses_and_energy(MappingCost& out, bool detail);
+  void double_buffer_flags();
+  [[nodiscard]] double stall_slack();
+  [[nodiscard]] std::optional<double> port_stall_slack(const CorePort& p);
+  void data_loading_records(double total_cycle, double ssc);
+  [[nodiscard]] double onloading() const;
+  [[nodiscard]] double offloading() const;
+  /// The spatial-mapping version latency uses for an operand (the integer one where it differs).
+  [[nodiscard]] std::size_t latency_version(std::size_t op) const { return same_[op] ? 0 : 1; }
+  [[nodiscard]] double allowed_cycles(std::size_t op, std::size_t m, int d, const Movement& mv) const;
+  [[nodiscard]] static double real_cycles(const Movement& mv, const CorePort* p);
+  [[nodiscard]] const Record& loading_record(std::size_t op, std::size_t m, int d) const;
 };
 
 /// ZigZag's reduce_balanced: spreads `surplus` over the largest entries of `c` down to `m`.

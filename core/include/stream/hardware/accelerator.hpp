@@ -26,7 +26,7 @@
 
 #include "stream/error.hpp"
 #include "stream/hardware/core.hpp"
-#include "stream/hardware/diagnostics.hpp"
+#include "stream/diagnostics/diagnostics.hpp"
 
 namespace stream::hardware {
 

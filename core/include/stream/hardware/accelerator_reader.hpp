@@ -21,7 +21,7 @@
 #include <string>
 
 #include "stream/hardware/accelerator.hpp"
-#include "stream/hardware/diagnostics.hpp"
+#include "stream/diagnostics/diagnostics.hpp"
 
 namespace stream::hardware {
 

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "stream/hardware/core.hpp"
-#include "stream/hardware/diagnostics.hpp"
+#include "stream/diagnostics/diagnostics.hpp"
 
 namespace stream::hardware {
 

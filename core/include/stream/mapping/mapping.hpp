@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "stream/error.hpp"
-#include "stream/hardware/diagnostics.hpp"
+#include "stream/diagnostics/diagnostics.hpp"
 
 namespace stream {
 class Workload;

@@ -85,9 +85,6 @@ struct SteadyState {
   [[nodiscard]] int node_index(const std::string& name) const;    ///< -1 when absent
 };
 
-/// Python's round(): half to even (spec §9, active latency).
-[[nodiscard]] std::int64_t round_half_even(double x);
-
 /// `active(n, x)`: x scaled by the product of the non-absent temporal loops over all of them.
 [[nodiscard]] std::int64_t active_latency(const std::vector<TemporalLoop>& loops, double x);
 

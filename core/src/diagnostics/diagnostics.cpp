@@ -1,4 +1,4 @@
-#include "stream/hardware/diagnostics.hpp"
+#include "stream/diagnostics/diagnostics.hpp"
 
 #include <spdlog/spdlog.h>
 

@@ -1,5 +1,5 @@
-// Private: reading YAML the way the reference's PyYAML does, with positions, for the hardware and
-// mapping readers.
+// Reading YAML the way the reference's PyYAML does, with positions: the one YAML layer under the
+// hardware, mapping and run-configuration readers (it includes yaml-cpp, which only the core links).
 //
 // yaml-cpp is YAML 1.2-ish and its as<>() rejects what PyYAML (YAML 1.1) accepts in the
 // reference's own files (`16_777_216`), so scalars are resolved here with the YAML 1.1 rules.
@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "stream/error.hpp"
-#include "stream/hardware/diagnostics.hpp"
+#include "stream/diagnostics/diagnostics.hpp"
 
 namespace stream::yamlx {
 

@@ -1,4 +1,4 @@
-#include "yaml_support.hpp"
+#include "stream/yaml/yaml_reader.hpp"
 
 #include <algorithm>
 #include <charconv>
