@@ -8,8 +8,10 @@
 #include <stream/version.hpp>
 
 #include "command.hpp"
+#include "interrupt.hpp"
 
 int main(int argc, char** argv) {
+  stream::host::watch_interrupts();
   // Progress and warnings go to stderr; stdout carries results only.
   spdlog::set_default_logger(spdlog::stderr_color_mt("stream"));
   spdlog::set_pattern("%^%l%$: %v");

@@ -82,4 +82,11 @@ LoadedWorkload load_workload(HostContext& ctx, const WorkloadSource& source) {
   return out;
 }
 
+std::function<Workload(const Workload&)> automatic_path_expansion(HostContext& ctx) {
+  const auto& registries = ctx.plugins().registries();
+  return [&registries](const Workload& w) {
+    return decompose_workload(w, registries, is_reference_expanded_normalization).workload;
+  };
+}
+
 }  // namespace stream::host

@@ -3,6 +3,7 @@
 // `stream parse` and `stream run` so both accept the same options the same way.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -40,5 +41,9 @@ struct LoadedWorkload {
 /// Loads the workload (decomposed, then cast, when asked); throws stream::Error for bad input
 /// (both a file and a block, a malformed k=v, an unknown block or parameter).
 [[nodiscard]] LoadedWorkload load_workload(HostContext& ctx, const WorkloadSource& source);
+
+/// What the automatic path does to a workload before mapping it, as the reference: Softmax and
+/// LpNormalization expanded by their registered decompositions (aie-and-defaults §4a).
+[[nodiscard]] std::function<Workload(const Workload&)> automatic_path_expansion(HostContext& ctx);
 
 }  // namespace stream::host

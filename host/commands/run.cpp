@@ -26,7 +26,6 @@
 #include <stream/pipeline/metrics.hpp>
 #include <stream/pipeline/run.hpp>
 #include <stream/pipeline/run_config.hpp>
-#include <stream/registry/decompose.hpp>
 #include <stream/report/cost_fallbacks.hpp>
 #include <stream/report/result_directory.hpp>
 #include <stream/report/write.hpp>
@@ -135,12 +134,7 @@ void run(const Options& o, HostContext& ctx) {
         std::to_string(ro.nb_cols_to_use));
   ro.cost_backends = ctx.plugins().registries().cost_backend_list();
   // The reference expands Softmax and LpNormalization on its automatic path (aie-and-defaults §4a).
-  if (!o.no_decompose && !source.decompose) {
-    const auto& registries = ctx.plugins().registries();
-    ro.expand = [&registries](const Workload& w) {
-      return decompose_workload(w, registries, is_reference_expanded_normalization).workload;
-    };
-  }
+  if (!o.no_decompose && !source.decompose) ro.expand = automatic_path_expansion(ctx);
   report::StagedResultDirectory results(out_dir);  // an --out that cannot be written: before the pipeline
   ro.failure_dir = results.staging();
   ro.progress = say;

@@ -439,6 +439,12 @@ TEST(CoreValidation, AMemoryHoldsAtLeastOneBitAndAPortMovesAtLeastOne) {
              "'bandwidth_max' must be >= 1, got 0", 15);
 }
 
+TEST(CoreValidation, AMemoryAccessTakesAtLeastOneCycle) {
+  // latency 0 was accepted (and, unread by the cost model, changed nothing: a silent nonsense value).
+  expect_one(core_errors(replace(kCore, "latency: 1", "latency: 0")), "'latency' must be >= 1, got 0", 9);
+  expect_one(core_errors(replace(kCore, "latency: 1", "latency: -3")), "'latency' must be >= 1, got -3", 9);
+}
+
 TEST(CoreValidation, AComputeArrayHasAtLeastOneUnit) {
   // [0, 0] is how memory and off-chip cores say "no array"; on a compute core it computed for free.
   expect_one(core_errors(replace(kCore, "sizes: [4, 8]", "sizes: [0, 0]")), "needs every size >= 1", 25);

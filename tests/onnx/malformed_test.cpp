@@ -208,3 +208,27 @@ TEST(ReportUnsupported, ParseCommandExitsWithTwoNamingTheFile) {
 }
 
 }  // namespace
+
+TEST(Malformed, AShapeOfAnUntypedValueIsAnErrorNotACrash) {
+  // Found by fuzz/onnx (fuzz/regressions/onnx/shape-of-untyped-value-*.onnx): libonnx's data
+  // propagation for Shape dereferences its input's type, which no node gave to the output of an
+  // unknown operator. The process died of SIGSEGV inside ONNX before.
+  ModelBuilder m("g");
+  m.input("x", F32, {1, 4, 2, 2}).output("y", F32);
+  m.int_initializer("target", {1, -1, 2, 2});
+  m.node("Tran`pose", {"x"}, {"t"}, "odd");
+  m.node("Shape", {"t"}, {"s"}, "shape");
+  m.node("Reshape", {"x", "s"}, {"y"}, "reshape");
+  expect_error([&] { (void)parse(m); }, {"node 'odd'", "unsupported ONNX operator 'Tran`pose'"});
+}
+
+TEST(Malformed, AShapeOfAValueWhoseInferenceFailedIsAnErrorNotACrash) {
+  // The other way a Shape input stays untyped (the fuzzed lraspp export): ONNX cannot infer the
+  // producer, here an Add of [1, 4] and [1, 3], which do not broadcast.
+  ModelBuilder m("g");
+  m.input("a", F32, {1, 4}).input("b", F32, {1, 3}).output("y", F32);
+  m.node("Add", {"a", "b"}, {"sum"}, "add");
+  m.node("Shape", {"sum"}, {"s"}, "shape");
+  m.node("Reshape", {"a", "s"}, {"y"}, "reshape");
+  expect_error([&] { (void)parse(m); }, {"node 'add'"});
+}

@@ -1,10 +1,15 @@
 // `stream run`'s result directory: written whole or not at all (staged beside the target and
 // renamed into place), checked writes, an --out that cannot be used found before the pipeline
 // runs, --experiment-id as one path component, default ids that tell --param values apart, and
-// symbolic links in the output never followed.
+// symbolic links in the output never followed, and partial results of interrupted runs removed.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <fstream>
 
 #include <algorithm>
 #include <cstdio>
@@ -12,6 +17,8 @@
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include <stream/report/result_directory.hpp>
 
 #include "stream_cli.hpp"
 
@@ -233,4 +240,84 @@ TEST(ResultDirectory, FullStdoutAndFullWriteMappingAreErrors) {
                             "/workload/2conv_1_8_32_32_16_32_3.onnx --write-mapping /dev/full");
   EXPECT_EQ(v.code, 1) << v.out;
   EXPECT_NE(v.out.find("/dev/full"), std::string::npos) << v.out;
+}
+
+namespace {
+
+// Starts `stream args...` as a child (no shell: the signal must reach stream itself).
+pid_t spawn_stream(const std::vector<std::string>& args) {
+  std::vector<std::string> argv_store{std::string(STREAM_BUILD_DIR) + "/bin/stream"};
+  argv_store.insert(argv_store.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_store) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, STDOUT_FILENO);
+    ::dup2(null, STDERR_FILENO);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+bool has_staging(const fs::path& dir) {
+  for (const auto& name : entries(dir))
+    if (name.find(".partial-") != std::string::npos) return true;
+  return false;
+}
+
+// The staging-name prefix StagedResultDirectory gives `exp` on this host.
+std::string staging_prefix_of_exp() {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  return ".exp.partial-" + stream::report::as_path_component(host).substr(0, 40) + "-";
+}
+
+}  // namespace
+
+// Ctrl-C or a scheduler's SIGTERM while the pipeline runs (a 64-layer decoder takes seconds):
+// the process still ends by the signal (the shell's 128 + N), the staging directory is removed,
+// and the previous result is untouched. Before: the hidden staging directory stayed.
+TEST(ResultDirectory, InterruptedRunRemovesItsPartialResult) {
+  for (const int sig : {SIGINT, SIGTERM}) {
+    const auto out = scratch("interrupted_" + std::to_string(sig));
+    fs::create_directories(out / "exp");
+    { std::ofstream(out / "exp" / "previous") << "kept"; }
+    const pid_t pid = spawn_stream(
+        {"run", "--block", "decoder_stack", "--param", "layers=64", "--out", out.string(), "--experiment-id", "exp"});
+    ASSERT_GT(pid, 0);
+    for (int i = 0; i < 1000 && !has_staging(out); ++i) ::usleep(10'000);
+    ASSERT_TRUE(has_staging(out)) << "no staging directory appeared within 10 s";
+    ::kill(pid, sig);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the run finished before the signal, or exited " << WEXITSTATUS(status);
+    EXPECT_EQ(WTERMSIG(status), sig);
+    EXPECT_EQ(entries(out), std::vector<std::string>{"exp"}) << "signal " << sig;
+    EXPECT_EQ(entries(out / "exp"), std::vector<std::string>{"previous"});
+  }
+}
+
+// A run killed outright (SIGKILL: no handler runs) leaves its staging directory. The next run for
+// the same target removes it, since its process is gone; one of a live process (this test's)
+// stays. Before: staging directories piled up beside the results.
+TEST(ResultDirectory, NextRunRemovesTheStagingOfAKilledRun) {
+  const auto out = scratch("abandoned");
+  const auto prefix = staging_prefix_of_exp();
+  // 2^22 + 1 is above Linux's largest pid_max: no process can have it.
+  const auto dead = out / (prefix + "4194305-abcdef");
+  const auto live = out / (prefix + std::to_string(::getpid()) + "-abcdef");
+  const auto other = out / ".other.partial-x-4194305-abcdef";  // another id's: not ours to remove
+  for (const auto& d : {dead, live, other}) {
+    fs::create_directories(d / "group_0");
+    std::ofstream(d / "group_0" / "half_written.yaml") << "a:";
+  }
+  const auto r = run_stream("run --out " + sh_quoted(out) + " --experiment-id exp");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(other));
+  EXPECT_TRUE(fs::exists(out / "exp" / "summary.yaml"));
 }

@@ -10,6 +10,11 @@
 
 #include <stream/report/utf8.hpp>
 
+#include <expat.h>
+
+#include <memory>
+#include <type_traits>
+
 #include "model_builder.hpp"
 #include "stream_cli.hpp"
 
@@ -105,4 +110,27 @@ TEST(Utf8Names, Latin1FileNameInValidateJson) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["valid"], true);
   EXPECT_EQ(j["workload"]["file"], (dir / ("mod" + kFffd + "le.onnx")).string());
+}
+
+// Control characters in a node's name (C0 bytes are not allowed in XML 1.0, not even as
+// character references) and the characters XML reserves: schedule.svg must still be a
+// well-formed document (expat, an independent parser, reads it) and show the name with U+FFFD;
+// the JSON and YAML files, written with escapes, must parse too.
+TEST(Utf8Names, ScheduleSvgIsWellFormedXmlWithControlCharactersInNames) {
+  ModelBuilder m("control_names");
+  m.input("x", F32, {1, 8, 8, 8}).initializer("w", F32, {16, 8, 3, 3}).output("y", F32);
+  m.node("Conv", {"x", "w"}, {"y"}, "c\x01<&\"\x1b\tv").attr("pads", std::vector<std::int64_t>{1, 1, 1, 1});
+  const auto model = m.save_temp("control_names.onnx");
+  const auto out = scratch("control_names");
+  const auto r = run_stream("run --workload " + model.string() + " --out " + out.string() + " --experiment-id exp");
+  ASSERT_EQ(r.code, 0) << r.out;
+  expect_readable_results(out / "exp");
+  const auto svg = read(out / "exp" / "group_0" / "schedule.svg");
+  std::unique_ptr<std::remove_pointer_t<XML_Parser>, decltype(&XML_ParserFree)> parser(XML_ParserCreate("UTF-8"),
+                                                                                         XML_ParserFree);
+  const bool parsed = XML_Parse(parser.get(), svg.data(), static_cast<int>(svg.size()), 1) == XML_STATUS_OK;
+  EXPECT_TRUE(parsed) << XML_ErrorString(XML_GetErrorCode(parser.get())) << " at line "
+                      << XML_GetCurrentLineNumber(parser.get());
+  // 0x01 and 0x1b -> U+FFFD; '<', '&', '"' as entities; the tab is allowed and kept.
+  EXPECT_NE(svg.find("c" + kFffd + "&lt;&amp;&quot;" + kFffd + "\tv"), std::string::npos) << svg;
 }

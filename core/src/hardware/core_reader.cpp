@@ -195,7 +195,9 @@ void read_memory(const yamlx::Entry& entry, const Ctx& ctx, const std::string& c
   r.reject_unknown({"size", "r_cost", "w_cost", "area", "latency", "mem_type", "auto_cost_extraction", "operands",
                     "ports", "served_dimensions", "force_double_buffering"});
   if (auto v = r.integer("size", true, 1)) mem.size = *v;  // 0 bits was read as "unlimited"
-  if (auto v = r.integer("latency", true, 0)) mem.latency = *v;
+  // An access takes at least one cycle: every reference input says 1, ZigZag's memories default to 1,
+  // and 0 would describe a memory that answers before it is asked. The cost model does not read it.
+  if (auto v = r.integer("latency", true, 1)) mem.latency = *v;
   if (auto v = r.text("mem_type", false)) mem.mem_type = *v;
   if (auto v = r.boolean("auto_cost_extraction", false)) mem.auto_cost_extraction = *v;
   if (auto v = r.boolean("force_double_buffering", false)) mem.force_double_buffering = *v;

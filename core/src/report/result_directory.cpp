@@ -4,9 +4,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <vector>
 
 #include <spdlog/spdlog.h>
@@ -40,15 +44,54 @@ std::string shown(const std::string& id) {
   throw Error(what + ": " + std::strerror(error), Location{.file = path.string()}, ErrorKind::Internal);
 }
 
-// The staging directory's name: hidden, and telling whose result it is (the id shortened so
-// the name stays within NAME_MAX).
+// The staging directories of this process not yet committed or removed, for an interrupted run
+// to remove (remove_live_staging_directories, called from the host's signal watcher thread).
+std::mutex live_mutex;
+std::set<std::string>& live_staging() {
+  static std::set<std::string> live;
+  return live;
+}
+
+// The staging directories of `target` start with this: hidden, telling whose result it is (the
+// id shortened so that the whole name stays within NAME_MAX), and whose process made it (host
+// and pid), so that a later run can tell an abandoned one from one still being written.
+std::string staging_prefix(const fs::path& target) {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  return "." + target.filename().string().substr(0, 160) + ".partial-" + as_path_component(host).substr(0, 40) + "-";
+}
+
 fs::path make_staging(const fs::path& target) {
-  std::string name = "." + target.filename().string().substr(0, 200) + ".partial-XXXXXX";
-  std::string path = (target.parent_path() / name).string();
+  std::string path = (target.parent_path() / (staging_prefix(target) + std::to_string(::getpid()) + "-XXXXXX")).string();
   std::vector<char> buffer(path.begin(), path.end());
   buffer.push_back('\0');
   if (::mkdtemp(buffer.data()) == nullptr) fail(target.parent_path(), "cannot create a directory for the results", errno);
   return fs::path(buffer.data());
+}
+
+// A run killed before it committed (SIGKILL, a power cut: no handler runs) leaves its staging
+// directory behind. The next run for the same target removes those whose process, on this host,
+// no longer exists; a staging directory of a live process (or of another host) is left alone.
+void remove_abandoned_staging(const fs::path& target) {
+  const std::string prefix = staging_prefix(target);
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(target.parent_path(), ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    long pid = 0;
+    const char* first = name.data() + prefix.size();
+    const auto [end, err] = std::from_chars(first, name.data() + name.size(), pid);
+    if (err != std::errc{} || end == first || *end != '-' || pid <= 0) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code removed;
+    fs::remove_all(entry.path(), removed);  // symbolic links are removed, not followed
+    if (!removed) spdlog::info("removed {}, left by an interrupted run (process {})", entry.path().string(), pid);
+  }
+}
+
+void forget(const fs::path& staging) {
+  const std::lock_guard lock(live_mutex);
+  live_staging().erase(staging.string());
 }
 
 }  // namespace
@@ -88,10 +131,14 @@ StagedResultDirectory::StagedResultDirectory(fs::path target) : target_(std::mov
   const auto st = fs::symlink_status(target_, ec);
   if (fs::exists(st) && !fs::is_directory(st) && !fs::is_symlink(st))
     throw Error("exists and is not a directory, so it cannot hold the results", Location{.file = target_.string()});
+  remove_abandoned_staging(target_);
   staging_ = make_staging(target_);
+  const std::lock_guard lock(live_mutex);
+  live_staging().insert(staging_.string());
 }
 
 StagedResultDirectory::~StagedResultDirectory() {
+  forget(staging_);
   if (committed_) return;
   std::error_code ec;
   fs::remove_all(staging_, ec);  // symbolic links are removed, not followed
@@ -110,10 +157,12 @@ void StagedResultDirectory::commit() {
   ::chmod(staging_.c_str(), 0777 & ~mask);
   if (::rename(staging_.c_str(), target_.c_str()) == 0) {
     committed_ = true;
+    forget(staging_);
     return;
   }
   if (errno != EEXIST && errno != ENOTEMPTY && errno != ENOTDIR && errno != EISDIR)
     fail(target_, "cannot move the results into place", errno);
+  forget(staging_);  // from here it holds the previous result, which is removed either way
   replace_existing_target();
   committed_ = true;
 }
@@ -133,6 +182,15 @@ void StagedResultDirectory::replace_existing_target() {
   }
   fs::remove_all(staging_, ec);
   if (ec) spdlog::warn("could not remove the previous results moved to {}: {}", staging_.string(), ec.message());
+}
+
+void remove_live_staging_directories() {
+  const std::lock_guard lock(live_mutex);
+  for (const auto& path : live_staging()) {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  live_staging().clear();
 }
 
 }  // namespace stream::report

@@ -5,16 +5,23 @@
 #include <sstream>
 
 #include "resources.hpp"
+#include "stream/report/utf8.hpp"
 
 namespace stream::report {
 
 namespace {
+// Text for an XML 1.0 element or attribute. Names are raw bytes from the models: ill-formed UTF-8
+// and the C0 control characters other than tab, LF and CR (which XML 1.0 forbids even as
+// character references) become U+FFFD, so the file always parses.
 std::string esc(const std::string& s) {
   std::string o;
-  for (char c : s) {
+  for (char c : to_valid_utf8(s)) {
+    const auto u = static_cast<unsigned char>(c);
     if (c == '<') o += "&lt;";
     else if (c == '>') o += "&gt;";
     else if (c == '&') o += "&amp;";
+    else if (c == '"') o += "&quot;";
+    else if (u < 0x20 && c != '\t' && c != '\n' && c != '\r') o += "\xEF\xBF\xBD";
     else o += c;
   }
   return o;

@@ -230,12 +230,32 @@ std::size_t fill_gaps(onnx::GraphProto& g, std::int64_t opset, const ShapeFailur
   return changed;
 }
 
+// libonnx 1.12's data propagator for Shape reads its input's type without a null check: a Shape
+// of a value no node could type (an unknown operator upstream, or one whose inference failed)
+// crashes the process inside ONNX. An element-type-less placeholder keeps ONNX's own inference
+// intact (it fills the placeholder when the producer is typed) and only stops the dereference.
+void declare_shape_inputs(onnx::GraphProto& g) {
+  std::set<std::string> declared;
+  for (const auto* list : {&g.input(), &g.output(), &g.value_info()})
+    for (const auto& v : *list)
+      if (v.type().has_tensor_type()) declared.insert(v.name());
+  for (const auto& t : g.initializer()) declared.insert(t.name());
+  for (const auto& n : g.node()) {
+    if (n.op_type() != "Shape" || n.input_size() == 0 || n.input(0).empty()) continue;
+    if (!declared.insert(n.input(0)).second) continue;
+    auto* vi = g.add_value_info();
+    vi->set_name(n.input(0));
+    vi->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::UNDEFINED);
+  }
+}
+
 }  // namespace
 
 void infer_static_shapes(onnx::ModelProto& model, std::int64_t default_opset, const ShapeFailure& fail) {
   // Type checks off: the ONNX schemas reject the bf16/int8 convolutions the seed's fixtures use.
   const onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0, /*enable_data_propagation=*/true);
   auto run_inference = [&] {
+    declare_shape_inputs(*model.mutable_graph());
     try {
       onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
     } catch (const std::exception& e) {

@@ -4,6 +4,9 @@
 // DIR/ID is exchanged in the same step and then removed. So a failed run leaves the previous
 // result untouched, an interrupted one at most a hidden staging directory, and a new result never
 // shares its directory with files of an earlier one (the group_* of a run with more groups).
+// An interrupted run removes its staging directory (the host's signal watcher calls
+// remove_live_staging_directories); one killed outright leaves it, and the next run for the same
+// target removes it once its process is gone.
 // Nothing in the target is followed: a symbolic link at DIR/ID or inside it is replaced or
 // removed as a link, never written through.
 #pragma once
@@ -20,6 +23,11 @@ void check_experiment_id(const std::string& id);
 /// `text` made usable as one directory entry (for ids built from file names and parameters):
 /// every '/', '\\' and control character becomes '_', and "", "." and ".." become "_".
 [[nodiscard]] std::string as_path_component(std::string text);
+
+/// Removes every staging directory of this process not yet committed. For the host's handler of
+/// SIGINT/SIGTERM/SIGHUP, which runs it on its own thread (not in a signal handler) and then
+/// lets the signal end the process.
+void remove_live_staging_directories();
 
 class StagedResultDirectory {
  public:

@@ -1,0 +1,74 @@
+// A sweep: the design points a `stream sweep` evaluates, read from a YAML file.
+//
+//   axes:                      # each axis: a list of values; the points are their product
+//     hardware: [tpu_like_quad_core.yaml, simba_small.yaml]
+//     workload: [2conv.onnx, "block:swiglu?seq=64"]
+//     mapping: [auto]          # files, or auto
+//     intra_core_tiling: ["", "Gemm_Left.D1=128"]
+//     cast: [none, bf16]
+//     seq: [64, 128]           # any other key: a parameter of the block workloads
+//   zip:                       # axes that advance together (equal lengths): one factor each
+//     - [hardware, mapping]
+//   sample: {count: 10, seed: 1}   # a seeded random subset of the product, in product order
+//   budget: {max_area_mm2: 10, max_peak_energy_pj_per_cycle: 20000}   # points over it are skipped
+//
+// Points are numbered in product order: the first axis (or zip group) varies slowest, in file
+// order. File values stay as written (paths are resolved by the host, relative to the sweep file);
+// a point's identity is a hash of what it resolves to, computed by the host. Errors name the
+// file, line and column, as every other YAML input.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stream/error.hpp"
+
+namespace stream::sweep {
+
+/// The axes with a meaning of their own; any other axis name is a block parameter.
+inline constexpr const char* kNamedAxes[] = {"hardware", "workload", "mapping", "intra_core_tiling", "cast"};
+
+struct Axis {
+  std::string name;
+  std::vector<std::string> values;
+  std::vector<Location> where;  ///< per value
+};
+
+struct Sample {
+  std::int64_t count = 0;
+  std::uint64_t seed = 0;
+};
+
+struct Budget {
+  std::optional<double> max_area_mm2;
+  std::optional<double> max_peak_energy_pj_per_cycle;
+};
+
+struct SweepFile {
+  std::filesystem::path path;
+  std::vector<Axis> axes;                         ///< file order
+  std::vector<std::vector<std::size_t>> factors;  ///< axis indices per factor (a zip group or one axis)
+  std::optional<Sample> sample;
+  Budget budget;
+};
+
+/// One design point: a value index per axis (same order as SweepFile::axes).
+struct Point {
+  std::size_t index = 0;  ///< position in product order
+  std::vector<std::size_t> value;
+};
+
+[[nodiscard]] SweepFile parse_sweep_file(const std::string& text, const std::filesystem::path& path);
+[[nodiscard]] SweepFile load_sweep_file(const std::filesystem::path& path);
+
+/// Every point of the product, or the sample's points, in product order. Throws a stream::Error
+/// when the product has more than 10^8 points (a sample may pick from up to 2^62).
+[[nodiscard]] std::vector<Point> points(const SweepFile& sweep);
+
+/// The product's size (checked: throws a stream::Error above 2^62).
+[[nodiscard]] std::uint64_t product_size(const SweepFile& sweep);
+
+}  // namespace stream::sweep

@@ -1,0 +1,187 @@
+#include "stream/sweep/sweep_file.hpp"
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "../hardware/yaml_support.hpp"
+
+namespace stream::sweep {
+
+namespace {
+
+constexpr std::uint64_t kMaxProduct = std::uint64_t{1} << 62;
+constexpr std::uint64_t kMaxListed = 100'000'000;
+
+void read_axes(const yamlx::Ctx& ctx, const YAML::Node& node, SweepFile& sweep) {
+  yamlx::MapReader axes(ctx, node, "axes");
+  if (!axes.ok()) return;
+  for (const auto& e : axes.items()) {
+    Axis axis{e.key, {}, {}};
+    if (!e.value.IsSequence() || e.value.size() == 0) {
+      ctx.diag.error(yamlx::loc(ctx, e.value), "axis '" + e.key + "' must be a non-empty list, got " + yamlx::describe(e.value));
+      continue;
+    }
+    for (const auto& item : e.value) {
+      auto text = item.IsScalar() ? yamlx::to_text(item) : std::nullopt;
+      if (!text) {
+        ctx.diag.error(yamlx::loc(ctx, item), "axis '" + e.key + "': a value must be a scalar, got " + yamlx::describe(item));
+        continue;
+      }
+      axis.values.push_back(*text);
+      axis.where.push_back(yamlx::loc(ctx, item));
+    }
+    sweep.axes.push_back(std::move(axis));
+  }
+  if (sweep.axes.empty() && axes.ok()) ctx.diag.error(yamlx::loc(ctx, node), "axes: give at least one axis");
+}
+
+std::optional<std::size_t> axis_index(const SweepFile& sweep, const std::string& name) {
+  for (std::size_t i = 0; i < sweep.axes.size(); ++i)
+    if (sweep.axes[i].name == name) return i;
+  return std::nullopt;
+}
+
+// Zip groups first claim their axes; every other axis is a factor of its own, in file order of
+// the first axis of each factor.
+void read_factors(const yamlx::Ctx& ctx, const std::optional<YAML::Node>& zip, SweepFile& sweep) {
+  std::vector<std::optional<std::size_t>> group_of(sweep.axes.size());
+  std::vector<std::vector<std::size_t>> groups;
+  if (zip && !yamlx::is_null(*zip)) {
+    if (!zip->IsSequence()) ctx.diag.error(yamlx::loc(ctx, *zip), "zip must be a list of axis lists, got " + yamlx::describe(*zip));
+    else
+      for (const auto& g : *zip) {
+        if (!g.IsSequence() || g.size() < 2) {
+          ctx.diag.error(yamlx::loc(ctx, g), "a zip group must list at least two axes, got " + yamlx::describe(g));
+          continue;
+        }
+        std::vector<std::size_t> members;
+        for (const auto& item : g) {
+          const auto name = yamlx::to_text(item).value_or("");
+          const auto idx = axis_index(sweep, name);
+          if (!idx) ctx.diag.error(yamlx::loc(ctx, item), "zip names '" + name + "', which is not an axis");
+          else if (group_of[*idx]) ctx.diag.error(yamlx::loc(ctx, item), "axis '" + name + "' is in two zip groups");
+          else if (sweep.axes[*idx].values.size() != sweep.axes[members.empty() ? *idx : members[0]].values.size())
+            ctx.diag.error(yamlx::loc(ctx, item), "zipped axes must have equal lengths: '" + name + "' has " +
+                                                      std::to_string(sweep.axes[*idx].values.size()) + " values, '" +
+                                                      sweep.axes[members[0]].name + "' " +
+                                                      std::to_string(sweep.axes[members[0]].values.size()));
+          else {
+            group_of[*idx] = groups.size();
+            members.push_back(*idx);
+          }
+        }
+        groups.push_back(std::move(members));
+      }
+  }
+  std::set<std::size_t> placed;
+  for (std::size_t a = 0; a < sweep.axes.size(); ++a) {
+    if (!group_of[a]) sweep.factors.push_back({a});
+    else if (placed.insert(*group_of[a]).second && !groups[*group_of[a]].empty()) sweep.factors.push_back(groups[*group_of[a]]);
+  }
+}
+
+void read_budget(const yamlx::Ctx& ctx, const YAML::Node& node, SweepFile& sweep) {
+  yamlx::MapReader r(ctx, node, "budget");
+  if (!r.ok()) return;
+  r.reject_unknown({"max_area_mm2", "max_peak_energy_pj_per_cycle"});
+  sweep.budget.max_area_mm2 = r.number("max_area_mm2", false, 0.0);
+  sweep.budget.max_peak_energy_pj_per_cycle = r.number("max_peak_energy_pj_per_cycle", false, 0.0);
+}
+
+void read_sample(const yamlx::Ctx& ctx, const YAML::Node& node, SweepFile& sweep) {
+  yamlx::MapReader r(ctx, node, "sample");
+  if (!r.ok()) return;
+  r.reject_unknown({"count", "seed"});
+  const auto count = r.integer("count", true, 1);
+  if (count && static_cast<std::uint64_t>(*count) > kMaxListed) r.error("count", "'count' must be at most 10^8");
+  const auto seed = r.integer("seed", false, 0);
+  if (count) sweep.sample = Sample{*count, static_cast<std::uint64_t>(seed.value_or(0))};
+}
+
+// A uniform integer in [0, n) from the 64-bit engine, the same on every platform (the standard
+// distributions are not specified bit for bit).
+std::uint64_t below(std::mt19937_64& rng, std::uint64_t n) {
+  const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % n);
+  for (;;)
+    if (const auto v = rng(); v < limit) return v % n;
+}
+
+Point decode(const SweepFile& sweep, std::uint64_t index) {
+  Point p{static_cast<std::size_t>(index), std::vector<std::size_t>(sweep.axes.size(), 0)};
+  for (std::size_t f = sweep.factors.size(); f-- > 0;) {  // the last factor varies fastest
+    const auto& axes = sweep.factors[f];
+    const std::uint64_t n = sweep.axes[axes[0]].values.size();
+    for (auto a : axes) p.value[a] = static_cast<std::size_t>(index % n);
+    index /= n;
+  }
+  return p;
+}
+
+}  // namespace
+
+SweepFile parse_sweep_file(const std::string& text, const std::filesystem::path& path) {
+  Diagnostics diag;
+  const yamlx::Ctx ctx{path.string(), diag};
+  SweepFile sweep;
+  sweep.path = path;
+  if (auto root = yamlx::parse(text, ctx)) {
+    yamlx::MapReader top(ctx, *root, "sweep file");
+    if (top.ok()) {
+      top.reject_unknown({"axes", "zip", "sample", "budget"});
+      if (auto axes = top.node("axes", true)) read_axes(ctx, *axes, sweep);
+      read_factors(ctx, top.node("zip", false), sweep);
+      if (auto s = top.node("sample", false); s && !yamlx::is_null(*s)) read_sample(ctx, *s, sweep);
+      if (auto b = top.node("budget", false); b && !yamlx::is_null(*b)) read_budget(ctx, *b, sweep);
+    }
+  }
+  diag.throw_if_errors("sweep file", path.string());
+  (void)product_size(sweep);
+  return sweep;
+}
+
+SweepFile load_sweep_file(const std::filesystem::path& path) {
+  Diagnostics diag;
+  const auto text = yamlx::read_text(path, "sweep file", diag);
+  diag.throw_if_errors("sweep file", path.string());
+  return parse_sweep_file(*text, path);
+}
+
+std::uint64_t product_size(const SweepFile& sweep) {
+  std::uint64_t n = 1;
+  for (const auto& f : sweep.factors) {
+    const std::uint64_t k = sweep.axes[f[0]].values.size();
+    if (n > kMaxProduct / k)
+      throw Error("the sweep has more than 2^62 points; use fewer values or a sample", Location{.file = sweep.path.string()});
+    n *= k;
+  }
+  return n;
+}
+
+std::vector<Point> points(const SweepFile& sweep) {
+  const std::uint64_t n = product_size(sweep);
+  std::vector<std::uint64_t> chosen;
+  if (sweep.sample && static_cast<std::uint64_t>(sweep.sample->count) < n) {
+    // Floyd's algorithm: `count` distinct indices, each draw O(log count).
+    std::mt19937_64 rng(sweep.sample->seed);
+    std::set<std::uint64_t> picked;
+    const auto count = static_cast<std::uint64_t>(sweep.sample->count);
+    for (std::uint64_t j = n - count; j < n; ++j) {
+      const std::uint64_t t = below(rng, j + 1);
+      picked.insert(picked.count(t) ? j : t);
+    }
+    chosen.assign(picked.begin(), picked.end());
+  } else {
+    if (n > kMaxListed)
+      throw Error("the sweep has " + std::to_string(n) + " points, more than 10^8; add `sample: {count: N}`",
+                  Location{.file = sweep.path.string()});
+    chosen.resize(n);
+    for (std::uint64_t i = 0; i < n; ++i) chosen[i] = i;
+  }
+  std::vector<Point> out;
+  out.reserve(chosen.size());
+  for (auto i : chosen) out.push_back(decode(sweep, i));
+  return out;
+}
+
+}  // namespace stream::sweep

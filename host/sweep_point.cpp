@@ -1,0 +1,131 @@
+#include "sweep_point.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "inputs.hpp"
+
+namespace stream::host {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_named_axis(const std::string& name) {
+  return std::any_of(std::begin(sweep::kNamedAxes), std::end(sweep::kNamedAxes),
+                     [&](const char* n) { return name == n; });
+}
+
+std::string hex(std::uint64_t h) {
+  char b[17];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(h));
+  return b;
+}
+
+// A file value: relative to the sweep file, else under the bundled inputs' folder for the axis
+// (`hardware/`, `workload/`, `mapping/`), else the problem of the point.
+std::optional<fs::path> find_file(const sweep::SweepFile& s, const std::string& axis, const std::string& value,
+                                  std::string& problem) {
+  std::error_code ec;
+  const fs::path given(value);
+  const fs::path beside = given.is_absolute() ? given : s.path.parent_path() / given;
+  if (fs::is_regular_file(beside, ec)) return beside;
+  if (!given.is_absolute())
+    for (const fs::path& candidate : {bundled_inputs_dir() / axis / given, resolve_input(given)})
+      if (fs::is_regular_file(candidate, ec)) return candidate;
+  problem = axis + " '" + value + "': no such file beside " + s.path.string() + " or in the bundled inputs";
+  return std::nullopt;
+}
+
+std::string file_hash(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return hex(fnv1a(bytes));
+}
+
+// "block:KEY?a=1&b=2" -> block KEY with parameters a=1, b=2.
+void read_block(const std::string& value, WorkloadSource& w) {
+  const auto spec = value.substr(6);
+  const auto q = spec.find('?');
+  w.block = spec.substr(0, q);
+  if (q == std::string::npos) return;
+  std::stringstream ss(spec.substr(q + 1));
+  for (std::string kv; std::getline(ss, kv, '&');)
+    if (!kv.empty()) w.params.push_back(kv);
+}
+
+// Sets the named axis `name` of `p` from `value`; returns its canonical text for the identity.
+std::string apply_axis(const sweep::SweepFile& s, const std::string& name, const std::string& value, ResolvedPoint& p) {
+  if (name == "intra_core_tiling") {
+    p.intra_core_tiling = value;
+    return value;
+  }
+  if (name == "cast") {
+    p.workload.cast = value == "none" ? "" : value;
+    return p.workload.cast;
+  }
+  if (name == "mapping" && value == "auto") return "auto";
+  if (name == "workload" && value.rfind("block:", 0) == 0) {
+    read_block(value, p.workload);
+    return value;
+  }
+  const auto file = find_file(s, name, value, p.problem);
+  if (!file) return value;
+  if (name == "hardware") p.hardware = *file;
+  else if (name == "workload") p.workload.file = file->string();
+  else p.mapping = *file;
+  return file_hash(*file);
+}
+
+}  // namespace
+
+std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h) {
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+std::string workload_key(const WorkloadSource& w) {
+  std::string key = w.block.empty() ? "file:" + w.file : "block:" + w.label();
+  return key + "|cast=" + w.cast;
+}
+
+std::vector<ResolvedPoint> resolve_points(const sweep::SweepFile& s, const std::vector<sweep::Point>& points) {
+  std::vector<ResolvedPoint> out;
+  out.reserve(points.size());
+  for (const auto& point : points) {
+    ResolvedPoint p;
+    p.index = point.index;
+    p.hardware = resolve_input("hardware/tpu_like_quad_core.yaml");
+    p.workload.file = resolve_input("workload/2conv_1_8_32_32_16_32_3.onnx").string();
+    std::string identity;
+    std::vector<std::string> params;
+    for (std::size_t a = 0; a < s.axes.size(); ++a) {
+      const auto& axis = s.axes[a];
+      const auto& value = axis.values[point.value[a]];
+      p.axis_values.push_back(value);
+      if (is_named_axis(axis.name)) identity += axis.name + "=" + apply_axis(s, axis.name, value, p) + "\n";
+      else params.push_back(axis.name + "=" + value);
+    }
+    if (!p.workload.block.empty()) p.workload.file.clear();
+    // Defaults (no such axis) are inputs too.
+    if (identity.find("hardware=") == std::string::npos) identity += "hardware=" + file_hash(p.hardware) + "\n";
+    if (identity.find("workload=") == std::string::npos) identity += "workload=" + file_hash(p.workload.file) + "\n";
+    std::sort(params.begin(), params.end());
+    for (const auto& kv : params) identity += "param " + kv + "\n";
+    if (!params.empty() && p.workload.block.empty() && p.problem.empty())
+      p.problem = "block parameter axes (" + params.front().substr(0, params.front().find('=')) +
+                  ", ...) apply to block workloads, and this point's workload is a file";
+    p.workload.params.insert(p.workload.params.end(), params.begin(), params.end());
+    p.id = hex(fnv1a(identity));
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace stream::host

@@ -1,0 +1,52 @@
+// One design point of a sweep, resolved: the files and values it stands for, its identity, and
+// what evaluating it gave. The sweep command resolves every point first (paths relative to the
+// sweep file, then the bundled inputs), loads each distinct hardware file and workload once, and
+// then evaluates the points on a thread pool, each against the shared, read-only inputs.
+//
+// A point's identity is the 64-bit FNV-1a hash, in hex, of its canonical description: for each
+// named axis `name=value` with every file replaced by the FNV-1a hash of its bytes, then the
+// block parameters as `name=value` sorted by name. Renaming or moving a file keeps the identity;
+// editing it changes it. A resumed sweep skips the points whose identity is already in its results.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <stream/sweep/sweep_file.hpp>
+
+#include "workload_source.hpp"
+
+namespace stream::host {
+
+struct ResolvedPoint {
+  std::size_t index = 0;  ///< in the sweep's product order
+  std::string id;
+  std::vector<std::string> axis_values;  ///< as written, per axis
+  std::filesystem::path hardware;
+  WorkloadSource workload;
+  std::optional<std::filesystem::path> mapping;  ///< none: automatic
+  std::string intra_core_tiling;
+  std::string problem;  ///< why the point cannot run (an input that does not resolve), empty when it can
+};
+
+/// Every point of `sweep` resolved; bad values (a missing file) make the point's `problem`, not an
+/// exception, so that the other points still run.
+[[nodiscard]] std::vector<ResolvedPoint> resolve_points(const sweep::SweepFile& sweep,
+                                                        const std::vector<sweep::Point>& points);
+
+/// A result row: the point, every axis value, status (ok, unsolved, over_budget, failed), reason,
+/// latency, energy, EDP, area, peak access energy, MAC utilisations and wall time.
+using Row = nlohmann::ordered_json;
+
+/// The key a workload is loaded and cached under (file or block, parameters, cast).
+[[nodiscard]] std::string workload_key(const WorkloadSource& source);
+
+/// 64-bit FNV-1a, the identity hash (documented above).
+[[nodiscard]] std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 0xcbf29ce484222325ULL);
+
+}  // namespace stream::host

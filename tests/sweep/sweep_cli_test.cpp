@@ -1,0 +1,141 @@
+// `stream sweep` end to end: the issue's simplest sweep file as written, failure rows, resume
+// after a partial run, shards merged back, and several threads giving the rows one thread gives.
+// Latencies are the reference's goldens (2-conv: 14344 on tpu_like_quad_core, 10750 on
+// simba_small), areas its hardware-cost figures (8.1866368 and 5.4525952 mm²).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "stream_cli.hpp"
+
+namespace fs = std::filesystem;
+using stream::test::read;
+using stream::test::run_stream;
+
+namespace {
+
+const fs::path kInputs(STREAM_INPUTS_DIR);
+
+// A folder with the sweep file and the files it names beside it, as a user would have it.
+fs::path fixture(const std::string& name, const std::string& sweep_text) {
+  const auto dir = fs::path(STREAM_BUILD_DIR) / "test_scratch" / "sweep" / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const char* h : {"tpu_like_quad_core.yaml", "simba_small.yaml"}) fs::copy_file(kInputs / "hardware" / h, dir / h);
+  fs::copy(kInputs / "hardware" / "cores", dir / "cores");
+  for (const char* c : {"simba_chiplet.yaml", "simba_offchip.yaml"}) fs::copy_file(kInputs / "hardware" / "cores" / c, dir / c);
+  fs::copy_file(kInputs / "workload" / "2conv_1_8_32_32_16_32_3.onnx", dir / "2conv.onnx");
+  std::ofstream(dir / "sweep.yaml") << sweep_text;
+  return dir;
+}
+
+std::vector<nlohmann::json> rows(const fs::path& results) {
+  std::vector<nlohmann::json> out;
+  std::ifstream in(results);
+  for (std::string line; std::getline(in, line);) {
+    auto j = nlohmann::json::parse(line);
+    j.erase("wall_s");  // the one figure that differs between runs
+    out.push_back(j);
+  }
+  return out;
+}
+
+const std::string kSimplest =
+    "axes:\n"
+    "  hardware: [tpu_like_quad_core.yaml, simba_small.yaml]\n"
+    "  workload: [2conv.onnx, \"block:swiglu?seq=64\"]\n";
+
+}  // namespace
+
+TEST(SweepCli, TheSimplestSweepFileAsWritten) {
+  const auto dir = fixture("simplest", kSimplest);
+  const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto rs = rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(rs.size(), 4u);
+  EXPECT_EQ(rs[0]["hardware"], "tpu_like_quad_core.yaml");
+  EXPECT_EQ(rs[0]["workload"], "2conv.onnx");
+  EXPECT_EQ(rs[0]["status"], "ok");
+  EXPECT_EQ(rs[0]["latency"], 14344);
+  EXPECT_NEAR(rs[0]["area_mm2"].get<double>(), 8.1866368, 1e-9);
+  EXPECT_EQ(rs[2]["latency"], 10750);
+  EXPECT_NEAR(rs[2]["area_mm2"].get<double>(), 5.4525952, 1e-9);
+  // The swiglu block calls its sequence length `tokens`: those points fail, with the reason, and
+  // the sweep goes on.
+  for (int k : {1, 3}) {
+    EXPECT_EQ(rs[k]["status"], "failed");
+    EXPECT_NE(rs[k]["reason"].get<std::string>().find("no parameter 'seq'"), std::string::npos) << rs[k];
+  }
+  // simba_small beats the TPU-like quad core on latency, energy and area: it alone is the front.
+  const auto pareto = read(dir / "out" / "pareto.csv");
+  EXPECT_EQ(std::count(pareto.begin(), pareto.end(), '\n'), 2) << pareto;
+  EXPECT_NE(pareto.find("simba_small.yaml,2conv.onnx"), std::string::npos) << pareto;
+  const auto csv = read(dir / "out" / "results.csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "point,id,hardware,workload,area_mm2,peak_energy_pj_per_cycle,latency,energy_pj,edp,"
+            "mac_spatial_utilization,end_to_end_mac_utilization,status,reason,wall_s");
+}
+
+TEST(SweepCli, AMissingFileIsAFailedRowAndTheOthersRun) {
+  const auto dir = fixture("missing", "axes:\n  hardware: [tpu_like_quad_core.yaml, nowhere.yaml]\n");
+  const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto rs = rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_EQ(rs[0]["latency"], 14344);
+  EXPECT_EQ(rs[1]["status"], "failed");
+  EXPECT_NE(rs[1]["reason"].get<std::string>().find("hardware 'nowhere.yaml': no such file"), std::string::npos);
+}
+
+TEST(SweepCli, ResumesSkippingThePointsAlreadyDone) {
+  const auto dir = fixture("resume", "axes:\n  hardware: [tpu_like_quad_core.yaml, simba_small.yaml]\n"
+                                     "  intra_core_tiling: [\"\", \"Conv1.D0=1\"]\n");
+  const auto sweep = "sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string();
+  ASSERT_EQ(run_stream(sweep).code, 0);
+  const auto full = rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(full.size(), 4u);
+  // As a sweep killed after two points leaves it, with a last line cut short.
+  std::string kept;
+  {
+    std::ifstream in(dir / "out" / "results.jsonl");
+    std::string l1, l2;
+    std::getline(in, l1);
+    std::getline(in, l2);
+    kept = l1 + "\n" + l2 + "\n" + "{\"point\": 2, \"id\": \"";
+  }
+  std::ofstream(dir / "out" / "results.jsonl") << kept;
+  const auto r = run_stream(sweep);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("4 points, 2 already in"), std::string::npos) << r.out;
+  EXPECT_EQ(rows(dir / "out" / "results.jsonl"), full);
+}
+
+TEST(SweepCli, ShardsMergeIntoTheUnshardedResultAndThreadsChangeNothing) {
+  const auto dir = fixture("shards", "axes:\n  hardware: [tpu_like_quad_core.yaml, simba_small.yaml]\n"
+                                     "  cast: [none, bf16]\n  intra_core_tiling: [\"\", \"Conv1.D0=1\"]\n");
+  const auto base = "sweep " + (dir / "sweep.yaml").string();
+  ASSERT_EQ(run_stream(base + " --out " + (dir / "one").string() + " --jobs 1").code, 0);
+  ASSERT_EQ(run_stream(base + " --out " + (dir / "two").string() + " --jobs 2").code, 0);
+  for (int i = 0; i < 3; ++i)
+    ASSERT_EQ(run_stream(base + " --out " + (dir / ("s" + std::to_string(i))).string() + " --shard " + std::to_string(i) + "/3").code, 0);
+  const auto m = run_stream("sweep merge " + (dir / "s0").string() + " " + (dir / "s1").string() + " " +
+                            (dir / "s2").string() + " --out " + (dir / "merged").string());
+  ASSERT_EQ(m.code, 0) << m.out;
+  const auto one = rows(dir / "one" / "results.jsonl");
+  ASSERT_EQ(one.size(), 8u);
+  EXPECT_EQ(rows(dir / "two" / "results.jsonl"), one);
+  EXPECT_EQ(rows(dir / "merged" / "results.jsonl"), one);
+  EXPECT_EQ(rows(dir / "s1" / "results.jsonl").size(), 3u);  // points 1, 4, 7
+}
+
+TEST(SweepCli, BadSweepFileIsExit2WithItsLine) {
+  const auto dir = fixture("bad", "axes:\n  hardware: tpu_like_quad_core.yaml\n");
+  const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("sweep.yaml:2:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("must be a non-empty list"), std::string::npos) << r.out;
+  EXPECT_EQ(run_stream("sweep " + (dir / "sweep.yaml").string() + " --shard 3/3").code, 2);
+}

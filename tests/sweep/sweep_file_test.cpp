@@ -1,0 +1,103 @@
+// Sweep files: the points they stand for (product order, zip groups, seeded samples), the Pareto
+// front against a brute-force check, and errors with their line.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include <stream/sweep/pareto.hpp>
+#include <stream/sweep/sweep_file.hpp>
+
+using namespace stream::sweep;
+
+namespace {
+
+std::vector<std::vector<std::size_t>> values(const std::vector<Point>& ps) {
+  std::vector<std::vector<std::size_t>> out;
+  for (const auto& p : ps) out.push_back(p.value);
+  return out;
+}
+
+void expect_error(const std::string& text, const std::string& what, int line) {
+  try {
+    (void)parse_sweep_file(text, "s.yaml");
+    ADD_FAILURE() << "no error for:\n" << text;
+  } catch (const stream::Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find(what), std::string::npos) << m;
+    EXPECT_NE(m.find("s.yaml:" + std::to_string(line) + ":"), std::string::npos) << m;
+  }
+}
+
+}  // namespace
+
+TEST(SweepFile, ProductOrderFirstAxisSlowest) {
+  const auto s = parse_sweep_file("axes:\n  hardware: [a, b]\n  workload: [x, y, z]\n", "s.yaml");
+  ASSERT_EQ(s.axes.size(), 2u);
+  EXPECT_EQ(product_size(s), 6u);
+  EXPECT_EQ(values(points(s)), (std::vector<std::vector<std::size_t>>{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}}));
+}
+
+TEST(SweepFile, ZippedAxesAdvanceTogether) {
+  const auto s = parse_sweep_file(
+      "axes:\n  hardware: [a, b]\n  cast: [none, bf16, f16]\n  mapping: [m1, m2]\nzip:\n  - [hardware, mapping]\n",
+      "s.yaml");
+  EXPECT_EQ(product_size(s), 6u);  // (a,m1),(b,m2) x 3 casts
+  const auto ps = points(s);
+  EXPECT_EQ(ps[0].value, (std::vector<std::size_t>{0, 0, 0}));
+  EXPECT_EQ(ps[1].value, (std::vector<std::size_t>{0, 1, 0}));
+  EXPECT_EQ(ps[3].value, (std::vector<std::size_t>{1, 0, 1}));
+  for (const auto& p : ps) EXPECT_EQ(p.value[0], p.value[2]);
+}
+
+TEST(SweepFile, SampleIsSeededDistinctAndInProductOrder) {
+  const std::string grid = "axes:\n  a: [0,1,2,3,4,5,6,7,8,9]\n  b: [0,1,2,3,4,5,6,7,8,9]\n  c: [0,1,2,3,4,5,6,7,8,9]\n";
+  const auto s1 = parse_sweep_file(grid + "sample: {count: 25, seed: 7}\n", "s.yaml");
+  const auto p1 = points(s1);
+  ASSERT_EQ(p1.size(), 25u);
+  std::set<std::size_t> seen;
+  for (std::size_t k = 0; k < p1.size(); ++k) {
+    EXPECT_TRUE(seen.insert(p1[k].index).second);
+    if (k) {
+      EXPECT_LT(p1[k - 1].index, p1[k].index);
+    }
+    // The index decodes to its values: a x 100 + b x 10 + c.
+    EXPECT_EQ(p1[k].index, p1[k].value[0] * 100 + p1[k].value[1] * 10 + p1[k].value[2]);
+  }
+  EXPECT_EQ(values(points(parse_sweep_file(grid + "sample: {count: 25, seed: 7}\n", "s.yaml"))), values(p1));
+  EXPECT_NE(values(points(parse_sweep_file(grid + "sample: {count: 25, seed: 8}\n", "s.yaml"))), values(p1));
+  EXPECT_EQ(points(parse_sweep_file(grid + "sample: {count: 5000, seed: 1}\n", "s.yaml")).size(), 1000u);
+}
+
+TEST(SweepFile, ErrorsNameTheLine) {
+  expect_error("axes:\n  hardware: []\n", "axis 'hardware' must be a non-empty list", 2);
+  expect_error("axes:\n  hardware: [a]\nsweep: 1\n", "unknown key 'sweep'", 3);
+  expect_error("axes:\n  a: [1, 2]\n  b: [1]\nzip:\n  - [a, b]\n", "zipped axes must have equal lengths", 5);
+  expect_error("axes:\n  a: [1, 2]\nzip:\n  - [a, nope]\n", "zip names 'nope', which is not an axis", 4);
+  expect_error("axes:\n  a: [1, 2]\nsample: {count: 0}\n", "'count' must be >= 1", 3);
+  expect_error("axes:\n  a: [[1], 2]\n", "a value must be a scalar", 2);
+  expect_error("axes: [\n", "YAML syntax error", 2);
+}
+
+TEST(SweepFile, AHugeProductNeedsASample) {
+  std::string text = "axes:\n";
+  for (int a = 0; a < 9; ++a) text += "  p" + std::to_string(a) + ": [0,1,2,3,4,5,6,7,8,9]\n";  // 10^9 points
+  EXPECT_THROW((void)points(parse_sweep_file(text, "s.yaml")), stream::Error);
+  EXPECT_EQ(points(parse_sweep_file(text + "sample: {count: 3, seed: 1}\n", "s.yaml")).size(), 3u);
+}
+
+TEST(Pareto, EqualsABruteForceCheck) {
+  std::mt19937_64 rng(3);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<std::vector<double>> pts(1 + rng() % 60);
+    for (auto& p : pts) p = {double(rng() % 8), double(rng() % 8), double(rng() % 8)};  // many ties
+    std::vector<std::size_t> brute;
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      bool dominated = false;
+      for (std::size_t j = 0; j < pts.size() && !dominated; ++j)
+        dominated = pts[j][0] <= pts[i][0] && pts[j][1] <= pts[i][1] && pts[j][2] <= pts[i][2] && pts[j] != pts[i];
+      if (!dominated) brute.push_back(i);
+    }
+    EXPECT_EQ(pareto_front(pts), brute) << "trial " << trial;
+  }
+}
