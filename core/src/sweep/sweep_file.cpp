@@ -4,7 +4,7 @@
 #include <random>
 #include <set>
 
-#include "../hardware/yaml_support.hpp"
+#include "stream/yaml/yaml_reader.hpp"
 
 namespace stream::sweep {
 
