@@ -284,11 +284,26 @@ class Builder {
     }
   }
 
+  std::vector<std::vector<std::size_t>> slot_transfers_;  ///< transfers_in_slot's index
+  // The transfers of each slot, ascending (built once: scanning every node per link and slot was
+  // quadratic in a group's size).
+  const std::vector<std::size_t>& transfers_in_slot(int slot) {
+    if (slot_transfers_.empty()) {
+      slot_transfers_.resize(static_cast<std::size_t>(std::max(ss_.max_slot, 0)) + 1);
+      for (std::size_t r = 0; r < ss_.nodes.size(); ++r) {
+        const auto& n = ss_.nodes[r];
+        if (n.kind == SsKind::Transfer && n.slot >= 0 && n.slot <= ss_.max_slot)
+          slot_transfers_[static_cast<std::size_t>(n.slot)].push_back(r);
+      }
+    }
+    static const std::vector<std::size_t> none;
+    return slot < 0 || slot > ss_.max_slot ? none : slot_transfers_[static_cast<std::size_t>(slot)];
+  }
+
   LinExpr link_activity(int link, int slot) {
     LinExpr act;
-    for (std::size_t r = 0; r < ss_.nodes.size(); ++r) {
+    for (std::size_t r : transfers_in_slot(slot)) {
       const auto& n = ss_.nodes[r];
-      if (n.kind != SsKind::Transfer || n.slot != slot) continue;
       for (std::size_t p = 0; p < n.plans.size(); ++p)
         if (contains(n.plans[p].links, link)) act += m_.y[r][p];
     }
