@@ -715,6 +715,19 @@ bool feasible_without(const TetraModel& m, const MilpSolver& solver, Drop drop) 
   return solver.solve(relaxed, LinExpr(0.0), o).status == SolveStatus::Optimal;
 }
 
+// Whether a core other than `except` certainly cannot hold its smallest load: each tensor fixed on
+// the core contributes at least its smallest reuse level's tiles (its placement is a constant and
+// its reuse choice one-hot, so its capacity-row terms sum to one of the levels). The margin keeps
+// the proof clear of the solver's tolerances: only a bound well above the capacity counts.
+bool certainly_over_capacity(const hardware::Accelerator& acc, const std::map<int, double>& min_load, int except) {
+  constexpr double kMargin = 1e-3;
+  for (const auto& [c, l] : min_load) {
+    const double cap = static_cast<double>(acc.core(c).memory_capacity());
+    if (c != except && cap > 0 && l > cap * (1 + kMargin) + 1) return true;
+  }
+  return false;
+}
+
 // Fills a.culprit_families, a.blocking_cores and a.infeasibility.
 void diagnose(const SteadyState& ss, const hardware::Accelerator& acc, const TetraModel& m, const MilpSolver& solver,
               Diagnosis depth, Allocation& a) {
@@ -760,6 +773,8 @@ void diagnose(const SteadyState& ss, const hardware::Accelerator& acc, const Tet
       for (const auto& [c, l] : min_load) {
         // The fallback can only move work off a specialised core: skip the others' solves.
         if (depth == Diagnosis::Memory && !acc.core(c).operator_types) continue;
+        // Another core certainly over its capacity keeps the model infeasible without this row.
+        if (certainly_over_capacity(acc, min_load, c)) continue;
         const std::string row = "capacity_core_" + std::to_string(c);
         if (feasible_without(m, solver, [&](const Row& r) { return r.name == row; })) {
           a.blocking_cores.push_back(c);
