@@ -284,11 +284,26 @@ class Builder {
     }
   }
 
+  std::vector<std::vector<std::size_t>> slot_transfers_;  ///< transfers_in_slot's index
+  // The transfers of each slot, ascending (built once: scanning every node per link and slot was
+  // quadratic in a group's size).
+  const std::vector<std::size_t>& transfers_in_slot(int slot) {
+    if (slot_transfers_.empty()) {
+      slot_transfers_.resize(static_cast<std::size_t>(std::max(ss_.max_slot, 0)) + 1);
+      for (std::size_t r = 0; r < ss_.nodes.size(); ++r) {
+        const auto& n = ss_.nodes[r];
+        if (n.kind == SsKind::Transfer && n.slot >= 0 && n.slot <= ss_.max_slot)
+          slot_transfers_[static_cast<std::size_t>(n.slot)].push_back(r);
+      }
+    }
+    static const std::vector<std::size_t> none;
+    return slot < 0 || slot > ss_.max_slot ? none : slot_transfers_[static_cast<std::size_t>(slot)];
+  }
+
   LinExpr link_activity(int link, int slot) {
     LinExpr act;
-    for (std::size_t r = 0; r < ss_.nodes.size(); ++r) {
+    for (std::size_t r : transfers_in_slot(slot)) {
       const auto& n = ss_.nodes[r];
-      if (n.kind != SsKind::Transfer || n.slot != slot) continue;
       for (std::size_t p = 0; p < n.plans.size(); ++p)
         if (contains(n.plans[p].links, link)) act += m_.y[r][p];
     }
@@ -700,6 +715,19 @@ bool feasible_without(const TetraModel& m, const MilpSolver& solver, Drop drop) 
   return solver.solve(relaxed, LinExpr(0.0), o).status == SolveStatus::Optimal;
 }
 
+// Whether a core other than `except` certainly cannot hold its smallest load: each tensor fixed on
+// the core contributes at least its smallest reuse level's tiles (its placement is a constant and
+// its reuse choice one-hot, so its capacity-row terms sum to one of the levels). The margin keeps
+// the proof clear of the solver's tolerances: only a bound well above the capacity counts.
+bool certainly_over_capacity(const hardware::Accelerator& acc, const std::map<int, double>& min_load, int except) {
+  constexpr double kMargin = 1e-3;
+  for (const auto& [c, l] : min_load) {
+    const double cap = static_cast<double>(acc.core(c).memory_capacity());
+    if (c != except && cap > 0 && l > cap * (1 + kMargin) + 1) return true;
+  }
+  return false;
+}
+
 // Fills a.culprit_families, a.blocking_cores and a.infeasibility.
 void diagnose(const SteadyState& ss, const hardware::Accelerator& acc, const TetraModel& m, const MilpSolver& solver,
               Diagnosis depth, Allocation& a) {
@@ -745,6 +773,8 @@ void diagnose(const SteadyState& ss, const hardware::Accelerator& acc, const Tet
       for (const auto& [c, l] : min_load) {
         // The fallback can only move work off a specialised core: skip the others' solves.
         if (depth == Diagnosis::Memory && !acc.core(c).operator_types) continue;
+        // Another core certainly over its capacity keeps the model infeasible without this row.
+        if (certainly_over_capacity(acc, min_load, c)) continue;
         const std::string row = "capacity_core_" + std::to_string(c);
         if (feasible_without(m, solver, [&](const Row& r) { return r.name == row; })) {
           a.blocking_cores.push_back(c);

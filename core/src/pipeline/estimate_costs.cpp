@@ -12,6 +12,7 @@
 #include "stream/cost/cost_model.hpp"
 #include "stream/error.hpp"
 #include "stream/ir/dimensions.hpp"
+#include "stream/tiling/tensor_accessors.hpp"
 
 namespace stream::pipeline {
 
@@ -31,9 +32,8 @@ std::vector<std::int64_t> per_core_dim_sizes(const tiling::TiledGroup& tiled, st
   return sizes;
 }
 
-}  // namespace
-
-cost::Tile core_tile(const tiling::TiledGroup& tiled, std::size_t node_index) {
+// core_tile with the tensors' accessors indexed once for the whole group.
+cost::Tile core_tile(const tiling::TiledGroup& tiled, const tiling::TensorAccessors& accessors, std::size_t node_index) {
   const Workload& w = tiled.workload;
   const Node& n = w.node(node_index);
   cost::Tile tile;
@@ -50,7 +50,7 @@ cost::Tile core_tile(const tiling::TiledGroup& tiled, std::size_t node_index) {
     cost::TileOperand op;
     op.role = std::move(role);
     op.precision_bits = bits(t->dtype);
-    const auto widest = tiling::tensor_shape_with_sizes(w, *t, per_core);
+    const auto widest = tiling::tensor_shape_with_sizes(w, accessors, *t, per_core);
     for (std::size_t a = 0; a < map.num_results(); ++a) {
       const auto& r = map.result(a);
       cost::AxisExpr ax;
@@ -78,6 +78,12 @@ cost::Tile core_tile(const tiling::TiledGroup& tiled, std::size_t node_index) {
   for (std::size_t i = 0; i < n.inputs.size(); ++i)
     operand(n.inputs[i], n.operand_mapping[i], std::string(1, static_cast<char>('A' + i)));
   return tile;
+}
+
+}  // namespace
+
+cost::Tile core_tile(const tiling::TiledGroup& tiled, std::size_t node_index) {
+  return core_tile(tiled, tiling::TensorAccessors(tiled.workload), node_index);
 }
 
 namespace {
@@ -189,8 +195,9 @@ schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled, const hardwa
     std::size_t job;
   };
   std::vector<Use> uses;
+  const tiling::TensorAccessors accessors(w);
   for (std::size_t i : w.computation_nodes()) {
-    const cost::Tile tile = core_tile(tiled, i);
+    const cost::Tile tile = core_tile(tiled, accessors, i);
     const std::string key = tile_key(tile);
     for (int c : tiled.mapping.at(i).cores) {
       // A backend may claim cores by what performance equivalence ignores (a vendor's by name): the

@@ -234,26 +234,31 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
   }
 
   // Transfer creation order: tensors of iteration-space nodes, node order, inputs then outputs.
+  // (A set of names seen and a readers index: searching the lists per tensor was quadratic in a
+  // fused group's size.)
   std::vector<std::string> order;
+  std::set<std::string> ordered;
   for (std::size_t i = 0; i < w.size(); ++i) {
     const Node& n = w.node(i);
     if (!n.has_iteration_space()) continue;
     for (const auto& t : n.inputs)
-      if (std::find(order.begin(), order.end(), t->name) == order.end())
-        order.push_back(t->name);
+      if (ordered.insert(t->name).second) order.push_back(t->name);
     for (const auto& t : n.outputs)
-      if (std::find(order.begin(), order.end(), t->name) == order.end()) order.push_back(t->name);
+      if (ordered.insert(t->name).second) order.push_back(t->name);
   }
+  // Every node reading each tensor, ascending, each once.
+  std::map<std::string, std::vector<std::size_t>> readers;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    for (const auto& t : w.node(i).inputs) {
+      auto& r = readers[t->name];
+      if (r.empty() || r.back() != i) r.push_back(i);
+    }
 
   for (const auto& tname : order) {
     const int tid = tensor_id.at(tname);
     const std::size_t src = w.producer_of(tname);
     std::vector<std::size_t> dsts;
-    for (std::size_t i = 0; i < w.size(); ++i)
-      for (const auto& t : w.node(i).inputs)
-        if (t->name == tname) {
-          if (std::find(dsts.begin(), dsts.end(), i) == dsts.end()) dsts.push_back(i);
-        }
+    if (auto it = readers.find(tname); it != readers.end()) dsts = it->second;
     if (dsts.empty()) continue;
     const bool src_in = w.node(src).kind == NodeKind::InEdge;
     const bool to_out = std::any_of(dsts.begin(), dsts.end(), [&](std::size_t d) { return w.node(d).kind == NodeKind::OutEdge; });

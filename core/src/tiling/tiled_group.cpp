@@ -7,6 +7,7 @@
 #include "stream/error.hpp"
 #include "stream/ir/dimensions.hpp"
 #include "stream/ir/op_kinds.hpp"
+#include "stream/tiling/tensor_accessors.hpp"
 
 namespace stream::tiling {
 
@@ -41,27 +42,31 @@ std::vector<std::int64_t> tensor_shape_for_node(const Workload& workload, std::s
   return clipped_extents(*map, local_sizes, tensor.shape);
 }
 
-std::vector<std::int64_t> tensor_shape_with_sizes(const Workload& workload, const Tensor& tensor,
-                                                  const std::vector<std::int64_t>& dim_sizes) {
+std::vector<std::int64_t> tensor_shape_with_sizes(const Workload& workload, const TensorAccessors& accessors,
+                                                  const Tensor& tensor, const std::vector<std::int64_t>& dim_sizes) {
   const auto& ud = workload.unified_dimensions();
+  const auto& nodes = accessors.of(tensor);
+  if (nodes.empty()) return tensor.shape;
   std::vector<std::int64_t> best(tensor.rank(), 0);
-  bool any = false;
-  for (std::size_t i = 0; i < workload.size(); ++i) {
+  std::vector<std::int64_t> local;
+  for (std::size_t i : nodes) {
     const Node& n = workload.node(i);
-    if (!n.has_iteration_space()) continue;
-    const AffineMap* map = n.mapping_of(tensor);
-    if (map == nullptr) continue;
-    const auto dims = ud.dims_of(i, n.num_dims());
-    std::vector<std::int64_t> local;
-    for (int z : dims) local.push_back(dim_sizes.at(static_cast<std::size_t>(z)));
-    const auto ext = clipped_extents(*map, local, tensor.shape);
+    local.clear();
+    for (int z : ud.dims_of(i, n.num_dims())) local.push_back(dim_sizes.at(static_cast<std::size_t>(z)));
+    const auto ext = clipped_extents(*n.mapping_of(tensor), local, tensor.shape);
     for (std::size_t a = 0; a < ext.size(); ++a) best[a] = std::max(best[a], ext[a]);
-    any = true;
   }
-  return any ? best : tensor.shape;
+  return best;
 }
 
-std::vector<std::int64_t> tiled_tensor_shape(const Workload& group, const Tensor& t,
+std::vector<std::int64_t> tensor_shape_with_sizes(const Workload& workload, const Tensor& tensor,
+                                                  const std::vector<std::int64_t>& dim_sizes) {
+  return tensor_shape_with_sizes(workload, TensorAccessors(workload), tensor, dim_sizes);
+}
+
+namespace {
+
+std::vector<std::int64_t> tiled_tensor_shape(const Workload& group, const TensorAccessors& accessors, const Tensor& t,
                                              const std::vector<std::int64_t>& sizes) {
   // A computed tensor takes its producer's extent: a consumer's windowed read may reach past it
   // (a halo), which the consumer's clipping handles; the reference's max over accessors would
@@ -74,7 +79,14 @@ std::vector<std::int64_t> tiled_tensor_shape(const Workload& group, const Tensor
     for (int z : ud.dims_of(p, pn.num_dims())) local.push_back(sizes[static_cast<std::size_t>(z)]);
     return tensor_shape_for_node(group, p, t, local);
   }
-  return tensor_shape_with_sizes(group, t, sizes);
+  return tensor_shape_with_sizes(group, accessors, t, sizes);
+}
+
+}  // namespace
+
+std::vector<std::int64_t> tiled_tensor_shape(const Workload& group, const Tensor& t,
+                                             const std::vector<std::int64_t>& sizes) {
+  return tiled_tensor_shape(group, TensorAccessors(group), t, sizes);
 }
 
 TiledGroup tile(const Workload& group, const GroupMapping& mapping) {
@@ -149,8 +161,9 @@ TiledGroup tile(const Workload& group, const GroupMapping& mapping) {
   }
   // Rebuild every tensor with its one-iteration shape, then every node on the new tensors.
   std::map<std::string, TensorPtr> reshaped;
+  const TensorAccessors accessors(group);
   for (const auto& t : group.tensors()) {
-    auto shape = tiled_tensor_shape(group, *t, sizes);
+    auto shape = tiled_tensor_shape(group, accessors, *t, sizes);
     reshaped[t->name] = make_tensor(t->name, t->dtype, std::move(shape));
   }
   std::vector<Node> nodes;
