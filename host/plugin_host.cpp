@@ -71,7 +71,7 @@ PluginManifest read_manifest(const fs::path& file) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 4E888
     throw Error(std::string("malformed JSON: ") + e.what(), {.file = file.string()});
   }
   if (!j.is_object()) throw Error("a manifest is a JSON object", {.file = file.string()});

@@ -83,6 +83,14 @@ TEST_F(HostileManifest, NumbersOutOfRangeAreRejectedNotWrapped) {
   EXPECT_EQ(read_manifest(manifest_with("1", "-9223372036854775808", R"("l.so")")).priority, INT64_MIN);
 }
 
+TEST_F(HostileManifest, ANumberBeyondADoubleIsMalformedJsonNotAnAbort) {
+  // Found by fuzz/manifest (fuzz/regressions/manifest/number-overflow.stream-plugin.json):
+  // nlohmann::json throws out_of_range (406), not parse_error, for 4E888; it escaped the reader and
+  // terminated the process.
+  expect_rejected(manifest_with("4E888", "0", R"("l.so")"), "malformed JSON");
+  expect_rejected(manifest_with("1", "-4E888", R"("l.so")"), "number overflow");
+}
+
 TEST_F(HostileManifest, TheLibraryMustSitInTheManifestsDirectory) {
   for (const std::string library : {"/usr/lib/x86_64-linux-gnu/libz.so.1", "../outside/libx.so", "sub/libx.so", "..", "."}) {
     SCOPED_TRACE(library);
