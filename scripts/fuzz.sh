@@ -11,9 +11,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${1:-build-sanitize}
 seconds=${2:-60}
-# A fixed seed by default: CI's short runs explore the same inputs each time, so a failure there
-# is reproducible; STREAM_FUZZ_SEED=0 lets libFuzzer pick one (long exploratory runs).
+# A fixed seed and a run count by default: CI's short runs explore the same inputs on any machine
+# (the count, not the clock, ends them, unless the machine is too slow to reach it in the given
+# seconds), so a failure there is reproducible. Long exploratory runs: STREAM_FUZZ_SEED=0 (libFuzzer
+# picks a seed) and STREAM_FUZZ_RUNS=-1 (no count).
 seed=${STREAM_FUZZ_SEED:-1}
+runs=${STREAM_FUZZ_RUNS:-10000}
 shift $(($# < 2 ? $# : 2))
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(onnx pt2 hardware mapping manifest)
@@ -24,7 +27,7 @@ for h in "${harnesses[@]}"; do
   artifacts=$build_dir/fuzz/artifacts/$h
   mkdir -p "$corpus" "$artifacts"
   echo "fuzz: $h for ${seconds} s" >&2
-  "$build_dir/bin/fuzz_$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -seed="$seed" \
+  "$build_dir/bin/fuzz_$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -seed="$seed" -runs="$runs" \
     -artifact_prefix="$artifacts/" -print_final_stats=1 \
     "$corpus" "$build_dir/fuzz/seeds/$h" "fuzz/regressions/$h"
 done
