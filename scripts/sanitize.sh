@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI's sanitizer stage (scripts/test.sh runs it after the ordinary suite): a clang build with
 # AddressSanitizer, LeakSanitizer and UndefinedBehaviorSanitizer plus the libFuzzer harnesses
-# (STREAM_FUZZ=ON), the test suite on it, then every harness for STREAM_FUZZ_SECONDS (default 60).
+# (STREAM_FUZZ=ON), the test suite on it, then every harness (scripts/fuzz.sh: 10,000 inputs or STREAM_FUZZ_SECONDS, default 60).
 # Usage: scripts/sanitize.sh [build-dir]   (default: build-sanitize)
 set -euo pipefail
 cd "$(dirname "$0")/.."

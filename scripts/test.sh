@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: sets up, builds, and runs every test with ctest; then the sanitizer and
-# fuzzing stage (scripts/sanitize.sh: ASan + UBSan build, part of the suite on it, 60 s per fuzz
+# fuzzing stage (scripts/sanitize.sh: ASan + UBSan build, part of the suite on it, a bounded fuzz run per
 # harness). STREAM_SANITIZE=0 leaves that stage out. On a machine so slow that the first stage took
 # more than STREAM_SANITIZE_AFTER_MIN minutes (default 25; a clean 2-core machine needs about 21),
 # the stage is skipped with a message, so that the whole run stays within CI's time limit.
