@@ -4,16 +4,12 @@
 // 2 cores, >= 20x the loop of processes).
 #include <benchmark/benchmark.h>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
-extern char** environ;
+#include "stream_process.hpp"
 
 namespace {
 
@@ -25,22 +21,7 @@ const char* kSystems[] = {"eyeriss_like_single_core.yaml", "eyeriss_like_dual_co
                           "fusemax.yaml"};
 constexpr int kRepeats = 13;
 
-bool run_stream(const std::vector<std::string>& args) {
-  std::vector<std::string> all{std::string(STREAM_BUILD_DIR) + "/bin/stream"};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  int status = 1;
-  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) == 0) waitpid(pid, &status, 0);
-  posix_spawn_file_actions_destroy(&actions);
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
+using stream::bench::run_stream_process;
 
 fs::path sweep_file() {
   const auto dir = fs::temp_directory_path() / "stream_bench_sweep";
@@ -59,7 +40,7 @@ void BM_SweepInProcess(benchmark::State& state) {
   const auto points = static_cast<double>(kRepeats * std::size(kSystems));
   for (auto _ : state) {
     fs::remove_all(out);
-    if (!run_stream({"sweep", file.string(), "--out", out.string(), "--jobs", std::to_string(state.range(0))})) {
+    if (!run_stream_process({"sweep", file.string(), "--out", out.string(), "--jobs", std::to_string(state.range(0))})) {
       state.SkipWithError("stream sweep failed");
       break;
     }
@@ -74,7 +55,7 @@ void BM_LoopOfRunProcesses(benchmark::State& state) {
   const auto out = fs::temp_directory_path() / "stream_bench_sweep" / "loop";
   for (auto _ : state)
     for (const char* s : kSystems)
-      if (!run_stream({"run", "--hardware", std::string("hardware/") + s, "--summary-only", "--out", out.string()})) {
+      if (!run_stream_process({"run", "--hardware", std::string("hardware/") + s, "--summary-only", "--out", out.string()})) {
         state.SkipWithError("stream run failed");
         return;
       }

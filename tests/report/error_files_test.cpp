@@ -18,8 +18,7 @@ namespace {
 const std::string kTpu = std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml";
 
 fs::path scratch(const std::string& name) {
-  const auto p = fs::path(STREAM_BUILD_DIR) / "test_scratch" / "report" / name;
-  fs::remove_all(p);
+  const auto p = stream::test::fresh_scratch_dir("report", name);
   fs::create_directories(p / "cores");
   return p;
 }

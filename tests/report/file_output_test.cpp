@@ -16,12 +16,7 @@ using stream::report::FileMode;
 
 namespace {
 
-fs::path scratch(const std::string& name) {
-  const auto p = fs::path(STREAM_BUILD_DIR) / "test_scratch" / "report" / name;
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
+fs::path scratch(const std::string& name) { return stream::test::fresh_scratch_dir("report", name); }
 
 }  // namespace
 

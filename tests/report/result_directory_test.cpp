@@ -30,12 +30,7 @@ namespace {
 
 const std::string kTpu = std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml";
 
-fs::path scratch(const std::string& name) {
-  const auto p = fs::path(STREAM_BUILD_DIR) / "test_scratch" / "report" / name;
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
+fs::path scratch(const std::string& name) { return stream::test::fresh_scratch_dir("report", name); }
 
 // These cases need their own command lines (a mount namespace, stdout to /dev/full), not run_stream's.
 using stream::test::run_command;

@@ -28,12 +28,7 @@ namespace {
 const std::string kTpu = std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml";
 const std::string kFffd = "\xEF\xBF\xBD";
 
-fs::path scratch(const std::string& name) {
-  const auto p = fs::path(STREAM_BUILD_DIR) / "test_scratch" / "report" / name;
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
+fs::path scratch(const std::string& name) { return stream::test::fresh_scratch_dir("report", name); }
 
 // One Conv whose node, input, weight and output names carry Latin-1 bytes (0xE9, 0xFF), a cut
 // sequence (0xC3 then '_') and a lone continuation byte (0x80).

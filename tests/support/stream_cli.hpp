@@ -41,6 +41,14 @@ inline CliResult run_stream(const std::string& args, Stderr err = Stderr::Merge)
 }
 
 /// The whole content of a file ("" when it is missing).
+/// An empty folder for one test's files: STREAM_BUILD_DIR/test_scratch/<area>/<name>, emptied first.
+inline std::filesystem::path fresh_scratch_dir(const std::string& area, const std::string& name) {
+  const auto p = std::filesystem::path(STREAM_BUILD_DIR) / "test_scratch" / area / name;
+  std::filesystem::remove_all(p);
+  std::filesystem::create_directories(p);
+  return p;
+}
+
 inline std::string read(const std::filesystem::path& p) {
   std::ifstream f(p, std::ios::binary);
   std::stringstream s;

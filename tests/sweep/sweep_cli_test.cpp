@@ -21,9 +21,7 @@ const fs::path kInputs(STREAM_INPUTS_DIR);
 
 // A folder with the sweep file and the files it names beside it, as a user would have it.
 fs::path fixture(const std::string& name, const std::string& sweep_text) {
-  const auto dir = fs::path(STREAM_BUILD_DIR) / "test_scratch" / "sweep" / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const auto dir = stream::test::fresh_scratch_dir("sweep", name);
   for (const char* h : {"tpu_like_quad_core.yaml", "simba_small.yaml"}) fs::copy_file(kInputs / "hardware" / h, dir / h);
   fs::copy(kInputs / "hardware" / "cores", dir / "cores");
   for (const char* c : {"simba_chiplet.yaml", "simba_offchip.yaml"}) fs::copy_file(kInputs / "hardware" / "cores" / c, dir / c);
