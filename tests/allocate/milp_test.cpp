@@ -28,6 +28,21 @@ TEST(Cbc, ReportsInfeasibility) {
   EXPECT_EQ(make_solver("cbc")->solve(m, LinExpr(x), {}).status, SolveStatus::Infeasible);
 }
 
+// CBC's preprocessing aborts the process on coefficients far above 1e13; the solver refuses a
+// model with one above 2^46 with an error naming the row, before CBC sees it.
+TEST(Cbc, RefusesCoefficientsBeyondItsRange) {
+  LinearModel m;
+  Var x = m.add_var("x", VarKind::Integer, 0, 10);
+  m.add_le(1e15 * LinExpr(x), 1e16, "huge_row", "test");
+  try {
+    (void)make_solver("cbc")->solve(m, LinExpr(x), {});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("constraint 'huge_row' (test)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("beyond what the MILP solver handles"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Lexicographic, SecondLevelOnlyBreaksTiesOfTheFirst) {
   // min x + y (level 1), then min x (level 2), x + y >= 3, integers in [0, 5]: (0, 3).
   LinearModel m;
@@ -130,4 +145,59 @@ TEST(Tetra, OneTransferPerSlotGivesItsLatencyAndOverlapAcrossIterations) {
   // The link is busy in slots 1 and 2 and idle in slot 0 (0 cycles): no overlap, 4 x 200.
   EXPECT_EQ(a.overlap, 0);
   EXPECT_EQ(a.total_latency, 800);
+}
+
+namespace {
+// Forwards to CBC and counts the solves.
+class CountingSolver : public MilpSolver {
+ public:
+  mutable int solves = 0;
+  std::string name() const override { return "counting"; }
+  SolveResult solve(const LinearModel& m, const LinExpr& obj, const SolveOptions& o) const override {
+    ++solves;
+    return cbc_->solve(m, obj, o);
+  }
+  void write_mps(const LinearModel& m, const LinExpr& obj, const std::string& path) const override {
+    cbc_->write_mps(m, obj, path);
+  }
+
+ private:
+  std::unique_ptr<MilpSolver> cbc_ = make_solver("cbc");
+};
+}  // namespace
+
+// Ta and Tb in their own slots (no link conflict), each writing a 5 Mbit tile into core 0, whose
+// top memory holds 8,388,608 bits: both outputs are fixed there, each holds at least one tile, so
+// the load is at least 10 Mbit. The bound proves the capacity row violated: the allocation is not
+// solved and memory capacity is the only culprit. Core 0 is generic, so the fallback's diagnosis
+// (Memory) tries no core and solves nothing; the full one solves one relaxation (core 0's row
+// dropped), which is feasible, so core 0 blocks alone.
+TEST(Tetra, ACapacityTheFixedTensorsExceedIsInfeasibleWithoutSolvingTheAllocation) {
+  const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/eyeriss_like_single_core.yaml");
+  auto ss = two_transfers_one_slot(4);
+  ss.nodes[2].slot = 2;
+  ss.max_slot = 2;
+  for (auto& t : ss.tensors)
+    if (t.producer > 0) t.tile_bits = 5'000'000;
+  CountingSolver solver;
+  AllocateOptions o;
+  o.diagnosis = Diagnosis::Memory;
+  const auto a = solve(ss, acc, solver, o);
+  EXPECT_EQ(a.status, SolveStatus::Infeasible);
+  EXPECT_TRUE(a.capacity_proved);
+  EXPECT_EQ(solver.solves, 0);
+  EXPECT_EQ(a.culprit_families, (std::vector<std::string>{"memory_capacity"}));
+  EXPECT_TRUE(a.blocking_cores.empty());
+  EXPECT_NE(a.infeasibility.find("core 0 needs at least"), std::string::npos) << a.infeasibility;
+  EXPECT_NE(a.infeasibility.find("certainly violated"), std::string::npos) << a.infeasibility;
+  o.diagnosis = Diagnosis::Full;
+  const auto full = solve(ss, acc, solver, o);
+  EXPECT_EQ(solver.solves, 1);
+  EXPECT_EQ(full.blocking_cores, (std::vector<int>{0}));
+  // At 1 Mbit per tile the same model fits and is solved.
+  for (auto& t : ss.tensors)
+    if (t.producer > 0) t.tile_bits = 1'000'000;
+  const auto fits = solve(ss, acc, solver, o);
+  EXPECT_EQ(fits.status, SolveStatus::Optimal);
+  EXPECT_FALSE(fits.capacity_proved);
 }

@@ -728,60 +728,97 @@ bool certainly_over_capacity(const hardware::Accelerator& acc, const std::map<in
   return false;
 }
 
-// Fills a.culprit_families, a.blocking_cores and a.infeasibility.
-void diagnose(const SteadyState& ss, const hardware::Accelerator& acc, const TetraModel& m, const MilpSolver& solver,
-              Diagnosis depth, Allocation& a) {
-  std::ostringstream out;
-  for (const auto& v : m.constant_violations) out << "violated before solving: " << v << "\n";
-  // Memory: the smallest possible load of each core from tensors fixed on it.
+// The smallest possible load of each core from the tensors fixed on it: each contributes at least
+// its smallest reuse level's tiles (its placement is a constant and its reuse choice one-hot, so
+// its capacity-row terms sum to one of the levels). A lower bound on every allocation's load.
+struct CapacityBound {
   std::map<int, double> min_load;
-  std::map<int, std::string> biggest;
+  std::map<int, std::string> biggest;  ///< the largest tensor fixed on each core
   std::map<int, double> biggest_bits;
+};
+
+CapacityBound capacity_bound(const SteadyState& ss, const TetraModel& m) {
+  CapacityBound b;
   for (std::size_t t = 0; t < ss.tensors.size(); ++t) {
     const auto& ten = ss.tensors[t];
     if (ten.producer < 0 || ten.placements.size() != 1) continue;
     const auto kind = ss.nodes[static_cast<std::size_t>(ten.producer)].kind;
     if (kind != SsKind::Compute && kind != SsKind::Transfer) continue;
     const auto& tiles = m.reuse[t].tiles;
-    const double b = static_cast<double>(*std::min_element(tiles.begin(), tiles.end())) * static_cast<double>(ten.tile_bits);
+    const double bits = static_cast<double>(*std::min_element(tiles.begin(), tiles.end())) * static_cast<double>(ten.tile_bits);
     for (int c : ten.placements.front()) {
-      min_load[c] += b;
-      if (b > biggest_bits[c]) {
-        biggest_bits[c] = b;
-        biggest[c] = ten.name;
+      b.min_load[c] += bits;
+      if (bits > b.biggest_bits[c]) {
+        b.biggest_bits[c] = bits;
+        b.biggest[c] = ten.name;
       }
     }
   }
-  for (const auto& [c, l] : min_load) {
+  return b;
+}
+
+// Whether the memory-capacity rows are certainly violated (only when the family is modelled).
+bool capacity_proved_infeasible(const TetraModel& m, const hardware::Accelerator& acc, const CapacityBound& b) {
+  return std::find(m.skipped_families.begin(), m.skipped_families.end(), "memory_capacity") == m.skipped_families.end() &&
+         certainly_over_capacity(acc, b.min_load, -1);
+}
+
+// The families whose relaxation alone makes the model feasible.
+void culprit_families(const TetraModel& m, const MilpSolver& solver, Diagnosis depth, Allocation& a,
+                      std::ostringstream& out) {
+  std::set<std::string> families;
+  if (depth == Diagnosis::Full)
+    for (const auto& r : m.model.rows()) families.insert(r.family);
+  else
+    families.insert("memory_capacity");
+  for (const auto& fam : families)
+    if (feasible_without(m, solver, [&](const Row& r) { return r.family == fam; })) {
+      a.culprit_families.push_back(fam);
+      out << "constraint family '" << fam << "': without it the model is feasible\n";
+    }
+}
+
+// The cores whose capacity row alone makes the model infeasible.
+void blocking_cores(const hardware::Accelerator& acc, const TetraModel& m, const MilpSolver& solver,
+                    const CapacityBound& b, Diagnosis depth, Allocation& a, std::ostringstream& out) {
+  for (const auto& [c, l] : b.min_load) {
+    // The fallback can only move work off a specialised core: skip the others' solves.
+    if (depth == Diagnosis::Memory && !acc.core(c).operator_types) continue;
+    // Another core certainly over its capacity keeps the model infeasible without this row.
+    if (certainly_over_capacity(acc, b.min_load, c)) continue;
+    const std::string row = "capacity_core_" + std::to_string(c);
+    if (feasible_without(m, solver, [&](const Row& r) { return r.name == row; })) {
+      a.blocking_cores.push_back(c);
+      out << "memory_capacity: core " << c << " alone makes the model infeasible (" << static_cast<long long>(l)
+          << " bits at least, capacity " << acc.core(c).memory_capacity() << ")\n";
+    }
+  }
+}
+
+// Fills a.culprit_families, a.blocking_cores and a.infeasibility. When the bound proves a core
+// over its capacity, memory capacity is the culprit without a solve (every other family's
+// relaxation keeps the violated row, so none of them can be); the cores are still tried alone.
+void diagnose(const SteadyState& ss, const hardware::Accelerator& acc, const TetraModel& m, const MilpSolver& solver,
+              Diagnosis depth, Allocation& a) {
+  std::ostringstream out;
+  for (const auto& v : m.constant_violations) out << "violated before solving: " << v << "\n";
+  const CapacityBound bound = capacity_bound(ss, m);
+  for (const auto& [c, l] : bound.min_load) {
     const double cap = static_cast<double>(acc.core(c).memory_capacity());
     if (cap > 0 && l > cap)
       out << "memory_capacity: core " << c << " needs at least " << static_cast<long long>(l) << " bits but holds "
-          << static_cast<long long>(cap) << " (largest tensor: " << biggest[c] << ")\n";
+          << static_cast<long long>(cap) << " (largest tensor: " << bound.biggest.at(c) << ")\n";
   }
   if (m.constant_violations.empty()) {
-    std::set<std::string> families;
-    if (depth == Diagnosis::Full)
-      for (const auto& r : m.model.rows()) families.insert(r.family);
-    else
-      families.insert("memory_capacity");
-    for (const auto& fam : families)
-      if (feasible_without(m, solver, [&](const Row& r) { return r.family == fam; })) {
-        a.culprit_families.push_back(fam);
-        out << "constraint family '" << fam << "': without it the model is feasible\n";
-      }
+    if (a.capacity_proved) {
+      a.culprit_families.push_back("memory_capacity");
+      out << "constraint family 'memory_capacity': certainly violated (a core's smallest load above exceeds its "
+             "capacity), so the allocation was not solved\n";
+    } else {
+      culprit_families(m, solver, depth, a, out);
+    }
     if (std::find(a.culprit_families.begin(), a.culprit_families.end(), "memory_capacity") != a.culprit_families.end())
-      for (const auto& [c, l] : min_load) {
-        // The fallback can only move work off a specialised core: skip the others' solves.
-        if (depth == Diagnosis::Memory && !acc.core(c).operator_types) continue;
-        // Another core certainly over its capacity keeps the model infeasible without this row.
-        if (certainly_over_capacity(acc, min_load, c)) continue;
-        const std::string row = "capacity_core_" + std::to_string(c);
-        if (feasible_without(m, solver, [&](const Row& r) { return r.name == row; })) {
-          a.blocking_cores.push_back(c);
-          out << "memory_capacity: core " << c << " alone makes the model infeasible (" << static_cast<long long>(l)
-              << " bits at least, capacity " << acc.core(c).memory_capacity() << ")\n";
-        }
-      }
+      blocking_cores(acc, m, solver, bound, depth, a, out);
   }
   a.infeasibility = out.str();
   if (a.infeasibility.empty()) a.infeasibility = "the solver found no feasible allocation; no single constraint family explains it\n";
@@ -803,7 +840,10 @@ Allocation solve(const SteadyState& ss, const hardware::Accelerator& acc, const 
             lm.num_rows(), lm.num_nonzeros()};
   for (const auto& l : m.levels) a.level_names.push_back(l.name);
   LexicographicResult r;
-  if (m.constant_violations.empty()) {
+  // A model the capacity bound proves infeasible is not solved (a huge fused group's solve is what
+  // the memory fallback would wait on, only to learn what the bound already says).
+  a.capacity_proved = m.constant_violations.empty() && capacity_proved_infeasible(m, acc, capacity_bound(ss, m));
+  if (m.constant_violations.empty() && !a.capacity_proved) {
     r = solve_lexicographic(m.model, m.levels, solver, options.solve);
   } else {
     r.status = SolveStatus::Infeasible;

@@ -351,11 +351,35 @@ const LayerMapping* Mapping::find(const Node& node) const {
   return nullptr;
 }
 
-const LayerMapping& Mapping::for_node(const Node& node) const {
-  if (const LayerMapping* l = find(node)) return *l;
+namespace {
+
+[[noreturn]] void throw_no_mapping(const Node& node, const std::string& source_file) {
   throw Error("No mapping data found for node '" + node.name + "' (type " + node.type +
                   "): add a layer entry named after the node or its op type",
               file_location(source_file));
+}
+
+}  // namespace
+
+const LayerMapping& Mapping::for_node(const Node& node) const {
+  if (const LayerMapping* l = find(node)) return *l;
+  throw_no_mapping(node, source_file);
+}
+
+LayerLookup::LayerLookup(const Mapping& mapping) : mapping_(mapping) {
+  for (std::size_t i = 0; i < mapping.layers.size(); ++i) first_.try_emplace(mapping.layers[i].name, i);
+}
+
+const LayerMapping* LayerLookup::find(const Node& node) const {
+  std::size_t best = mapping_.layers.size();
+  for (const std::string* key : {&node.name, &node.type})
+    if (auto it = first_.find(*key); it != first_.end()) best = std::min(best, it->second);
+  return best < mapping_.layers.size() ? &mapping_.layers[best] : nullptr;
+}
+
+const LayerMapping& LayerLookup::for_node(const Node& node) const {
+  if (const LayerMapping* l = find(node)) return *l;
+  throw_no_mapping(node, mapping_.source_file);
 }
 
 std::optional<Mapping> read_mapping_file(const std::filesystem::path& path, Diagnostics& diagnostics) {
@@ -405,9 +429,10 @@ void check_mapping(const Mapping& mapping, const Workload& workload, const hardw
   check_mapping_cores(mapping, accelerator, diagnostics);
   const Location file = file_location(mapping.source_file);
   std::set<const LayerMapping*> used;
+  const LayerLookup lookup(mapping);
   for (std::size_t index : workload.computation_nodes()) {
     const Node& node = workload.node(index);
-    const LayerMapping* entry = mapping.find(node);
+    const LayerMapping* entry = lookup.find(node);
     if (entry == nullptr) {
       diagnostics.error(file, "No mapping data found for node '" + node.name + "' (type " + node.type +
                                   "): add a layer entry named after the node or its op type");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include "stream/error.hpp"
 #include "stream/ir/iteration_space.hpp"
@@ -11,7 +12,6 @@ namespace stream::pipeline {
 
 namespace {
 
-bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
 std::vector<std::size_t> compute_in_order(const Workload& w) {
   std::vector<std::size_t> out;
@@ -73,8 +73,37 @@ std::vector<std::string> per_layer_cut_points(const Workload& w) {
   return out;
 }
 
-std::vector<Workload> split_fusion_groups(const Workload& w, const std::vector<std::string>& cut_points) {
-  for (const auto& c : cut_points) (void)w.index_of(c);  // unknown names are an error
+std::vector<std::string> size_capped_cut_points(const Workload& w, const std::vector<std::string>& cut_points,
+                                                std::size_t max_nodes) {
+  const std::unordered_set<std::string> cut(cut_points.begin(), cut_points.end());
+  std::unordered_set<std::string> out = cut;
+  std::vector<std::string> run;  // the compute nodes of the group being walked, in dataflow order
+  auto close_run = [&] {
+    const std::size_t chunks = (run.size() + max_nodes - 1) / max_nodes;
+    if (chunks > 1) {
+      const std::size_t size = (run.size() + chunks - 1) / chunks;
+      for (std::size_t k = size; k < run.size(); k += size) out.insert(run[k - 1]);
+    }
+    run.clear();
+  };
+  for (std::size_t i : w.dataflow_order()) {
+    const Node& n = w.node(i);
+    if (n.kind == NodeKind::FusionEdge) close_run();
+    if (!n.has_iteration_space()) continue;
+    run.push_back(n.name);
+    if (cut.count(n.name)) close_run();
+  }
+  close_run();
+  std::vector<std::string> ordered;
+  for (std::size_t i : compute_in_order(w))
+    if (out.count(w.node(i).name)) ordered.push_back(w.node(i).name);
+  return ordered;
+}
+
+std::vector<Workload> split_fusion_groups(const Workload& w, const std::vector<std::string>& cut_list) {
+  for (const auto& c : cut_list) (void)w.index_of(c);  // unknown names are an error
+  const std::unordered_set<std::string> cut_points(cut_list.begin(), cut_list.end());
+  auto has = [](const std::unordered_set<std::string>& set, const std::string& name) { return set.count(name) > 0; };
   const bool any_fe = !w.nodes_of_kind(NodeKind::FusionEdge).empty();
   if (!any_fe && cut_points.empty()) return {w};
 

@@ -24,8 +24,9 @@ std::vector<tiling::IntraCoreTile> parse_intra_core_tiling(const std::string& sp
 tiling::GroupMapping to_group_mapping(const mapping::Mapping& m, const Workload& group) {
   tiling::GroupMapping g;
   g.nodes.resize(group.size());
+  const mapping::LayerLookup lookup(m);
   for (std::size_t i : group.computation_nodes()) {
-    const auto& lm = m.for_node(group.node(i));
+    const auto& lm = lookup.for_node(group.node(i));
     g.nodes[i].cores = lm.cores();
     for (const auto& s : lm.splits()) g.nodes[i].inter_core_tiling.emplace_back(s.dim, s.split);
     if (lm.kernel) g.nodes[i].kernel_utilization = lm.kernel->utilization;

@@ -31,7 +31,7 @@ namespace {
 std::vector<std::string> cut_points(const Workload& w, const RunOptions& o) {
   switch (o.cut_mode) {
     case CutMode::None: return {};
-    case CutMode::Auto: return determine_fusion_cut_points(w);
+    case CutMode::Auto: return size_capped_cut_points(w, determine_fusion_cut_points(w));
     case CutMode::PerLayer: return per_layer_cut_points(w);
     case CutMode::Explicit: return o.cut_points;
   }
@@ -263,6 +263,7 @@ class Runner {
     g.allocation = allocate(g, allocate_options(g.index, fallback_ ? allocate::Diagnosis::Memory : allocate::Diagnosis::Full), at);
     at.solve_time_s = since(t0);
     at.status = allocate::name(g.allocation.status);
+    at.capacity_proved = g.allocation.capacity_proved;
   }
 
   // The group through its attempts: its first mapping, then the memory fallback's.

@@ -41,6 +41,7 @@ Json attempt_json(const pipeline::Attempt& at) {
   j["excluded_cores"] = at.excluded_cores;
   j["tile_cap_reached"] = at.tile_cap_reached;
   j["reused_allocation"] = at.reused;
+  j["capacity_bound_proved_infeasible"] = at.capacity_proved;
   j["status"] = at.status;
   j["mapping_time_s"] = rounded_seconds(at.mapping_time_s);
   j["tiling_time_s"] = rounded_seconds(at.tiling_time_s);

@@ -107,6 +107,9 @@ struct Allocation {
   /// with Diagnosis::Memory only specialised cores are tried).
   std::vector<std::string> culprit_families;
   std::vector<int> blocking_cores;
+  /// Infeasible by the capacity bound (the fixed tensors' smallest loads exceed a core): the
+  /// allocation was not solved (only, for blocking_cores, each core's capacity row relaxed).
+  bool capacity_proved = false;
   std::string mps_path;       ///< written model when not solved
 };
 

@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <unordered_map>
 #include <vector>
 
 #include "stream/error.hpp"
@@ -97,6 +98,20 @@ struct Mapping {
   [[nodiscard]] const LayerMapping* find(const Node& node) const;
   /// Like find; throws stream::Error "No mapping data found for node ..." when absent.
   [[nodiscard]] const LayerMapping& for_node(const Node& node) const;
+};
+
+/// Mapping::find's first-match rule over an index built once: the automatic mapping of a group has
+/// a layer entry per node, and scanning them per node made mapping a 20,000-node chain quadratic.
+/// Holds a reference: the mapping must outlive it and keep its layers unchanged.
+class LayerLookup {
+ public:
+  explicit LayerLookup(const Mapping& mapping);
+  [[nodiscard]] const LayerMapping* find(const Node& node) const;
+  [[nodiscard]] const LayerMapping& for_node(const Node& node) const;
+
+ private:
+  const Mapping& mapping_;
+  std::unordered_map<std::string, std::size_t> first_;  ///< name -> first layer entry so named
 };
 
 /// Reads and validates a mapping file (schema only). Throws ValidationError with every problem.

@@ -82,6 +82,7 @@ struct Attempt {
   std::vector<int> excluded_cores;
   bool tile_cap_reached = false;  ///< the capacity tiler stopped at the tile cap with a core still over
   bool reused = false;            ///< the allocation was an earlier identical group's (deduplication)
+  bool capacity_proved = false;   ///< infeasible by the capacity bound, without a solve
   std::string status;             ///< the allocation's status ("" when costs only)
   double mapping_time_s = 0, tiling_time_s = 0, cost_time_s = 0, schedule_time_s = 0;
   double solve_time_s = 0;  ///< allocate::solve as a whole: model build, every MILP solve, diagnosis
