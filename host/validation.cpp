@@ -92,48 +92,42 @@ nlohmann::json mapping_json(const mapping::Mapping& m) {
 
 Validation validate_inputs(const ValidateRequest& opt, HostContext& ctx) {
   Validation v;
-  auto& diag = v.diag;
-  auto& acc = v.accelerator;
-  auto& map = v.mapping;
-  auto& wl = v.workload;
-  auto& fusion_groups = v.fusion_groups;
-  auto& generated = v.generated;
-  acc = read_accelerator(opt.hardware, diag);
-  if (!opt.mapping.empty()) map = mapping::read_mapping_file(opt.mapping, diag);
+  v.accelerator = read_accelerator(opt.hardware, v.diag);
+  if (!opt.mapping.empty()) v.mapping = mapping::read_mapping_file(opt.mapping, v.diag);
   if (!opt.workload.empty()) {
     try {
-      wl = ctx.plugins().registries().load_workload(opt.workload);
+      v.workload = ctx.plugins().registries().load_workload(opt.workload);
     } catch (const Error& e) {
       Location where = e.where();
       if (where.file.empty()) where.file = opt.workload;
-      diag.error(where, e.message());
+      v.diag.error(where, e.message());
     }
   }
   // The fusion groups `stream run` would schedule, checked as it checks them before solving any.
-  if (wl) {
+  if (v.workload) {
     pipeline::RunOptions ro;
     if (!opt.mapping.empty()) ro.mapping = opt.mapping;
     try {
-      fusion_groups = pipeline::checked_fusion_groups(*wl, ro).size();
+      v.fusion_groups = pipeline::checked_fusion_groups(*v.workload, ro).size();
     } catch (const Error& e) {
       Location where = e.where();
       if (where.file.empty()) where.file = opt.workload;
-      diag.error(where, e.message());
+      v.diag.error(where, e.message());
     }
   }
-  if (acc && map) {
-    if (wl) mapping::check_mapping(*map, *wl, *acc, diag);
-    else mapping::check_mapping_cores(*map, *acc, diag);
+  if (v.accelerator && v.mapping) {
+    if (v.workload) mapping::check_mapping(*v.mapping, *v.workload, *v.accelerator, v.diag);
+    else mapping::check_mapping_cores(*v.mapping, *v.accelerator, v.diag);
   }
-  if (acc && wl && !map && !diag.has_errors()) {
+  if (v.accelerator && v.workload && !v.mapping && !v.diag.has_errors()) {
     mapping::AutoMappingOptions aopt;
     if (!opt.tiling.empty()) aopt.intra_core_tiling = mapping::parse_tiling_spec(opt.tiling);
     try {
-      generated = mapping::generate_mapping(*wl, *acc, aopt, &diag);
+      v.generated = mapping::generate_mapping(*v.workload, *v.accelerator, aopt, &v.diag);
     } catch (const Error& e) {  // a problem of the pair: the hardware file when it says so, else the workload
       Location where = e.where();
       if (where.file.empty()) where.file = opt.workload;
-      diag.error(where, e.message());
+      v.diag.error(where, e.message());
     }
   }
   return v;
