@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <mutex>
 
 #include <stream/error.hpp>
 #include <stream/pipeline/metrics.hpp>
@@ -13,6 +14,7 @@
 #include "block_catalog.hpp"
 #include "command.hpp"
 #include "inputs.hpp"
+#include "mcp_jobs.hpp"
 #include "plugin_json.hpp"
 #include "run_experiment.hpp"
 #include "sweep_runner.hpp"
@@ -85,6 +87,15 @@ McpTool validate(HostContext& ctx) {
           }};
 }
 
+// The expansion reads the registries, which the server's tools may be loading plugins into.
+void guard_expansion(pipeline::RunOptions& ro, std::mutex& host_mutex) {
+  if (!ro.expand) return;
+  ro.expand = [inner = std::move(ro.expand), &host_mutex](const Workload& w) {
+    const std::lock_guard lock(host_mutex);
+    return inner(w);
+  };
+}
+
 RunRequest run_request(const json& args, const fs::path& out_dir) {
   RunRequest r;
   r.hardware = text_arg(args, "hardware", r.hardware);
@@ -106,32 +117,71 @@ RunRequest run_request(const json& args, const fs::path& out_dir) {
   return r;
 }
 
+// A finished run as the tools return it: the summary, the result directory and its files, both
+// relative to the output directory.
+json run_summary(const RunOutcome& outcome, const fs::path& out_dir) {
+  const auto metrics = pipeline::run_metrics(outcome.result, outcome.accelerator);
+  json j = json::parse(report::summary_json(outcome.result, false, &metrics));
+  j["solved"] = outcome.result.solved();
+  j["output_dir"] = fs::relative(outcome.out_dir, out_dir).string();
+  std::vector<std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(outcome.out_dir))
+    if (e.is_regular_file()) files.push_back(fs::relative(e.path(), out_dir).string());
+  std::sort(files.begin(), files.end());
+  j["files"] = files;
+  return j;
+}
+
+json run_input_schema() {
+  return object_schema({{"hardware", kString}, {"workload", kString}, {"block", kString},
+                        {"params", {{"type", "object"}}}, {"mapping", kString}, {"intra_core_tiling", kString},
+                        {"fusion_cut_points", kString}, {"experiment_id", kString},
+                        {"cast", {{"type", "string"}, {"enum", {"bf16", "f16", "int8"}}}},
+                        {"time_limit", {{"type", "number"}, {"minimum", 0}}}});
+}
+
+json run_output_schema() {
+  return object_schema({{"total_latency", {{"type", "integer"}}}, {"total_energy", {{"type", "number"}}},
+                        {"edp", {{"type", "number"}}}, {"output_dir", kString}, {"files", {{"type", "array"}}}},
+                       {"total_latency", "total_energy", "edp", "output_dir", "files"});
+}
+
+void say(const std::string& s) { std::cerr << "[stream mcp] " << s << "\n"; }
+
 McpTool run_mapping(HostContext& ctx, const fs::path& out_dir) {
   return {"run_mapping",
           "`stream run`: map a workload (a file, or a block with params) onto an accelerator; returns total latency "
           "(cycles), energy (pJ), EDP and the per-group figures, and writes the result files under output_dir.",
-          object_schema({{"hardware", kString}, {"workload", kString}, {"block", kString},
-                         {"params", {{"type", "object"}}}, {"mapping", kString}, {"intra_core_tiling", kString},
-                         {"fusion_cut_points", kString}, {"experiment_id", kString},
-                         {"cast", {{"type", "string"}, {"enum", {"bf16", "f16", "int8"}}}},
-                         {"time_limit", {{"type", "number"}, {"minimum", 0}}}}),
-          object_schema({{"total_latency", {{"type", "integer"}}}, {"total_energy", {{"type", "number"}}},
-                         {"edp", {{"type", "number"}}}, {"output_dir", kString}, {"files", {{"type", "array"}}}},
-                        {"total_latency", "total_energy", "edp", "output_dir", "files"}),
-          [&ctx, out_dir](const json& args) {
-            auto say = [](const std::string& s) { std::cerr << "[stream mcp] " << s << "\n"; };
-            const auto outcome = execute_run(prepare_run(run_request(args, out_dir), ctx, say));
-            const auto metrics = pipeline::run_metrics(outcome.result, outcome.accelerator);
-            json j = json::parse(report::summary_json(outcome.result, false, &metrics));
-            j["solved"] = outcome.result.solved();
-            j["output_dir"] = fs::relative(outcome.out_dir, out_dir).string();
-            std::vector<std::string> files;
-            for (const auto& e : fs::recursive_directory_iterator(outcome.out_dir))
-              if (e.is_regular_file()) files.push_back(fs::relative(e.path(), out_dir).string());
-            std::sort(files.begin(), files.end());
-            j["files"] = files;
-            return j;
+          run_input_schema(), run_output_schema(), [&ctx, out_dir](const json& args) {
+            return run_summary(execute_run(prepare_run(run_request(args, out_dir), ctx, say)), out_dir);
           }};
+}
+
+const json kJobSchema = object_schema({{"job", kString}}, {"job"});
+const json kJobStatusSchema =
+    object_schema({{"job", kString}, {"status", {{"type", "string"}, {"enum", {"running", "done", "failed", "cancelled"}}}},
+                   {"last_step", kString}, {"error", kString}},
+                  {"job", "status"});
+
+// submit_run, job_status, job_result and cancel_job over one job table.
+std::vector<McpTool> job_tools(HostContext& ctx, const fs::path& out_dir, std::mutex& host_mutex) {
+  auto jobs = std::make_shared<McpJobs>([out_dir](const RunOutcome& o) { return run_summary(o, out_dir); });
+  auto job_id = [](const json& args) { return text_arg(args, "job"); };
+  return {{"submit_run",
+           "run_mapping as a job, for long runs: the inputs are checked now, the run goes on in the background; "
+           "returns the job id for job_status, job_result and cancel_job.",
+           run_input_schema(), kJobSchema,
+           [&ctx, &host_mutex, out_dir, jobs](const json& args) {
+             auto run = prepare_run(run_request(args, out_dir), ctx, say);
+             guard_expansion(run.options, host_mutex);
+             return json{{"job", jobs->submit(std::move(run))}};
+           }},
+          {"job_status", "A job's status (running, done, failed, cancelled) and the step it reached.", kJobSchema,
+           kJobStatusSchema, [jobs, job_id](const json& args) { return jobs->status(job_id(args)); }},
+          {"job_result", "A finished job's figures, as run_mapping returns them.", kJobSchema, run_output_schema(),
+           [jobs, job_id](const json& args) { return jobs->result(job_id(args)); }},
+          {"cancel_job", "Stop a job at its next step (its partial results are removed).", kJobSchema, kJobStatusSchema,
+           [jobs, job_id](const json& args) { return jobs->cancel(job_id(args)); }}};
 }
 
 // `path` relative to the output directory, refused when it leads out of it.
@@ -188,8 +238,18 @@ McpTool small_sweep(HostContext& ctx, const fs::path& out_dir) {
 }  // namespace
 
 std::vector<McpTool> stream_mcp_tools(HostContext& ctx, const fs::path& out_dir) {
-  return {list_inputs(),          list_blocks(ctx),     list_plugins(ctx),         validate(ctx),
-          run_mapping(ctx, out_dir), read_result_file(out_dir), small_sweep(ctx, out_dir)};
+  // Tools run one at a time on the server's thread, jobs beside them: the plugin host (every
+  // tool's use, and the jobs' expansion) is used under one lock.
+  static std::mutex host_mutex;
+  std::vector<McpTool> tools = {list_inputs(), list_blocks(ctx), list_plugins(ctx), validate(ctx),
+                                run_mapping(ctx, out_dir), read_result_file(out_dir), small_sweep(ctx, out_dir)};
+  for (auto& t : job_tools(ctx, out_dir, host_mutex)) tools.push_back(std::move(t));
+  for (auto& t : tools)
+    t.call = [call = std::move(t.call)](const json& args) {
+      const std::lock_guard lock(host_mutex);
+      return call(args);
+    };
+  return tools;
 }
 
 }  // namespace stream::host
