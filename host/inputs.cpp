@@ -2,16 +2,15 @@
 
 #include <system_error>
 
+#include "host_prefix.hpp"
+
 namespace stream::host {
 
 std::filesystem::path bundled_inputs_dir() {
   namespace fs = std::filesystem;
   std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path installed = exe.parent_path() / ".." / "share" / "stream" / "inputs";
-    if (fs::is_directory(installed, ec)) return fs::weakly_canonical(installed, ec);
-  }
+  const fs::path installed = host_prefix() / "share" / "stream" / "inputs";
+  if (fs::is_directory(installed, ec)) return fs::weakly_canonical(installed, ec);
 #ifdef STREAM_SOURCE_INPUTS_DIR
   return STREAM_SOURCE_INPUTS_DIR;
 #else

@@ -1,5 +1,5 @@
-// Where the bundled inputs (hardware, mapping and workload examples) are: next to the executable
-// at ../share/stream/inputs in an install, the source tree's inputs/ in the build tree.
+// Where the bundled inputs (hardware, mapping and workload examples) are: PREFIX/share/stream/inputs
+// (host_prefix.hpp) in an install, the source tree's inputs/ in the build tree.
 #pragma once
 
 #include <filesystem>

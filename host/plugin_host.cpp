@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include "elf_check.hpp"
+#include "host_prefix.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,7 +11,6 @@
 #include <limits>
 #include <sstream>
 
-#include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -161,8 +161,7 @@ bool PluginRecord::declares(Category c, const std::string& key) const {
 
 PluginHostOptions PluginHostOptions::from_environment(const std::vector<fs::path>& plugin_dirs) {
   PluginHostOptions o;
-  const auto exe_dir = fs::path(boost::dll::program_location().parent_path().string());
-  o.bundled_dirs.push_back(exe_dir.parent_path() / "lib" / "stream" / "plugins");
+  o.bundled_dirs.push_back(host_prefix() / "lib" / "stream" / "plugins");
   if (const char* path = std::getenv("STREAM_PLUGIN_PATH")) {
     std::stringstream ss(path);
     std::string dir;

@@ -13,6 +13,7 @@
 #include <stream/report/utf8.hpp>
 
 #include "../command.hpp"
+#include "../block_catalog.hpp"
 #include "../plugin_host.hpp"
 
 namespace stream::host {
@@ -36,28 +37,10 @@ std::map<std::string, std::string> parse_params(const std::vector<std::string>& 
   return out;
 }
 
-nlohmann::ordered_json params_json(const BlockSpec& spec) {
-  nlohmann::ordered_json ps = nlohmann::ordered_json::array();
-  for (const auto& p : spec.params)
-    ps.push_back({{"name", p.name},
-                  {"type", std::string(name(p.type))},
-                  {"default", p.default_value},
-                  {"description", p.description}});
-  return ps;
-}
-
 void list_blocks(Registries& registries, const std::string& format) {
   const auto keys = registries.block_keys();
   if (format == "json") {
-    nlohmann::ordered_json out = nlohmann::ordered_json::array();
-    for (const auto& key : keys) {
-      const BlockSpec& spec = registries.block(key);
-      out.push_back({{"key", spec.key},
-                     {"label", spec.label},
-                     {"description", spec.description},
-                     {"params", params_json(spec)}});
-    }
-    std::cout << report::dump_json(out, 2) << "\n";
+    std::cout << report::dump_json(blocks_json(registries), 2) << "\n";
     return;
   }
   if (keys.empty()) {

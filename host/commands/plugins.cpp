@@ -6,6 +6,7 @@
 
 #include "../command.hpp"
 #include "../plugin_host.hpp"
+#include "../plugin_json.hpp"
 
 namespace stream::host {
 namespace {
@@ -30,30 +31,6 @@ std::string provides_summary(const PluginManifest& m) {
   return s.empty() ? "-" : s;
 }
 
-nlohmann::json to_json(const PluginRecord& r) {
-  nlohmann::json fe = nlohmann::json::array();
-  for (const auto& f : r.manifest.frontends) fe.push_back({{"name", f.name}, {"extensions", f.extensions}});
-  nlohmann::json backends = nlohmann::json::array();
-  for (const auto& b : r.manifest.cost_backends) backends.push_back({{"name", b.name}, {"core_types", b.core_types}});
-  nlohmann::json j{{"id", r.manifest.id},
-                   {"version", r.manifest.version},
-                   {"path", r.manifest_path.parent_path().string()},
-                   {"manifest", r.manifest_path.filename().string()},
-                   {"library", r.manifest.library},
-                   {"bundled", r.bundled},
-                   {"priority", r.manifest.priority},
-                   {"description", r.manifest.description},
-                   {"provides",
-                    {{"frontends", fe},
-                     {"onnx_ops", r.manifest.onnx_ops},
-                     {"blocks", r.manifest.blocks},
-                     {"decompositions", r.manifest.decompositions},
-                     {"cost_backends", backends}}},
-                   {"status", std::string(name(r.status))}};
-  if (!r.reason.empty()) j["reason"] = r.reason;
-  return j;
-}
-
 void setup(CLI::App& app, HostContext& ctx) {
   auto* cmd = app.add_subcommand("plugins", "List the plugins found, what they provide, and their status");
   auto format = std::make_shared<std::string>("text");
@@ -65,7 +42,7 @@ void setup(CLI::App& app, HostContext& ctx) {
     if (*load) host.load_all();
     if (*format == "json") {
       nlohmann::json out = nlohmann::json::array();
-      for (const auto& r : host.plugins()) out.push_back(to_json(r));
+      for (const auto& r : host.plugins()) out.push_back(plugin_json(r));
       std::cout << report::dump_json(out, 2) << "\n";
       return;
     }

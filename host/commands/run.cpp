@@ -8,155 +8,30 @@
 //
 // The allocation MILP's constraint selection (allocate/constraint_selection.hpp) and the columns
 // of memory cores come from --config (pipeline/run_config.hpp), then from the two options.
-// Defaults: the bundled 2-conv workload on the bundled TPU-like quad core. Progress goes to
-// stderr; stdout gets a short table (total latency, energy, EDP, per group latency, share and
-// wall time). Results go to DIR/ID/ (see report/write.hpp), whole or not at all
-// (report/result_directory.hpp): the wall times only in timings.*, so every other file is
-// byte-identical for the same inputs. Exit 1 when a group's allocation MILP
-// has no solution (its diagnosis and model.mps are written).
+// Defaults: the bundled 2-conv workload on the bundled TPU-like quad core. The run itself is
+// host/run_experiment.hpp, shared with the Python module. Progress goes to stderr; stdout gets a
+// short table (total latency, energy, EDP, per group latency, share and wall time). Results go to
+// DIR/ID/ (see report/write.hpp), whole or not at all (report/result_directory.hpp): the wall
+// times only in timings.*, so every other file is byte-identical for the same inputs. Exit 1 when
+// a group's allocation MILP has no solution (its diagnosis and model.mps are written).
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <optional>
-#include <sstream>
 
-#include <stream/error.hpp>
-#include <stream/hardware/accelerator_reader.hpp>
-#include <stream/pipeline/group_mapping.hpp>
 #include <stream/pipeline/metrics.hpp>
-#include <stream/pipeline/run.hpp>
-#include <stream/pipeline/run_config.hpp>
-#include <stream/report/cost_fallbacks.hpp>
-#include <stream/report/result_directory.hpp>
-#include <stream/report/write.hpp>
 
 #include "../command.hpp"
-#include "../inputs.hpp"
-#include "../plugin_host.hpp"
-#include "../workload_source.hpp"
+#include "../run_experiment.hpp"
 
 namespace stream::host {
 namespace {
 
-struct Options {
-  std::string hardware = "hardware/tpu_like_quad_core.yaml";
-  WorkloadSource workload{.file = "workload/2conv_1_8_32_32_16_32_3.onnx"};
-  std::string mapping;
-  std::string intra_core_tiling;
-  std::string fusion_cut_points;
-  std::string out = "outputs";
-  std::optional<std::string> experiment_id;
-  int threads = 1;
-  double time_limit = 0;
-  bool no_memory_fallback = false;
-  bool no_decompose = false;
-  bool inline_timings = false;
-  bool no_dedup = false;
-  bool summary_only = false;
-  std::string config;
-  std::string constraint_selection;
-  int nb_cols_to_use = 0;  ///< 0: the config's, else the default
-};
-
-std::string stem(const std::string& p) { return std::filesystem::path(p).stem().string(); }
-
-// The results' directory name: the given id (one path component), or one built from what makes
-// the run differ (hardware, workload with its block parameters and sizes, cast).
-std::string experiment_id(const Options& o, const WorkloadSource& source) {
-  if (o.experiment_id) {
-    report::check_experiment_id(*o.experiment_id);
-    return *o.experiment_id;
-  }
-  return report::as_path_component(stem(o.hardware) + "-" + source.label() +
-                                   (source.cast.empty() ? "" : "-" + source.cast) + "-constraint_optimization");
-}
-
-// Writes the result files into the staging directory and moves it into place. Paths inside it
-// (the models of infeasible groups, a file that could not be written) are named where they are
-// once moved: the staging directory is gone by the time anyone reads them.
-void write_and_commit(pipeline::RunResult& result, const hardware::Accelerator& acc,
-                      report::StagedResultDirectory& results, const pipeline::RunOptions& ro, bool inline_timings,
-                      bool group_files) {
-  for (auto& g : result.groups)
-    if (!g.allocation.mps_path.empty()) g.allocation.mps_path = results.final_path(g.allocation.mps_path).string();
-  try {
-    report::write_results(result, acc, results.staging(), ro.solver, inline_timings, group_files);
-  } catch (const Error& e) {
-    Location where = e.where();
-    where.file = results.final_path(where.file).string();
-    throw Error(e.message(), where, e.kind());
-  }
-  results.commit();
-}
-
-void run(const Options& o, HostContext& ctx) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto out_dir = std::filesystem::path(o.out) / experiment_id(o, o.workload);  // a bad id: before any work
-  const auto hw_path = resolve_input(o.hardware);
-  auto say = [](const std::string& s) { std::cerr << "[stream run] " << s << "\n"; };
-  say("hardware " + hw_path.string());
-  const auto acc = hardware::load_accelerator(hw_path);
-  WorkloadSource source = o.workload;
-  if (!source.block.empty()) {
-    source.file.clear();
-    say("block " + source.block);
-  } else {
-    source.file = resolve_input(source.file).string();
-    say("workload " + source.file);
-  }
-  const auto loaded = load_workload(ctx, source);
-  const Workload& workload = loaded.workload;
-
-  pipeline::RunOptions ro;
-  if (!o.mapping.empty()) ro.mapping = resolve_input(o.mapping);
-  if (!o.intra_core_tiling.empty()) ro.intra_core_tiling = pipeline::parse_intra_core_tiling(o.intra_core_tiling);
-  if (o.fusion_cut_points == "per-layer") {
-    ro.cut_mode = pipeline::CutMode::PerLayer;
-  } else if (!o.fusion_cut_points.empty()) {
-    ro.cut_mode = pipeline::CutMode::Explicit;
-    std::stringstream ss(o.fusion_cut_points);
-    for (std::string item; std::getline(ss, item, ',');)
-      if (!item.empty()) ro.cut_points.push_back(item);
-  }
-  ro.threads = o.threads;
-  ro.time_limit_s = o.time_limit;
-  ro.memory_fallback = !o.no_memory_fallback;
-  ro.deduplicate = !o.no_dedup;
-  if (!o.config.empty()) {
-    const auto config = pipeline::load_run_config(resolve_input(o.config));
-    ro.constraints = config.constraints;
-    if (config.nb_cols_to_use) ro.nb_cols_to_use = *config.nb_cols_to_use;
-  }
-  ro.constraints = allocate::parse_constraint_selection(o.constraint_selection, ro.constraints);
-  if (o.nb_cols_to_use > 0) ro.nb_cols_to_use = o.nb_cols_to_use;
-  if (ro.constraints != allocate::ConstraintSelection{} || ro.nb_cols_to_use != schedule::kDefaultNbColsToUse)
-    say("constraint selection " + allocate::to_string(ro.constraints) + ", nb_cols_to_use " +
-        std::to_string(ro.nb_cols_to_use));
-  ro.cost_backends = ctx.plugins().registries().cost_backend_list();
-  // The reference expands Softmax and LpNormalization on its automatic path (aie-and-defaults §4a).
-  if (!o.no_decompose && !source.decompose) ro.expand = automatic_path_expansion(ctx);
-  report::StagedResultDirectory results(out_dir);  // an --out that cannot be written: before the pipeline
-  ro.failure_dir = results.staging();
-  ro.progress = say;
-  auto result = [&] {
-    try {
-      return pipeline::run(workload, acc, ro);
-    } catch (const Error& e) {  // a group the schedule cannot take: name the workload file
-      throw source.file.empty() ? e : e.within(Location{.file = source.file});
-    }
-  }();
-  result.cast = source.cast;
-  result.cast_tensors = loaded.cast_tensors;
-  write_and_commit(result, acc, results, ro, o.inline_timings, !o.summary_only);
-  const auto fallbacks = report::cost_fallbacks(result);
-  if (const auto warning = report::fallback_warning(fallbacks); !warning.empty())
-    std::cerr << "[stream run] warning: " << warning << "\n";
-  say("results in " + out_dir.string());
-
+void print_table(const RunOutcome& outcome) {
+  const auto& result = outcome.result;
   std::printf("%-14s %16lld cycles\n", "Total latency:", static_cast<long long>(result.total_latency));
   std::printf("%-14s %16.6g pJ\n", "Total energy:", result.total_energy);
   std::printf("%-14s %16.6g pJ*cycles\n", "EDP:", result.edp);
-  const auto metrics = pipeline::run_metrics(result, acc);
+  const auto metrics = pipeline::run_metrics(result, outcome.accelerator);
   std::printf("%-14s %16.6g spatial (latency-weighted), ", "MAC util:", metrics.mac_spatial_utilization);
   if (metrics.end_to_end_mac_utilization) std::printf("%.6g end to end\n", *metrics.end_to_end_mac_utilization);
   else std::printf("end to end undefined (no MAC work or no latency)\n");
@@ -168,12 +43,22 @@ void run(const Options& o, HostContext& ctx) {
     std::printf("%-8d %14lld %8.1f%% %16.6g %10.3f  %s\n", g.index, static_cast<long long>(g.allocation.total_latency),
                 share, g.energy.total(), g.wall_time_s, allocate::name(g.allocation.status));
   }
-  if (fallbacks.count() > 0)
+  if (outcome.fallbacks.count() > 0)
     std::printf("estimated: %zu of %zu (node, core) costs are ideal-cycle estimates (see core_cost_lut.yaml)\n",
-                fallbacks.count(), fallbacks.entries);
+                outcome.fallbacks.count(), outcome.fallbacks.entries);
+}
+
+void run(const RunRequest& o, HostContext& ctx) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto say = [](const std::string& s) { std::cerr << "[stream run] " << s << "\n"; };
+  const auto outcome = execute_run(prepare_run(o, ctx, say));
+  if (const auto warning = report::fallback_warning(outcome.fallbacks); !warning.empty())
+    std::cerr << "[stream run] warning: " << warning << "\n";
+  say("results in " + outcome.out_dir.string());
+  print_table(outcome);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("wall time: %.3f s\n", wall);
-  for (const auto& g : result.groups)
+  for (const auto& g : outcome.result.groups)
     if (g.allocation.slot_latency.empty()) {
       std::cerr << "[stream run] group " << g.index << ": no allocation (" << allocate::name(g.allocation.status)
                 << ")\n" << g.allocation.infeasibility;
@@ -183,7 +68,7 @@ void run(const Options& o, HostContext& ctx) {
 }
 
 void setup(CLI::App& app, HostContext& ctx) {
-  auto opts = std::make_shared<Options>();
+  auto opts = std::make_shared<RunRequest>();
   auto* cmd = app.add_subcommand("run", "Map a workload onto an accelerator: latency, energy, schedule");
   cmd->add_option("--hardware", opts->hardware, "Accelerator YAML (default: bundled tpu_like_quad_core)");
   cmd->add_option("--workload", opts->workload.file, "Workload model (default: bundled 2-conv ONNX)");

@@ -3,6 +3,7 @@
 // print a readable summary of what was understood. With a workload and no mapping, it prints (and
 // can write) the automatic mapping. A workload is also split into the fusion groups `stream run`
 // would schedule and each is checked as run checks it before solving (schedule/group_structure.hpp).
+// The checks and the JSON form are host/validation.hpp, shared with the Python module.
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -18,7 +19,7 @@
 #include <stream/report/utf8.hpp>
 
 #include "../command.hpp"
-#include "../plugin_host.hpp"
+#include "../validation.hpp"
 
 namespace stream::host {
 namespace {
@@ -135,152 +136,24 @@ void print_mapping(std::ostream& out, const mapping::Mapping& m) {
   }
 }
 
-nlohmann::json diagnostic_json(const Diagnostic& d) {
-  return {{"file", d.where.file}, {"line", d.where.line}, {"column", d.where.column}, {"message", d.message}};
-}
-
-nlohmann::json accelerator_json(const Accelerator& acc) {
-  nlohmann::json cores = nlohmann::json::array();
-  const auto reps = acc.performance_representatives();
-  for (const Core& c : acc.cores) {
-    nlohmann::json j{{"id", c.id},
-                     {"name", c.name},
-                     {"type", c.type.str()},
-                     {"capacity_bits", c.memory_capacity()},
-                     {"unit_count", c.total_unit_count()},
-                     {"same_performance_as", reps[static_cast<std::size_t>(c.id)]},
-                     {"in_graph", acc.in_graph(c.id)}};
-    if (c.is_zigzag()) {
-      j["array"] = {{"dimensions", c.operational_array.dimensions}, {"sizes", c.operational_array.sizes}};
-      nlohmann::json mems = nlohmann::json::array();
-      for (std::size_t m = 0; m < c.memories.size(); ++m) {
-        std::vector<std::string> ops;
-        for (Operand o : c.memories[m].operands) ops.emplace_back(name(o));
-        mems.push_back({{"name", c.memories[m].name},
-                        {"size_bits", c.memories[m].size},
-                        {"instances", c.memory_instances(m)},
-                        {"operands", ops},
-                        {"served_dimensions", c.memories[m].served_dimensions}});
-      }
-      j["memories"] = mems;
-    } else {
-      j["memory"] = {{"capacity_bits", c.aie2_memory.capacity},
-                     {"bandwidth_min", c.aie2_memory.bandwidth_min},
-                     {"bandwidth_max", c.aie2_memory.bandwidth_max}};
-      j["max_object_fifo_depth"] = c.max_object_fifo_depth;
-    }
-    if (c.operator_types) j["operator_types"] = *c.operator_types;
-    if (acc.coordinates.count(c.id)) j["coordinates"] = acc.coordinates.at(c.id);
-    cores.push_back(j);
-  }
-  std::map<std::size_t, std::size_t> pairs;
-  for (const auto& e : acc.edges()) ++pairs[acc.links()[static_cast<std::size_t>(e[2])].connection];
-  nlohmann::json conns = nlohmann::json::array();
-  for (std::size_t i = 0; i < acc.connectivity.size(); ++i) {
-    const Connection& c = acc.connectivity[i];
-    conns.push_back({{"index", i},
-                     {"type", std::string(name(c.type))},
-                     {"cores", c.cores},
-                     {"bandwidth", c.bandwidth},
-                     {"unit_energy_cost", c.unit_energy_cost},
-                     {"directed_pairs_after_replacement", pairs.count(i) ? pairs[i] : 0}});
-  }
-  return {{"name", acc.name},
-          {"file", acc.source_file},
-          {"namespace", std::string(name(acc.core_namespace()))},
-          {"offchip_core_id", acc.offchip_core_id},
-          {"cores", cores},
-          {"connections", conns},
-          {"graph_cores", acc.graph_cores()},
-          {"nb_shared_mem_groups", acc.nb_shared_mem_groups()}};
-}
-
-nlohmann::json mapping_json(const mapping::Mapping& m) {
-  nlohmann::json layers = nlohmann::json::array();
-  for (const auto& l : m.layers) {
-    nlohmann::json splits = nlohmann::json::array();
-    for (const auto& s : l.splits()) splits.push_back({{"dim", "D" + std::to_string(s.dim)}, {"split", s.split}});
-    layers.push_back({{"name", l.name}, {"cores", l.cores()}, {"inter_core_tiling", splits}});
-  }
-  nlohmann::json groups = nlohmann::json::array();
-  for (const auto& g : m.fused_groups) {
-    nlohmann::json tiles = nlohmann::json::array();
-    for (const auto& t : g.intra_core_tiling) tiles.push_back({{"dim", t.dim_text()}, {"tile", t.tile}});
-    groups.push_back({{"name", g.name}, {"layers", g.layers}, {"intra_core_tiling", tiles}});
-  }
-  return {{"layers", layers}, {"fused_groups", groups}};
-}
-
-struct Options {
-  std::string hardware, workload, mapping, tiling, write_mapping;
+struct Options : ValidateRequest {
+  std::string write_mapping;
   std::string format = "text";
   bool quiet = false;
 };
 
 void run(const Options& opt, HostContext& ctx) {
-  Diagnostics diag;
-  auto acc = read_accelerator(opt.hardware, diag);
-  std::optional<mapping::Mapping> map;
-  if (!opt.mapping.empty()) map = mapping::read_mapping_file(opt.mapping, diag);
-  std::optional<Workload> wl;
-  if (!opt.workload.empty()) {
-    try {
-      wl = ctx.plugins().registries().load_workload(opt.workload);
-    } catch (const Error& e) {
-      Location where = e.where();
-      if (where.file.empty()) where.file = opt.workload;
-      diag.error(where, e.message());
-    }
-  }
-  // The fusion groups `stream run` would schedule, checked as it checks them before solving any.
-  std::size_t fusion_groups = 0;
-  if (wl) {
-    pipeline::RunOptions ro;
-    if (!opt.mapping.empty()) ro.mapping = opt.mapping;
-    try {
-      fusion_groups = pipeline::checked_fusion_groups(*wl, ro).size();
-    } catch (const Error& e) {
-      Location where = e.where();
-      if (where.file.empty()) where.file = opt.workload;
-      diag.error(where, e.message());
-    }
-  }
-  if (acc && map) {
-    if (wl) mapping::check_mapping(*map, *wl, *acc, diag);
-    else mapping::check_mapping_cores(*map, *acc, diag);
-  }
-  std::optional<mapping::Mapping> generated;
-  if (acc && wl && !map && !diag.has_errors()) {
-    mapping::AutoMappingOptions aopt;
-    if (!opt.tiling.empty()) aopt.intra_core_tiling = mapping::parse_tiling_spec(opt.tiling);
-    try {
-      generated = mapping::generate_mapping(*wl, *acc, aopt, &diag);
-    } catch (const Error& e) {  // a problem of the pair: the hardware file when it says so, else the workload
-      Location where = e.where();
-      if (where.file.empty()) where.file = opt.workload;
-      diag.error(where, e.message());
-    }
-  }
-
+  const Validation v = validate_inputs(opt, ctx);
+  const auto& diag = v.diag;
+  const auto& acc = v.accelerator;
+  const auto& map = v.mapping;
+  const auto& wl = v.workload;
+  const auto fusion_groups = v.fusion_groups;
+  const auto& generated = v.generated;
   if (opt.format == "json") {
-    nlohmann::json j{{"valid", !diag.has_errors()}};
-    j["errors"] = nlohmann::json::array();
-    j["warnings"] = nlohmann::json::array();
-    for (const auto& d : diag.errors()) j["errors"].push_back(diagnostic_json(d));
-    for (const auto& d : diag.warnings()) j["warnings"].push_back(diagnostic_json(d));
-    if (!diag.has_errors()) {
-      j["accelerator"] = accelerator_json(*acc);
-      if (wl)
-        j["workload"] = {{"file", opt.workload},
-                         {"nodes", wl->size()},
-                         {"computation_nodes", wl->computation_nodes().size()},
-                         {"fusion_groups", fusion_groups}};
-      if (map) j["mapping"] = mapping_json(*map);
-      if (generated) j["automatic_mapping"] = mapping_json(*generated);
-      if (!opt.write_mapping.empty() && (generated || map))
-        mapping::write_mapping_file(generated ? *generated : *map, opt.write_mapping);
-    }
-    std::cout << report::dump_json(j, 2) << "\n";
+    if (!diag.has_errors() && !opt.write_mapping.empty() && (generated || map))
+      mapping::write_mapping_file(generated ? *generated : *map, opt.write_mapping);
+    std::cout << report::dump_json(validation_json(v, opt), 2) << "\n";
     if (diag.has_errors()) ctx.exit_code = 2;
     return;
   }

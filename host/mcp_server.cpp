@@ -1,0 +1,98 @@
+#include "mcp_server.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <string>
+
+#include <stream/error.hpp>
+
+namespace stream::host {
+
+namespace {
+
+using json = nlohmann::json;
+
+// The revisions this server speaks (tools only, whose messages have not changed between them).
+const std::vector<std::string> kRevisions = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+
+json error_reply(const json& id, int code, const std::string& message) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};
+}
+
+json initialize(const json& params, const std::string& version) {
+  const std::string asked = params.value("protocolVersion", "");
+  const bool known = std::find(kRevisions.begin(), kRevisions.end(), asked) != kRevisions.end();
+  return {{"protocolVersion", known ? asked : kRevisions.front()},
+          {"capabilities", {{"tools", {{"listChanged", false}}}}},
+          {"serverInfo", {{"name", "stream"}, {"version", version}}},
+          {"instructions", "Stream maps neural-network workloads onto multi-core accelerators. Inputs are the "
+                           "bundled examples (list_inputs) or files; results go to the server's output directory."}};
+}
+
+json tool_list(const std::vector<McpTool>& tools) {
+  json list = json::array();
+  for (const auto& t : tools)
+    list.push_back({{"name", t.name}, {"description", t.description}, {"inputSchema", t.input_schema},
+                    {"outputSchema", t.output_schema}});
+  return {{"tools", list}};
+}
+
+json tool_error(const std::string& text) {
+  return {{"content", json::array({{{"type", "text"}, {"text", text}}})}, {"isError", true}};
+}
+
+json call_tool(const McpTool& tool, const json& arguments) {
+  try {
+    json result = tool.call(arguments.is_object() ? arguments : json::object());
+    return {{"content", json::array({{{"type", "text"}, {"text", result.dump(2)}}})},
+            {"structuredContent", result},
+            {"isError", false}};
+  } catch (const Error& e) {
+    return tool_error(std::string("error: ") + e.what());
+  } catch (const json::exception& e) {  // an argument of the wrong type
+    return tool_error(std::string("error: bad arguments: ") + e.what());
+  } catch (const std::exception& e) {
+    return tool_error(std::string("internal error: ") + e.what());
+  }
+}
+
+// The reply to one request, or null for a notification.
+json reply(const json& message, const std::vector<McpTool>& tools, const std::string& version) {
+  if (!message.is_object() || message.value("jsonrpc", "") != "2.0" || !message.contains("method"))
+    return error_reply(message.is_object() && message.contains("id") ? message["id"] : json(), -32600, "invalid request");
+  if (!message.contains("id")) return nullptr;
+  const json& id = message["id"];
+  const std::string method = message["method"].is_string() ? message["method"].get<std::string>() : "";
+  const json params = message.value("params", json::object());
+  json result;
+  if (method == "initialize") {
+    result = initialize(params, version);
+  } else if (method == "ping") {
+    result = json::object();
+  } else if (method == "tools/list") {
+    result = tool_list(tools);
+  } else if (method == "tools/call") {
+    const std::string name = params.value("name", "");
+    const auto tool = std::find_if(tools.begin(), tools.end(), [&](const McpTool& t) { return t.name == name; });
+    if (tool == tools.end()) return error_reply(id, -32602, "unknown tool '" + name + "'");
+    result = call_tool(*tool, params.value("arguments", json::object()));
+  } else {
+    return error_reply(id, -32601, "method not found: " + method);
+  }
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"result", result}};
+}
+
+}  // namespace
+
+void serve_mcp(std::istream& in, std::ostream& out, const std::vector<McpTool>& tools, const std::string& version) {
+  for (std::string line; std::getline(in, line);) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const json message = json::parse(line, nullptr, false);
+    const json answer = message.is_discarded() ? error_reply(nullptr, -32700, "parse error") : reply(message, tools, version);
+    if (answer.is_null()) continue;
+    out << answer.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
+    out.flush();
+  }
+}
+
+}  // namespace stream::host

@@ -1,0 +1,28 @@
+// A Model Context Protocol server over stdio: JSON-RPC 2.0 messages, one per line, on stdin and
+// stdout (the MCP stdio transport). It answers initialize (echoing a protocol revision it knows,
+// else its latest), ping, tools/list and tools/call, ignores notifications, and answers any other
+// request with "method not found". A tool's stream::Error is a tool result with isError set and
+// the error's text (file:line:column and the problem), not a protocol error, so an agent sees it.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace stream::host {
+
+struct McpTool {
+  std::string name;
+  std::string description;
+  nlohmann::json input_schema;   ///< JSON Schema of the arguments object
+  nlohmann::json output_schema;  ///< JSON Schema of the structured result (an object)
+  std::function<nlohmann::json(const nlohmann::json& arguments)> call;
+};
+
+/// Serves until `in` ends. Progress and warnings must go elsewhere (stderr): `out` is the protocol's.
+void serve_mcp(std::istream& in, std::ostream& out, const std::vector<McpTool>& tools, const std::string& version);
+
+}  // namespace stream::host

@@ -1,0 +1,255 @@
+#include "mcp_tools.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <mutex>
+
+#include <stream/error.hpp>
+#include <stream/pipeline/metrics.hpp>
+#include <stream/report/summary.hpp>
+#include <stream/sweep/sweep_file.hpp>
+
+#include "block_catalog.hpp"
+#include "command.hpp"
+#include "inputs.hpp"
+#include "mcp_jobs.hpp"
+#include "plugin_json.hpp"
+#include "run_experiment.hpp"
+#include "sweep_runner.hpp"
+#include "validation.hpp"
+
+namespace stream::host {
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+json object_schema(json properties, json required = json::array()) {
+  return {{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)}};
+}
+
+const json kString = {{"type", "string"}};
+
+std::string text_arg(const json& args, const char* key, const std::string& fallback = "") {
+  return args.contains(key) && !args[key].is_null() ? args[key].get<std::string>() : fallback;
+}
+
+McpTool list_inputs() {
+  return {"list_inputs", "The bundled example inputs: hardware descriptions, workloads, mappings and sweep files "
+                         "(paths relative to the bundled inputs, usable as they are in the other tools).",
+          object_schema({{"kind", {{"type", "string"}, {"enum", {"hardware", "workload", "mapping", "sweeps"}}}}}),
+          object_schema({{"inputs_dir", kString}, {"files", {{"type", "array"}, {"items", kString}}}}),
+          [](const json& args) {
+            const fs::path root = bundled_inputs_dir();
+            const std::string kind = text_arg(args, "kind", "hardware");
+            if (kind != "hardware" && kind != "workload" && kind != "mapping" && kind != "sweeps")
+              throw Error("kind must be hardware, workload, mapping or sweeps, got '" + kind + "'");
+            std::vector<std::string> files;
+            std::error_code ec;
+            for (fs::recursive_directory_iterator it(root / kind, ec), end; !ec && it != end; it.increment(ec))
+              if (it->is_regular_file(ec)) files.push_back(fs::relative(it->path(), root, ec).string());
+            std::sort(files.begin(), files.end());
+            return json{{"inputs_dir", root.string()}, {"files", files}};
+          }};
+}
+
+McpTool list_blocks(HostContext& ctx) {
+  return {"list_blocks", "The reference blocks (parameterised workloads): key, label, description, parameters.",
+          object_schema(json::object()), object_schema({{"blocks", {{"type", "array"}}}}),
+          [&ctx](const json&) { return json{{"blocks", json::parse(blocks_json(ctx.plugins().registries()).dump())}}; }};
+}
+
+McpTool list_plugins(HostContext& ctx) {
+  return {"list_plugins", "The plugins found: id, version, status, what each provides.", object_schema(json::object()),
+          object_schema({{"plugins", {{"type", "array"}}}}), [&ctx](const json&) {
+            json plugins = json::array();
+            for (const auto& r : ctx.plugins().plugins()) plugins.push_back(plugin_json(r));
+            return json{{"plugins", plugins}};
+          }};
+}
+
+McpTool validate(HostContext& ctx) {
+  return {"validate",
+          "Check a hardware description (and optionally a workload and a mapping): every problem with file, line "
+          "and column, or a summary of the accelerator and the automatic mapping.",
+          object_schema({{"hardware", kString}, {"workload", kString}, {"mapping", kString}, {"tiling", kString}},
+                        {"hardware"}),
+          object_schema({{"valid", {{"type", "boolean"}}}, {"errors", {{"type", "array"}}}, {"warnings", {{"type", "array"}}}},
+                        {"valid", "errors", "warnings"}),
+          [&ctx](const json& args) {
+            ValidateRequest r{resolve_input(text_arg(args, "hardware")).string(), "", "", text_arg(args, "tiling")};
+            if (args.contains("workload")) r.workload = resolve_input(text_arg(args, "workload")).string();
+            if (args.contains("mapping")) r.mapping = resolve_input(text_arg(args, "mapping")).string();
+            return validation_json(validate_inputs(r, ctx), r);
+          }};
+}
+
+// The expansion reads the registries, which the server's tools may be loading plugins into.
+void guard_expansion(pipeline::RunOptions& ro, std::mutex& host_mutex) {
+  if (!ro.expand) return;
+  ro.expand = [inner = std::move(ro.expand), &host_mutex](const Workload& w) {
+    const std::lock_guard lock(host_mutex);
+    return inner(w);
+  };
+}
+
+RunRequest run_request(const json& args, const fs::path& out_dir) {
+  RunRequest r;
+  r.hardware = text_arg(args, "hardware", r.hardware);
+  r.out = out_dir.string();
+  if (args.contains("block")) {
+    r.workload = WorkloadSource{.block = text_arg(args, "block")};
+    const json params = args.value("params", json::object());
+    for (const auto& [k, v] : params.items())
+      r.workload.params.push_back(k + "=" + (v.is_string() ? v.get<std::string>() : v.dump()));
+  } else {
+    r.workload.file = text_arg(args, "workload", r.workload.file);
+  }
+  r.workload.cast = text_arg(args, "cast");
+  r.mapping = text_arg(args, "mapping");
+  r.intra_core_tiling = text_arg(args, "intra_core_tiling");
+  r.fusion_cut_points = text_arg(args, "fusion_cut_points");
+  if (args.contains("experiment_id")) r.experiment_id = text_arg(args, "experiment_id");
+  r.time_limit = args.value("time_limit", 0.0);
+  return r;
+}
+
+// A finished run as the tools return it: the summary, the result directory and its files, both
+// relative to the output directory.
+json run_summary(const RunOutcome& outcome, const fs::path& out_dir) {
+  const auto metrics = pipeline::run_metrics(outcome.result, outcome.accelerator);
+  json j = json::parse(report::summary_json(outcome.result, false, &metrics));
+  j["solved"] = outcome.result.solved();
+  j["output_dir"] = fs::relative(outcome.out_dir, out_dir).string();
+  std::vector<std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(outcome.out_dir))
+    if (e.is_regular_file()) files.push_back(fs::relative(e.path(), out_dir).string());
+  std::sort(files.begin(), files.end());
+  j["files"] = files;
+  return j;
+}
+
+json run_input_schema() {
+  return object_schema({{"hardware", kString}, {"workload", kString}, {"block", kString},
+                        {"params", {{"type", "object"}}}, {"mapping", kString}, {"intra_core_tiling", kString},
+                        {"fusion_cut_points", kString}, {"experiment_id", kString},
+                        {"cast", {{"type", "string"}, {"enum", {"bf16", "f16", "int8"}}}},
+                        {"time_limit", {{"type", "number"}, {"minimum", 0}}}});
+}
+
+json run_output_schema() {
+  return object_schema({{"total_latency", {{"type", "integer"}}}, {"total_energy", {{"type", "number"}}},
+                        {"edp", {{"type", "number"}}}, {"output_dir", kString}, {"files", {{"type", "array"}}}},
+                       {"total_latency", "total_energy", "edp", "output_dir", "files"});
+}
+
+void say(const std::string& s) { std::cerr << "[stream mcp] " << s << "\n"; }
+
+McpTool run_mapping(HostContext& ctx, const fs::path& out_dir) {
+  return {"run_mapping",
+          "`stream run`: map a workload (a file, or a block with params) onto an accelerator; returns total latency "
+          "(cycles), energy (pJ), EDP and the per-group figures, and writes the result files under output_dir.",
+          run_input_schema(), run_output_schema(), [&ctx, out_dir](const json& args) {
+            return run_summary(execute_run(prepare_run(run_request(args, out_dir), ctx, say)), out_dir);
+          }};
+}
+
+const json kJobSchema = object_schema({{"job", kString}}, {"job"});
+const json kJobStatusSchema =
+    object_schema({{"job", kString}, {"status", {{"type", "string"}, {"enum", {"running", "done", "failed", "cancelled"}}}},
+                   {"last_step", kString}, {"error", kString}},
+                  {"job", "status"});
+
+// submit_run, job_status, job_result and cancel_job over one job table.
+std::vector<McpTool> job_tools(HostContext& ctx, const fs::path& out_dir, std::mutex& host_mutex) {
+  auto jobs = std::make_shared<McpJobs>([out_dir](const RunOutcome& o) { return run_summary(o, out_dir); });
+  auto job_id = [](const json& args) { return text_arg(args, "job"); };
+  return {{"submit_run",
+           "run_mapping as a job, for long runs: the inputs are checked now, the run goes on in the background; "
+           "returns the job id for job_status, job_result and cancel_job.",
+           run_input_schema(), kJobSchema,
+           [&ctx, &host_mutex, out_dir, jobs](const json& args) {
+             auto run = prepare_run(run_request(args, out_dir), ctx, say);
+             guard_expansion(run.options, host_mutex);
+             return json{{"job", jobs->submit(std::move(run))}};
+           }},
+          {"job_status", "A job's status (running, done, failed, cancelled) and the step it reached.", kJobSchema,
+           kJobStatusSchema, [jobs, job_id](const json& args) { return jobs->status(job_id(args)); }},
+          {"job_result", "A finished job's figures, as run_mapping returns them.", kJobSchema, run_output_schema(),
+           [jobs, job_id](const json& args) { return jobs->result(job_id(args)); }},
+          {"cancel_job", "Stop a job at its next step (its partial results are removed).", kJobSchema, kJobStatusSchema,
+           [jobs, job_id](const json& args) { return jobs->cancel(job_id(args)); }}};
+}
+
+// `path` relative to the output directory, refused when it leads out of it.
+fs::path inside(const fs::path& out_dir, const std::string& path) {
+  const fs::path root = fs::weakly_canonical(out_dir);
+  const fs::path file = fs::weakly_canonical(root / path);
+  const auto rel = file.lexically_relative(root);
+  if (rel.empty() || *rel.begin() == "..")
+    throw Error("only files under the output directory can be read", Location{.file = path});
+  return file;
+}
+
+McpTool read_result_file(const fs::path& out_dir) {
+  return {"read_result_file",
+          "Read a result file (summary.yaml, group_0/core_cost_lut.yaml, ...) by its path relative to the output "
+          "directory, as run_mapping's files lists it; at most 1 MiB.",
+          object_schema({{"path", kString}}, {"path"}), object_schema({{"path", kString}, {"text", kString}}, {"path", "text"}),
+          [out_dir](const json& args) {
+            const std::string path = text_arg(args, "path");
+            const fs::path file = inside(out_dir, path);
+            std::error_code ec;
+            if (!fs::is_regular_file(file, ec)) throw Error("no such result file", Location{.file = path});
+            if (fs::file_size(file, ec) > kMaxMcpFileBytes) throw Error("larger than 1 MiB", Location{.file = path});
+            std::ifstream in(file, std::ios::binary);
+            return json{{"path", path}, {"text", std::string(std::istreambuf_iterator<char>(in), {})}};
+          }};
+}
+
+McpTool small_sweep(HostContext& ctx, const fs::path& out_dir) {
+  return {"sweep",
+          "A small sweep (at most 64 points): spec is a sweep file's content (axes: hardware, workload, mapping, "
+          "intra_core_tiling, cast, block parameters; docs/sweep.md). Rows per point with status and figures.",
+          object_schema({{"spec", {{"type", "object"}}}, {"name", kString}, {"jobs", {{"type", "integer"}, {"minimum", 1}}}},
+                        {"spec"}),
+          object_schema({{"rows", {{"type", "array"}}}, {"pareto", {{"type", "array"}}}, {"ok", {{"type", "integer"}}},
+                         {"output_dir", kString}},
+                        {"rows", "ok", "output_dir"}),
+          [&ctx, out_dir](const json& args) {
+            const std::string name = text_arg(args, "name", "sweep");
+            report::check_experiment_id(name);
+            auto spec = sweep::parse_sweep_file(args.at("spec").dump(), fs::current_path() / "<sweep spec>");
+            if (const auto n = sweep::points(spec).size(); n > kMaxMcpSweepPoints)
+              throw Error("the sweep has " + std::to_string(n) + " points; this tool runs at most " +
+                          std::to_string(kMaxMcpSweepPoints) + " (use `stream sweep` for more)");
+            const fs::path dir = out_dir / "sweeps" / name;
+            const auto outcome = run_sweep({std::move(spec), dir, args.value("jobs", 1), ""}, ctx);
+            return json{{"rows", json::parse(Row(outcome.rows).dump())},
+                        {"pareto", json::parse(Row(outcome.pareto).dump())},
+                        {"ok", outcome.ok},
+                        {"output_dir", fs::relative(dir, out_dir).string()}};
+          }};
+}
+
+}  // namespace
+
+std::vector<McpTool> stream_mcp_tools(HostContext& ctx, const fs::path& out_dir) {
+  // Tools run one at a time on the server's thread, jobs beside them: the plugin host (every
+  // tool's use, and the jobs' expansion) is used under one lock.
+  static std::mutex host_mutex;
+  std::vector<McpTool> tools = {list_inputs(), list_blocks(ctx), list_plugins(ctx), validate(ctx),
+                                run_mapping(ctx, out_dir), read_result_file(out_dir), small_sweep(ctx, out_dir)};
+  for (auto& t : job_tools(ctx, out_dir, host_mutex)) tools.push_back(std::move(t));
+  for (auto& t : tools)
+    t.call = [call = std::move(t.call)](const json& args) {
+      const std::lock_guard lock(host_mutex);
+      return call(args);
+    };
+  return tools;
+}
+
+}  // namespace stream::host

@@ -1,0 +1,73 @@
+// One `stream run` as a function: what to run (a RunRequest, the command's options), prepared in
+// the host (files read, plugins resolved, options built) and then executed (the pipeline, the
+// result files written whole or not at all, report/result_directory.hpp). The CLI prints the
+// outcome; the Python module returns it. The two steps are separate because only the first uses
+// the plugin host, which is not safe to use from several threads at once: a caller that runs
+// experiments concurrently serialises prepare_run() and lets execute_run() overlap.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <stream/hardware/accelerator.hpp>
+#include <stream/pipeline/run.hpp>
+#include <stream/report/cost_fallbacks.hpp>
+#include <stream/report/result_directory.hpp>
+
+#include "workload_source.hpp"
+
+namespace stream::host {
+
+struct HostContext;
+
+/// The options of `stream run`, with its defaults (the bundled 2-conv on the TPU-like quad core).
+struct RunRequest {
+  std::string hardware = "hardware/tpu_like_quad_core.yaml";
+  WorkloadSource workload{.file = "workload/2conv_1_8_32_32_16_32_3.onnx"};
+  std::string mapping;            ///< empty: automatic
+  std::string intra_core_tiling;  ///< Node.D<n>=<tile>,...
+  std::string fusion_cut_points;  ///< empty: automatic; "per-layer"; or N1,N2
+  std::string out = "outputs";
+  std::optional<std::string> experiment_id;
+  int threads = 1;
+  double time_limit = 0;
+  bool no_memory_fallback = false;
+  bool no_decompose = false;
+  bool inline_timings = false;
+  bool no_dedup = false;
+  bool summary_only = false;
+  std::string config;
+  std::string constraint_selection;
+  int nb_cols_to_use = 0;  ///< 0: the config's, else the default
+};
+
+using Progress = std::function<void(const std::string&)>;
+
+/// A run read and configured, ready for the pipeline; holds the staging result directory.
+struct PreparedRun {
+  std::filesystem::path out_dir;
+  hardware::Accelerator accelerator;
+  WorkloadSource source;  ///< files resolved against the bundled inputs
+  Workload workload;
+  std::size_t cast_tensors = 0;
+  pipeline::RunOptions options;
+  bool inline_timings = false, group_files = true;
+  std::unique_ptr<report::StagedResultDirectory> results;
+};
+
+struct RunOutcome {
+  std::filesystem::path out_dir;
+  hardware::Accelerator accelerator;
+  pipeline::RunResult result;
+  report::CostFallbacks fallbacks;
+};
+
+/// Reads the inputs and builds the options; throws stream::Error for bad input (before any work).
+[[nodiscard]] PreparedRun prepare_run(const RunRequest& request, HostContext& ctx, const Progress& progress);
+/// Runs the pipeline and writes the result files into out_dir; uses no plugin host.
+[[nodiscard]] RunOutcome execute_run(PreparedRun run);
+
+}  // namespace stream::host

@@ -1,0 +1,335 @@
+#include "sweep_runner.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <stream/error.hpp>
+#include <stream/hardware/accelerator_reader.hpp>
+#include <stream/hardware/hardware_cost.hpp>
+#include <stream/pipeline/group_mapping.hpp>
+#include <stream/pipeline/metrics.hpp>
+#include <stream/pipeline/run.hpp>
+#include <stream/report/file_output.hpp>
+#include <stream/report/utf8.hpp>
+#include <stream/sweep/pareto.hpp>
+
+#include "command.hpp"
+#include "plugin_host.hpp"
+
+namespace stream::host {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct HardwareEntry {
+  std::optional<hardware::Accelerator> accelerator;
+  hardware::HardwareCostReport cost;
+  std::string problem;
+};
+
+struct WorkloadEntry {
+  std::optional<Workload> workload;
+  std::string problem;
+};
+
+// The inputs every point reads, loaded once before the workers start (plugins are not used
+// from several threads at once).
+struct SharedInputs {
+  std::map<std::string, HardwareEntry> hardware;
+  std::map<std::string, WorkloadEntry> workloads;
+  std::vector<CostBackend> cost_backends;
+  std::function<Workload(const Workload&)> expand;
+};
+
+std::string message_of(const std::exception& e) { return e.what(); }
+
+SharedInputs load_inputs(const std::vector<ResolvedPoint>& points, HostContext& ctx) {
+  SharedInputs in;
+  for (const auto& p : points) {
+    if (!p.problem.empty()) continue;
+    auto [h, fresh] = in.hardware.try_emplace(p.hardware.string());
+    if (fresh) try {
+        h->second.accelerator = hardware::load_accelerator(p.hardware);
+        h->second.cost = hardware::hardware_cost(*h->second.accelerator);
+      } catch (const std::exception& e) {
+        h->second.problem = message_of(e);
+      }
+    auto [w, new_workload] = in.workloads.try_emplace(workload_key(p.workload));
+    if (new_workload) try {
+        w->second.workload = load_workload(ctx, p.workload).workload;
+      } catch (const std::exception& e) {
+        w->second.problem = message_of(e);
+      }
+  }
+  in.cost_backends = ctx.plugins().registries().cost_backend_list();
+  in.expand = automatic_path_expansion(ctx);
+  return in;
+}
+
+void add_figures(Row& row, const pipeline::RunResult& r, const hardware::Accelerator& acc) {
+  const auto m = pipeline::run_metrics(r, acc);
+  row["latency"] = r.total_latency;
+  row["energy_pj"] = r.total_energy;
+  row["edp"] = r.edp;
+  row["mac_spatial_utilization"] = m.mac_spatial_utilization;
+  row["end_to_end_mac_utilization"] =
+      m.end_to_end_mac_utilization ? Row(*m.end_to_end_mac_utilization) : Row(nullptr);
+}
+
+Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const SharedInputs& in) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Row row{{"point", p.index}, {"id", p.id}};
+  for (std::size_t a = 0; a < sweep.axes.size(); ++a) row[sweep.axes[a].name] = report::to_valid_utf8(p.axis_values[a]);
+  std::string status = "failed", reason = p.problem;
+  if (reason.empty()) {
+    const auto& h = in.hardware.at(p.hardware.string());
+    const auto& w = in.workloads.at(workload_key(p.workload));
+    reason = !h.problem.empty() ? h.problem : w.problem;
+    if (h.accelerator) {
+      row["area_mm2"] = h.cost.total_area_mm2;
+      row["peak_energy_pj_per_cycle"] = h.cost.peak_access_energy_pj_per_cycle;
+      const auto verdict = hardware::check_budget(
+          h.cost, {sweep.budget.max_area_mm2, sweep.budget.max_peak_energy_pj_per_cycle, "sweep budget"});
+      if (!verdict.ok) {
+        status = "over_budget";
+        reason = verdict.str();
+      }
+    }
+    if (reason.empty()) try {
+        pipeline::RunOptions ro;
+        ro.mapping = p.mapping;
+        if (!p.intra_core_tiling.empty()) ro.intra_core_tiling = pipeline::parse_intra_core_tiling(p.intra_core_tiling);
+        ro.cost_backends = in.cost_backends;
+        if (!p.workload.decompose) ro.expand = in.expand;
+        const auto r = pipeline::run(*w.workload, *h.accelerator, ro);
+        add_figures(row, r, *h.accelerator);
+        status = r.solved() ? "ok" : "unsolved";
+        if (!r.solved()) reason = "a group's allocation MILP has no optimal solution";
+      } catch (const std::exception& e) {
+        reason = message_of(e);
+      }
+  }
+  row["status"] = status;
+  row["reason"] = report::to_valid_utf8(reason);
+  row["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return row;
+}
+
+// Rows already in DIR/results.jsonl, by identity; a line a killed run cut short is skipped.
+std::map<std::string, Row> read_rows(const fs::path& file) {
+  std::map<std::string, Row> rows;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    auto row = Row::parse(line, nullptr, false);
+    if (row.is_object() && row.contains("id") && row["id"].is_string()) rows[row["id"].get<std::string>()] = row;
+  }
+  return rows;
+}
+
+// A sweep killed while writing a row leaves its last line cut short: drop it before appending.
+void drop_partial_line(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return;
+  std::ifstream in(file, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.empty() || text.back() == '\n') return;
+  const auto last = text.rfind('\n');
+  fs::resize_file(file, last == std::string::npos ? 0 : last + 1);
+}
+
+// Appends one line with one write(), so a line is either whole or (killed mid-write) unparsable.
+class RowLog {
+ public:
+  explicit RowLog(const fs::path& file) : fd_(-1) {
+    drop_partial_line(file);
+    fd_ = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw Error("cannot append to the sweep results", Location{.file = file.string()}, ErrorKind::Internal);
+  }
+  ~RowLog() { ::close(fd_); }
+  RowLog(const RowLog&) = delete;
+  RowLog& operator=(const RowLog&) = delete;
+  void append(const Row& row) {
+    const std::string line = report::dump_json(row, -1) + "\n";
+    const std::lock_guard lock(mutex_);
+    if (::write(fd_, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+      throw Error("cannot append to the sweep results (is the disk full?)", {}, ErrorKind::Internal);
+  }
+
+ private:
+  int fd_;
+  std::mutex mutex_;
+};
+
+std::string csv_field(const Row& v) {
+  if (v.is_null()) return "";
+  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+// The columns: every key any row has, in first-seen order (axes, then the figures).
+std::vector<std::string> columns(const std::vector<Row>& rows) {
+  std::vector<std::string> cols;
+  for (const auto& r : rows)
+    for (const auto& [k, v] : r.items())
+      if (std::find(cols.begin(), cols.end(), k) == cols.end()) cols.push_back(k);
+  return cols;
+}
+
+std::string csv(const std::vector<Row>& rows) {
+  const auto cols = columns(rows);
+  std::string out;
+  for (std::size_t c = 0; c < cols.size(); ++c) out += (c ? "," : "") + cols[c];
+  out += "\n";
+  for (const auto& r : rows) {
+    for (std::size_t c = 0; c < cols.size(); ++c) out += (c ? "," : "") + (r.contains(cols[c]) ? csv_field(r[cols[c]]) : "");
+    out += "\n";
+  }
+  return out;
+}
+
+std::vector<Row> pareto_rows(const std::vector<Row>& rows) {
+  std::vector<Row> ok;
+  std::vector<std::vector<double>> objectives;
+  for (const auto& r : rows)
+    if (r["status"] == "ok") {
+      ok.push_back(r);
+      objectives.push_back({r["latency"].get<double>(), r["energy_pj"].get<double>(), r["area_mm2"].get<double>()});
+    }
+  std::vector<Row> front;
+  for (auto i : sweep::pareto_front(objectives)) front.push_back(ok[i]);
+  return front;
+}
+
+// The final files, every row in product order.
+void write_results(const fs::path& dir, std::vector<Row> rows) {
+  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a["point"] < b["point"]; });
+  std::string jsonl;
+  for (const auto& r : rows) jsonl += report::dump_json(r, -1) + "\n";
+  report::write_file(dir / "results.jsonl", jsonl);
+  report::write_file(dir / "results.csv", csv(rows));
+  report::write_file(dir / "pareto.csv", csv(pareto_rows(rows)));
+}
+
+std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  std::size_t i = 0, n = 0;
+  try {
+    if (slash == std::string::npos) throw std::invalid_argument("no /");
+    i = std::stoul(text.substr(0, slash));
+    n = std::stoul(text.substr(slash + 1));
+  } catch (const std::exception&) {
+    n = 0;
+  }
+  if (n == 0 || i >= n) throw Error("--shard expects I/N with 0 <= I < N, got '" + text + "'");
+  return {i, n};
+}
+
+class ProgressLine {
+ public:
+  ProgressLine(std::size_t total, std::size_t done) : total_(total), done_(done), start_done_(done) {}
+  void tick(bool failed) {
+    const std::lock_guard lock(mutex_);
+    ++done_;
+    failed_ += failed ? 1 : 0;
+    const auto now = std::chrono::steady_clock::now();
+    if (done_ != total_ && now - last_ < std::chrono::milliseconds(500)) return;
+    last_ = now;
+    const double s = std::chrono::duration<double>(now - t0_).count();
+    const double rate = s > 0 ? static_cast<double>(done_ - start_done_) / s : 0;
+    std::fprintf(stderr, "[stream sweep] %zu/%zu points (%zu failed), %.1f/s, ETA %.0f s\n", done_, total_, failed_, rate,
+                 rate > 0 ? static_cast<double>(total_ - done_) / rate : 0.0);
+  }
+
+ private:
+  std::size_t total_, done_, start_done_, failed_ = 0;
+  std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now(), last_{};
+  std::mutex mutex_;
+};
+
+void evaluate_all(const std::vector<const ResolvedPoint*>& todo, const sweep::SweepFile& sweep, const SharedInputs& in,
+                  int jobs, RowLog& log, ProgressLine& progress) {
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t k; (k = next.fetch_add(1)) < todo.size();) {
+      const auto row = evaluate(*todo[k], sweep, in);
+      log.append(row);
+      progress.tick(row["status"] != "ok");
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+}
+
+}  // namespace
+
+SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
+  const auto& sweep = request.sweep;
+  auto points = sweep::points(sweep);
+  if (!request.shard.empty()) {
+    const auto [i, n] = parse_shard(request.shard);
+    std::vector<sweep::Point> mine;
+    for (std::size_t k = i; k < points.size(); k += n) mine.push_back(points[k]);
+    points = std::move(mine);
+  }
+  const auto resolved = resolve_points(sweep, points);
+  const fs::path& dir = request.out;
+  fs::create_directories(dir);
+  auto done = read_rows(dir / "results.jsonl");
+  std::vector<const ResolvedPoint*> todo;
+  for (const auto& p : resolved)
+    if (!done.count(p.id)) todo.push_back(&p);
+  std::fprintf(stderr, "[stream sweep] %zu points, %zu already in %s\n", resolved.size(), resolved.size() - todo.size(),
+               dir.string().c_str());
+  const auto inputs = load_inputs(resolved, ctx);
+  const int jobs =
+      request.jobs > 0 ? request.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  {
+    RowLog log(dir / "results.jsonl");
+    ProgressLine progress(resolved.size(), resolved.size() - todo.size());
+    evaluate_all(todo, sweep, inputs, jobs, log, progress);
+  }
+  SweepOutcome outcome;
+  std::map<std::string, Row> all = read_rows(dir / "results.jsonl");
+  for (const auto& p : resolved) {
+    const auto row = all.find(p.id);
+    if (row == all.end())
+      throw Error("point " + std::to_string(p.index) + " has no row in the results after the sweep", {}, ErrorKind::Internal);
+    outcome.rows.push_back(row->second);
+    outcome.ok += outcome.rows.back()["status"] == "ok" ? 1 : 0;
+  }
+  write_results(dir, outcome.rows);
+  outcome.pareto = pareto_rows(outcome.rows);
+  return outcome;
+}
+
+std::vector<Row> merge_sweeps(const std::vector<fs::path>& dirs, const fs::path& out) {
+  std::map<std::string, Row> all;
+  for (const auto& d : dirs) {
+    if (!fs::is_regular_file(d / "results.jsonl"))
+      throw Error("no results.jsonl in this directory (is it a sweep's --out?)", Location{.file = d.string()});
+    for (auto& [id, row] : read_rows(d / "results.jsonl")) all.emplace(id, std::move(row));
+  }
+  std::vector<Row> rows;
+  for (auto& [id, row] : all) rows.push_back(std::move(row));
+  fs::create_directories(out);
+  write_results(out, rows);
+  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a["point"] < b["point"]; });
+  return rows;
+}
+
+}  // namespace stream::host

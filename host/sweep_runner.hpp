@@ -1,0 +1,44 @@
+// One sweep as a function (`stream sweep` and the Python module's sweep()): plugins are used
+// once, each hardware file and workload read once, and the points evaluated on a thread pool
+// against those shared inputs. A point that fails is a row with its reason; the sweep goes on.
+// Rows are appended to OUT/results.jsonl as points finish, so a killed sweep resumes where it
+// stopped (points whose identity is already there are skipped); when all are done,
+// OUT/results.jsonl and OUT/results.csv hold every point in product order, and OUT/pareto.csv the
+// non-dominated ones over latency, energy and area. A shard (I of N) evaluates every N-th point
+// from the I-th (0-based), and merge_sweeps() combines shard directories into one result set,
+// equal to the unsharded run's.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <stream/sweep/sweep_file.hpp>
+
+#include "sweep_point.hpp"
+
+namespace stream::host {
+
+struct HostContext;
+
+struct SweepRequest {
+  sweep::SweepFile sweep;
+  std::filesystem::path out;
+  int jobs = 0;       ///< points evaluated at once; 0: one per hardware thread
+  std::string shard;  ///< "I/N", empty: every point
+};
+
+struct SweepOutcome {
+  std::vector<Row> rows;  ///< every point of the request, in product order
+  std::vector<Row> pareto;
+  std::size_t ok = 0;  ///< rows with status ok
+};
+
+/// Throws stream::Error for a bad shard or an output directory that cannot be written.
+[[nodiscard]] SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx);
+/// The rows of every shard directory, written to `out`; throws when a directory holds no results.
+[[nodiscard]] std::vector<Row> merge_sweeps(const std::vector<std::filesystem::path>& dirs,
+                                            const std::filesystem::path& out);
+
+}  // namespace stream::host

@@ -1,0 +1,44 @@
+// What `stream validate` checks, as a function shared with the Python module: the hardware
+// description (and optionally a workload and a mapping) read with every problem collected as a
+// diagnostic (file:line:column and the rule broken) rather than thrown; the fusion groups
+// `stream run` would schedule, each checked as run checks it before solving; and, with a
+// workload and no mapping, the automatic mapping. The JSON forms are `stream validate --format
+// json`'s (docs/validate.md).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <stream/diagnostics/diagnostics.hpp>
+#include <stream/hardware/accelerator.hpp>
+#include <stream/ir/workload.hpp>
+#include <stream/mapping/mapping.hpp>
+
+namespace stream::host {
+
+struct HostContext;
+
+struct ValidateRequest {
+  std::string hardware, workload, mapping, tiling;  ///< empty workload/mapping/tiling: not given
+};
+
+struct Validation {
+  Diagnostics diag;
+  std::optional<hardware::Accelerator> accelerator;
+  std::optional<mapping::Mapping> mapping;
+  std::optional<Workload> workload;
+  std::size_t fusion_groups = 0;
+  std::optional<mapping::Mapping> generated;  ///< the automatic mapping (workload, no mapping, no errors)
+};
+
+[[nodiscard]] Validation validate_inputs(const ValidateRequest& request, HostContext& ctx);
+
+[[nodiscard]] nlohmann::json diagnostic_json(const Diagnostic& d);
+[[nodiscard]] nlohmann::json accelerator_json(const hardware::Accelerator& acc);
+[[nodiscard]] nlohmann::json mapping_json(const mapping::Mapping& m);
+/// {valid, errors, warnings, and when valid: accelerator, workload, mapping, automatic_mapping}.
+[[nodiscard]] nlohmann::json validation_json(const Validation& v, const ValidateRequest& request);
+
+}  // namespace stream::host

@@ -1,0 +1,14 @@
+// C++ errors as Python exceptions. A stream::Error becomes StreamInputError (bad input; also a
+// ValueError) or StreamInternalError (also a RuntimeError), both StreamError, carrying the C++
+// error's message and place: `message`, `file`, `line`, `column`, `node`, `operand` (empty
+// string or 0 when unknown); str() of the exception is the C++ error's full text, place first.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace stream::python {
+
+/// Creates the exception types in `m` and registers the translator.
+void register_errors(pybind11::module_& m);
+
+}  // namespace stream::python

@@ -1,0 +1,142 @@
+// evaluate_mapping() and sweep(): the two calls that run the pipeline. Their arguments become the
+// host's requests (host/run_experiment.hpp, host/sweep_runner.hpp) with the GIL held; the work is
+// done with it released, the plugin host used under the session's lock only.
+#include <iostream>
+#include <optional>
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include "arguments.hpp"
+#include "inputs.hpp"
+#include "json_value.hpp"
+#include "plugin_host.hpp"
+#include "run_experiment.hpp"
+#include "run_result.hpp"
+#include "session.hpp"
+#include "sweep_runner.hpp"
+
+namespace stream::python {
+
+namespace py = pybind11;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct RunArgs {
+  host::RunRequest request;
+  bool verbose = false;
+};
+
+// The expansion reads the registries while other threads may be loading plugins into them.
+void lock_expansion(pipeline::RunOptions& ro, Session& s) {
+  if (!ro.expand) return;
+  ro.expand = [inner = std::move(ro.expand), &s](const Workload& w) {
+    const std::lock_guard lock(s.mutex);
+    return inner(w);
+  };
+}
+
+host::RunOutcome run(const RunArgs& args, const std::string& workload, const std::map<std::string, std::string>& params) {
+  auto& s = session();
+  host::RunRequest request = args.request;
+  const auto source = workload_source(workload, params, s);
+  request.workload.file = source.file;
+  request.workload.block = source.block;
+  request.workload.params = source.params;
+  const host::Progress say = [verbose = args.verbose](const std::string& line) {
+    if (verbose) std::cerr << "[stream_cpp] " << line << "\n";
+  };
+  host::PreparedRun prepared = [&] {
+    const std::lock_guard lock(s.mutex);
+    return host::prepare_run(request, s.context, say);
+  }();
+  lock_expansion(prepared.options, s);
+  return host::execute_run(std::move(prepared));
+}
+
+RunFigures evaluate_mapping(const std::string& hardware, const std::string& workload, const std::string& output_path,
+                            const std::optional<std::string>& mapping, const std::optional<std::string>& intra_core_tiling,
+                            const std::optional<py::object>& fusion_cut_points,
+                            const std::optional<std::string>& experiment_id, const py::dict& block_params,
+                            const std::optional<std::string>& cast, bool decompose, bool no_decompose, int threads,
+                            double time_limit, bool memory_fallback, bool summary_only, bool verbose) {
+  RunArgs args;
+  auto& r = args.request;
+  r.hardware = hardware;
+  r.out = output_path;
+  r.mapping = mapping.value_or("");
+  r.intra_core_tiling = intra_core_tiling.value_or("");
+  if (fusion_cut_points) {
+    if (py::isinstance<py::str>(*fusion_cut_points)) {
+      r.fusion_cut_points = fusion_cut_points->cast<std::string>();
+    } else {
+      for (const auto& name : *fusion_cut_points)
+        r.fusion_cut_points += (r.fusion_cut_points.empty() ? "" : ",") + name.cast<std::string>();
+    }
+  }
+  r.experiment_id = experiment_id;
+  r.workload.cast = cast.value_or("");
+  r.workload.decompose = decompose;
+  r.no_decompose = no_decompose;
+  r.threads = threads;
+  r.time_limit = time_limit;
+  r.no_memory_fallback = !memory_fallback;
+  r.summary_only = summary_only;
+  args.verbose = verbose;
+  const auto params = stringified(block_params);
+  std::optional<host::RunOutcome> outcome;
+  {
+    py::gil_scoped_release release;
+    outcome = run(args, workload, params);
+  }
+  return run_figures(*outcome);
+}
+
+// A dict is the sweep file's content; its relative paths resolve against the current directory.
+sweep::SweepFile sweep_spec(const py::object& spec) {
+  if (py::isinstance<py::dict>(spec)) {
+    const std::string text = to_json(spec).dump();
+    return sweep::parse_sweep_file(text, fs::current_path() / "<sweep dict>");
+  }
+  return sweep::load_sweep_file(host::resolve_input(spec.cast<fs::path>()));
+}
+
+py::object sweep(const py::object& spec, const fs::path& out, int jobs, const std::optional<std::string>& shard) {
+  host::SweepRequest request{sweep_spec(spec), out, jobs, shard.value_or("")};
+  host::SweepOutcome outcome;
+  {
+    py::gil_scoped_release release;
+    auto& s = session();
+    // The sweep uses the plugin host before its workers start and its expansion during them.
+    const std::lock_guard lock(s.mutex);
+    outcome = host::run_sweep(request, s.context);
+  }
+  py::dict d;
+  d["rows"] = to_python(nlohmann::ordered_json(outcome.rows));
+  d["pareto"] = to_python(nlohmann::ordered_json(outcome.pareto));
+  d["ok"] = outcome.ok;
+  d["out"] = out.string();
+  return d;
+}
+
+}  // namespace
+
+void register_runs(py::module_& m) {
+  m.def("evaluate_mapping", &evaluate_mapping, py::arg("hardware") = "hardware/tpu_like_quad_core.yaml",
+        py::arg("workload") = "workload/2conv_1_8_32_32_16_32_3.onnx", py::arg("output_path") = "outputs",
+        py::arg("mapping") = py::none(), py::arg("intra_core_tiling") = py::none(),
+        py::arg("fusion_cut_points") = py::none(), py::arg("experiment_id") = py::none(), py::kw_only(),
+        py::arg("block_params") = py::dict(), py::arg("cast") = py::none(), py::arg("decompose") = false,
+        py::arg("no_decompose") = false, py::arg("threads") = 1, py::arg("time_limit") = 0.0,
+        py::arg("memory_fallback") = true, py::arg("summary_only") = false, py::arg("verbose") = false,
+        "`stream run`: maps the workload (a model file, or a block key with block_params) onto the hardware and "
+        "writes the result files to output_path/experiment_id; returns the figures (Result).");
+  m.def("sweep", &sweep, py::arg("spec"), py::arg("out"), py::kw_only(), py::arg("jobs") = 0,
+        py::arg("shard") = py::none(),
+        "`stream sweep`: every design point of a sweep file (a path, or its content as a dict); writes results.csv, "
+        "results.jsonl and pareto.csv to out and returns {rows, pareto, ok, out}.");
+}
+
+}  // namespace stream::python

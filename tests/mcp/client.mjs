@@ -1,0 +1,88 @@
+// A real MCP client (the official TypeScript SDK) against `stream mcp`: lists the tools, runs the
+// default mapping and checks the README's 14344 cycles, reads a result file, checks that errors
+// are tool errors naming the file, that reads outside the output directory are refused, and runs
+// a two-point sweep (Eyeriss-like single core 114999 cycles, TPU-like quad core 14344; goldens.md),
+// and runs as jobs: one to completion, one cancelled.
+// Usage: node client.mjs STREAM_BINARY OUTPUT_DIR SCRATCH_DIR
+import { writeFileSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const [stream, out, scratch] = process.argv.slice(2);
+let failures = 0;
+function check(what, ok, detail) {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}${ok ? "" : ": " + JSON.stringify(detail)}`);
+  if (!ok) failures++;
+}
+
+const transport = new StdioClientTransport({ command: stream, args: ["mcp", "--out", out], stderr: "inherit" });
+const client = new Client({ name: "stream-test-client", version: "1.0.0" });
+await client.connect(transport);
+
+const { tools } = await client.listTools();
+const names = tools.map((t) => t.name).sort();
+check("tools listed", JSON.stringify(names) === JSON.stringify(
+  ["cancel_job", "job_result", "job_status", "list_blocks", "list_inputs", "list_plugins", "read_result_file",
+   "run_mapping", "submit_run", "sweep", "validate"]), names);
+check("every tool has input and output schemas", tools.every((t) => t.inputSchema.type === "object" && t.outputSchema), tools);
+
+const inputs = await client.callTool({ name: "list_inputs", arguments: { kind: "hardware" } });
+check("bundled hardware listed", inputs.structuredContent.files.includes("hardware/tpu_like_quad_core.yaml"), inputs);
+
+const blocks = await client.callTool({ name: "list_blocks", arguments: {} });
+check("blocks listed", blocks.structuredContent.blocks.some((b) => b.key === "swiglu"), blocks);
+
+const plugins = await client.callTool({ name: "list_plugins", arguments: {} });
+check("plugins listed", plugins.structuredContent.plugins.some((p) => p.id === "onnx-frontend"), plugins);
+
+const run = await client.callTool({ name: "run_mapping", arguments: { experiment_id: "default" } });
+check("default mapping is 14344 cycles", !run.isError && run.structuredContent.total_latency === 14344, run);
+check("result files listed", run.structuredContent?.files?.includes("default/group_0/core_cost_lut.yaml"), run);
+
+const summary = await client.callTool({ name: "read_result_file", arguments: { path: "default/summary.yaml" } });
+check("summary read", !summary.isError && summary.structuredContent.text.includes("total_latency: 14344\n"), summary);
+
+const outside = await client.callTool({ name: "read_result_file", arguments: { path: "../client.mjs" } });
+check("a read outside the output directory is refused", outside.isError === true, outside);
+
+const bad = `${scratch}/bad.yaml`;
+writeFileSync(bad, "name: x\ncores:\n  0: [1, 2\n");
+const broken = await client.callTool({ name: "run_mapping", arguments: { hardware: bad } });
+check("bad hardware is a tool error naming the file", broken.isError === true && broken.content[0].text.includes(bad), broken);
+
+const report = await client.callTool({ name: "validate", arguments: { hardware: bad } });
+check("validate reports the place", report.structuredContent.valid === false && report.structuredContent.errors[0].line === 4, report);
+
+const sweep = await client.callTool({ name: "sweep", arguments: {
+  spec: { axes: { hardware: ["eyeriss_like_single_core.yaml", "tpu_like_quad_core.yaml"] } }, name: "two" } });
+const latencies = sweep.structuredContent?.rows?.map((r) => r.latency);
+check("sweep gives 114999 and 14344", JSON.stringify(latencies) === "[114999,14344]", sweep);
+
+// Jobs: the default mapping as a job, polled until done; a long run (DenseNet-121, 372 fusion
+// groups, ~15 s) cancelled at once ends cancelled at its next step, without result files.
+async function settle(job) {
+  for (;;) {
+    const s = (await client.callTool({ name: "job_status", arguments: { job } })).structuredContent;
+    if (s.status !== "running") return s;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+const submitted = await client.callTool({ name: "submit_run", arguments: { experiment_id: "job" } });
+const done = await settle(submitted.structuredContent.job);
+const jobResult = await client.callTool({ name: "job_result", arguments: { job: submitted.structuredContent.job } });
+check("a job runs the default mapping to 14344", done.status === "done" && jobResult.structuredContent?.total_latency === 14344, [done, jobResult]);
+
+const long = await client.callTool({ name: "submit_run", arguments: {
+  workload: "workload/exported/densenet121_op13.onnx", experiment_id: "long" } });
+const cancelled = await client.callTool({ name: "cancel_job", arguments: { job: long.structuredContent.job } });
+const ended = await settle(long.structuredContent.job);
+check("a cancelled job ends cancelled", cancelled.isError === false && ended.status === "cancelled", [cancelled, ended]);
+const noResult = await client.callTool({ name: "job_result", arguments: { job: long.structuredContent.job } });
+check("a cancelled job has no result", noResult.isError === true && noResult.content[0].text.includes("cancelled"), noResult);
+const leftover = await client.callTool({ name: "read_result_file", arguments: { path: "long/summary.yaml" } });
+check("a cancelled job leaves no result files", leftover.isError === true, leftover);
+const unknown = await client.callTool({ name: "job_status", arguments: { job: "job-99" } });
+check("an unknown job is a tool error", unknown.isError === true, unknown);
+
+await client.close();
+process.exit(failures === 0 ? 0 : 1);
