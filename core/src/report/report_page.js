@@ -123,7 +123,8 @@
       });
       sch.bars.forEach(function (b) {
         if (b.start + b.dur < view.v0 || b.start > view.v1) return;
-        const x0 = x(b.start), w = Math.max(1, x(b.start + b.dur) - x0), y = rowTop[b.row] + pad + b.lane * laneH + 1;
+        const x0 = x(b.start), full = Math.max(1, x(b.start + b.dur) - x0), y = rowTop[b.row] + pad + b.lane * laneH + 1;
+        const w = full > 3 ? full - 1 : full;  // a 1 px gap keeps back-to-back bars apart
         const grp = el("g", {}, plot);
         el("title", {}, grp, b.name + ": " + b.kind + ", " + num(b.dur) + " cycles from cycle " + num(b.start) + ", slot " + b.slot);
         el("rect", { class: "bar " + b.kind, x: x0, y: y, width: w, height: laneH - 2 }, grp);
@@ -149,7 +150,10 @@
     const sch = g.schedule, P = Math.max(g.latency_per_iteration_cycles, 1), left = 280, width = 940, h = 54;
     g.memory.forEach(function (m) {
       const peak = Math.max.apply(null, m.occupancy_bits.concat([0]));
-      const top = Math.max(m.capacity_bits, m.reserved_bits, peak, 1);
+      // A core that uses little of its memory is drawn on its own scale (capacity noted in red
+      // text above the chart) so that its use stays visible; otherwise the scale reaches the capacity.
+      const used = Math.max(m.reserved_bits, peak, 1), zoomed = m.capacity_bits > 4 * used;
+      const top = zoomed ? 1.6 * used : Math.max(m.capacity_bits, used);
       const svg = el("svg", { width: left + width + 20, height: h + 8 }, box);
       const x = function (t) { return left + width * t / P; }, y = function (v) { return 4 + h - h * v / top; };
       el("text", { x: 6, y: 16 }, svg, m.label);
@@ -165,10 +169,16 @@
       const area = el("path", { d: d, fill: "#5b8fd6", stroke: "#2c5aa0" }, svg);
       el("title", {}, area, "live tensors per slot: " + m.occupancy_bits.map(bytes).join(", "));
       el("line", { x1: left, x2: left + width, y1: y(m.reserved_bits), y2: y(m.reserved_bits), stroke: "#333", "stroke-dasharray": "4 3" }, svg);
-      el("line", { x1: left, x2: left + width, y1: y(m.capacity_bits), y2: y(m.capacity_bits), stroke: "#d62728", "stroke-width": 2 }, svg);
+      if (zoomed) {
+        el("text", { x: left + width - 4, y: 16, "text-anchor": "end", fill: "#d62728" }, svg,
+           "capacity " + bytes(m.capacity_bits) + ", far above this scale");
+      } else {
+        el("line", { x1: left, x2: left + width, y1: y(m.capacity_bits), y2: y(m.capacity_bits), stroke: "#d62728", "stroke-width": 2 }, svg);
+      }
     });
     el("p", { class: "hint" }, box, "blue: bits of the tensors live in each slot; dashed: what the allocation reserves for the " +
-       "iteration; red: the core's memory capacity. Same cycle scale as the whole-iteration schedule.");
+       "iteration; red: the core's memory capacity (as a line, or as text when it is far above the core's use). " +
+       "Same cycle scale as the whole-iteration schedule.");
     return box;
   }
 

@@ -106,7 +106,7 @@ class SchedulePicture {
   void bars() {
     for (std::size_t b = 0; b < t_.bars.size(); ++b) {
       const auto& bar = t_.bars[b];
-      const double x = x_of(bar.start), w = width_of(bar);
+      const double x = x_of(bar.start), full = width_of(bar), w = full > 3 ? full - 1 : full;  // a gap between back-to-back bars
       const double y = row_top_[bar.row] + kRowPad + kLaneH * lane_[b] + 1;
       char dur[32];
       std::snprintf(dur, sizeof dur, "%.6g", bar.duration);
