@@ -9,8 +9,9 @@
 // to DIR/results.jsonl as points finish, so a killed sweep resumes where it stopped (points whose
 // identity is already there are skipped); when all are done, DIR/results.jsonl and
 // DIR/results.csv hold every point in product order, and DIR/pareto.csv the non-dominated ones
-// over latency, energy and area. `--shard I/N` evaluates every N-th point from the I-th (0-based),
-// and `merge` combines shard directories into one result set, equal to the unsharded run's.
+// over latency, energy and area; DIR/report.html shows them (report/sweep_report.hpp).
+// `--shard I/N` evaluates every N-th point from the I-th (0-based), and `merge` combines shard
+// directories into one result set, equal to the unsharded run's.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -30,6 +31,7 @@
 #include <stream/pipeline/metrics.hpp>
 #include <stream/pipeline/run.hpp>
 #include <stream/report/file_output.hpp>
+#include <stream/report/sweep_report.hpp>
 #include <stream/report/utf8.hpp>
 #include <stream/sweep/pareto.hpp>
 
@@ -239,7 +241,11 @@ void write_results(const fs::path& dir, std::vector<Row> rows) {
   for (const auto& r : rows) jsonl += report::dump_json(r, -1) + "\n";
   report::write_file(dir / "results.jsonl", jsonl);
   report::write_file(dir / "results.csv", csv(rows));
-  report::write_file(dir / "pareto.csv", csv(pareto_rows(rows)));
+  const auto front = pareto_rows(rows);
+  report::write_file(dir / "pareto.csv", csv(front));
+  std::vector<std::string> front_ids;
+  for (const auto& r : front) front_ids.push_back(r["id"].get<std::string>());
+  report::write_file(dir / "report.html", report::sweep_report_html(jsonl, front_ids));
 }
 
 std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {

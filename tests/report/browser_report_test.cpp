@@ -3,8 +3,9 @@
 // resource or a CSP violation each log one), the page's script finishes (data-rendered="ok"),
 // and a screenshot shows the first group's schedule and memory panels drawn: the colours of
 // computation bars and of the memory chart's capacity line and occupancy are where the page says
-// the panels are. Skipped, with a message, only when no chromium is installed (CI installs it:
-// scripts/setup.sh).
+// the panels are. A sweep's report (the bundled 32-point sweep) loads the same way, with its
+// Pareto plot drawn. Skipped, with a message, only when no chromium is installed (CI installs
+// it: scripts/setup.sh).
 #include <gtest/gtest.h>
 
 #include <png.h>
@@ -118,4 +119,30 @@ TEST(BrowserReport, DefaultAndMultiGroupReportsRenderWithoutConsoleErrors) {
   if (chromium().empty()) GTEST_SKIP() << "chromium not found (/usr/bin/chromium): scripts/setup.sh installs it";
   check_in_browser(stream::test::default_run("browser_default"), "default");
   check_in_browser(stream::test::multi_group_run("browser_multi"), "multi");
+}
+
+TEST(BrowserReport, SweepReportRendersItsParetoPlotWithoutConsoleErrors) {
+  if (chromium().empty()) GTEST_SKIP() << "chromium not found (/usr/bin/chromium): scripts/setup.sh installs it";
+  const auto scratch = stream::test::fresh_scratch_dir("report", "browser_sweep");
+  const auto r = stream::test::run_stream("sweep '" + std::string(STREAM_INPUTS_DIR) + "/sweeps/hardware_2conv.yaml' --out '" +
+                                          (scratch / "out").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto dom = browse(scratch / "out" / "report.html", "--window-size=1280,800 --virtual-time-budget=5000 --dump-dom",
+                          scratch, "dom.log");
+  const auto log = stream::test::read(scratch / "dom.log");
+  for (std::size_t p = log.find(":CONSOLE"); p != std::string::npos; p = log.find(":CONSOLE", p + 1))
+    ADD_FAILURE() << "console message: " << log.substr(p, log.find('\n', p) - p);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(dom, m, std::regex("<body[^>]*>")));
+  EXPECT_NE(m[0].str().find("data-rendered=\"ok\""), std::string::npos) << m[0].str() << "\n" << log;
+  EXPECT_EQ(m[0].str().find("data-error"), std::string::npos) << m[0].str();
+  // One marker per point that has figures, the front's in red (r=5), and one table row per point.
+  const auto count = [&](const std::string& s) {
+    std::size_t n = 0;
+    for (auto p = dom.find(s); p != std::string::npos; p = dom.find(s, p + 1)) ++n;
+    return n;
+  };
+  EXPECT_GE(count("<circle"), 20u);
+  EXPECT_GE(count("r=\"5\" fill=\"#d62728\""), 1u);
+  EXPECT_EQ(count("<tr"), 33u);  // header + 32 points
 }

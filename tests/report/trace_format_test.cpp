@@ -96,3 +96,26 @@ TEST(SteadyStateTrace, EveryGroupOfAMultiGroupRunIsAStrictChromeTrace) {
   // iterations i-1 and i overlap in time; the lanes that keep them apart must be there.
   EXPECT_TRUE(second_lane);
 }
+
+// The checker itself rejects what the previous trace did and what Perfetto drops: a string pid,
+// a thread without a name, and two complete events of one thread that partially overlap
+// ([0, 10) and [5, 15)); nested events ([0, 10) and [2, 4)) are allowed by the format.
+TEST(SteadyStateTrace, CheckerRejectsStringPidsUnnamedThreadsAndPartialOverlap) {
+  const json string_pid = json::parse(R"({"traceEvents": [
+      {"name": "a", "ph": "X", "ts": 0, "dur": 1, "pid": "steady_state_schedule", "tid": 0, "cat": "c"}]})");
+  EXPECT_FALSE(stream::test::check_chrome_trace(string_pid).problems.empty());
+  const json unnamed = json::parse(R"({"traceEvents": [
+      {"name": "process_name", "ph": "M", "pid": 1, "tid": 0, "args": {"name": "p"}},
+      {"name": "a", "ph": "X", "ts": 0, "dur": 1, "pid": 1, "tid": 1, "cat": "c"}]})");
+  EXPECT_EQ(stream::test::check_chrome_trace(unnamed).problems.size(), 1u);
+  const std::string named = R"({"name": "process_name", "ph": "M", "pid": 1, "tid": 0, "args": {"name": "p"}},
+      {"name": "thread_name", "ph": "M", "pid": 1, "tid": 1, "args": {"name": "t"}},)";
+  const json partial = json::parse(R"({"traceEvents": [)" + named + R"(
+      {"name": "a", "ph": "X", "ts": 0, "dur": 10, "pid": 1, "tid": 1, "cat": "c"},
+      {"name": "b", "ph": "X", "ts": 5, "dur": 10, "pid": 1, "tid": 1, "cat": "c"}]})");
+  EXPECT_EQ(stream::test::check_chrome_trace(partial).problems.size(), 1u);
+  const json nested = json::parse(R"({"traceEvents": [)" + named + R"(
+      {"name": "a", "ph": "X", "ts": 0, "dur": 10, "pid": 1, "tid": 1, "cat": "c"},
+      {"name": "b", "ph": "X", "ts": 2, "dur": 2, "pid": 1, "tid": 1, "cat": "c", "cname": "good"}]})");
+  EXPECT_TRUE(stream::test::check_chrome_trace(nested).problems.empty());
+}
