@@ -1,7 +1,7 @@
 // A sweep's report.html: one self-contained page (no network; the frame of html_report.hpp) with
 // the latency and energy of every point on log scales, the Pareto front (latency, energy, area)
-// marked, and the table of all points, sortable by any column. Its data are the rows of results.jsonl without
-// their clock reading (`wall_s`), so the same points give the same page.
+// marked, and the table of all points, sortable by any column. Its data are the rows of
+// results.jsonl without their clock reading (`wall_s`), so the same points give the same page.
 #pragma once
 
 #include <string>
