@@ -20,6 +20,7 @@
 #include <stream/pipeline/metrics.hpp>
 #include <stream/pipeline/run.hpp>
 #include <stream/report/file_output.hpp>
+#include <stream/report/sweep_report.hpp>
 #include <stream/report/utf8.hpp>
 #include <stream/sweep/pareto.hpp>
 
@@ -220,7 +221,11 @@ void write_results(const fs::path& dir, std::vector<Row> rows) {
   for (const auto& r : rows) jsonl += report::dump_json(r, -1) + "\n";
   report::write_file(dir / "results.jsonl", jsonl);
   report::write_file(dir / "results.csv", csv(rows));
-  report::write_file(dir / "pareto.csv", csv(pareto_rows(rows)));
+  const auto front = pareto_rows(rows);
+  report::write_file(dir / "pareto.csv", csv(front));
+  std::vector<std::string> front_ids;
+  for (const auto& r : front) front_ids.push_back(r["id"].get<std::string>());
+  report::write_file(dir / "report.html", report::sweep_report_html(jsonl, front_ids));
 }
 
 std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {

@@ -4,7 +4,8 @@
 // Rows are appended to OUT/results.jsonl as points finish, so a killed sweep resumes where it
 // stopped (points whose identity is already there are skipped); when all are done,
 // OUT/results.jsonl and OUT/results.csv hold every point in product order, and OUT/pareto.csv the
-// non-dominated ones over latency, energy and area. A shard (I of N) evaluates every N-th point
+// non-dominated ones over latency, energy and area; OUT/report.html shows them
+// (report/sweep_report.hpp). A shard (I of N) evaluates every N-th point
 // from the I-th (0-based), and merge_sweeps() combines shard directories into one result set,
 // equal to the unsharded run's.
 #pragma once

@@ -29,7 +29,7 @@ void run(const Options& o, HostContext& ctx) {
   const auto& rows = outcome.rows;
   std::printf("%zu points: %zu ok, %zu not (see status and reason); Pareto front: %zu\n", rows.size(), outcome.ok,
               rows.size() - outcome.ok, outcome.pareto.size());
-  std::printf("results in %s (results.csv, results.jsonl, pareto.csv)\n", o.out.c_str());
+  std::printf("results in %s (results.csv, results.jsonl, pareto.csv, report.html)\n", o.out.c_str());
 }
 
 void merge(const Options& o) {

@@ -121,7 +121,7 @@ TEST(ResultDirectory, RerunWithFewerGroupsLeavesNoStaleGroup) {
   const auto r = run_stream(base);
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(entries(out / "exp"),
-            (std::vector<std::string>{"group_0", "summary.json", "summary.yaml", "timings.json", "timings.yaml"}));
+            (std::vector<std::string>{"group_0", "report.html", "summary.json", "summary.yaml", "timings.json", "timings.yaml"}));
   EXPECT_EQ(entries(out), std::vector<std::string>{"exp"}) << "no staging or previous directory left beside";
 }
 

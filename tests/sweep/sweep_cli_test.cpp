@@ -71,6 +71,20 @@ TEST(SweepCli, TheSimplestSweepFileAsWritten) {
   const auto pareto = read(dir / "out" / "pareto.csv");
   EXPECT_EQ(std::count(pareto.begin(), pareto.end(), '\n'), 2) << pareto;
   EXPECT_NE(pareto.find("simba_small.yaml,2conv.onnx"), std::string::npos) << pareto;
+  // report.html carries the same rows (without the clock reading wall_s) and the front's ids.
+  const auto html = read(dir / "out" / "report.html");
+  const std::string open = "<script type=\"application/json\" id=\"sweep-data\">";
+  ASSERT_NE(html.find(open), std::string::npos);
+  const auto from = html.find(open) + open.size();
+  const auto data = nlohmann::json::parse(html.substr(from, html.find("</script>", from) - from));
+  ASSERT_EQ(data["rows"].size(), 4u);
+  for (std::size_t k = 0; k < 4; ++k) {
+    EXPECT_FALSE(data["rows"][k].contains("wall_s"));
+    auto without_clock = rs[k];
+    without_clock.erase("wall_s");
+    EXPECT_EQ(data["rows"][k], without_clock);
+  }
+  EXPECT_EQ(data["pareto"], nlohmann::json::array({rs[2]["id"]}));
   const auto csv = read(dir / "out" / "results.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "point,id,hardware,workload,area_mm2,peak_energy_pj_per_cycle,latency,energy_pj,edp,"

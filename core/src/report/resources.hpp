@@ -1,5 +1,6 @@
-// Resource rows shared by the trace and the picture: cores of compute nodes and links of chosen
-// plans, with their sort keys and labels.
+// Resource rows shared by the trace, the picture and the HTML report: cores of compute nodes and
+// links of chosen plans, with their sort keys and labels. Cores come first in numeric id order
+// (what a reader of "Core 3" expects), then links by (sender, receiver), buses last.
 #pragma once
 
 #include <algorithm>
@@ -34,7 +35,7 @@ inline std::vector<Resource> resources(const pipeline::GroupResult& g, const har
           auto it = acc.coordinates.find(c);
           const int col = it == acc.coordinates.end() ? c : it->second[0];
           const int row = it == acc.coordinates.end() ? 0 : it->second[1];
-          r.sort_key = col * 1000 + row;
+          r.sort_key = c;
           r.label = "Core " + std::to_string(c) + " [" + acc.core(c).type.str() + "] (col=" + std::to_string(col) +
                     ", row=" + std::to_string(row) + ")";
           out.push_back(r);
@@ -48,7 +49,7 @@ inline std::vector<Resource> resources(const pipeline::GroupResult& g, const har
         Resource r;
         r.is_core = false;
         r.id = l;
-        r.sort_key = 1000000 + std::max(link.sender, 0) * 1000 + std::max(link.receiver, 0) + (link.is_bus() ? l : 0);
+        r.sort_key = link.is_bus() ? 2000000000 + l : 1000000000 + std::int64_t{std::max(link.sender, 0)} * 100000 + std::max(link.receiver, 0);
         char bw[32];
         std::snprintf(bw, sizeof bw, "%g", link.bandwidth);
         r.label = link.is_bus() ? "Bus " + std::to_string(l) + " (bw=" + bw + ")"

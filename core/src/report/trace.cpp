@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "lanes.hpp"
 #include "resources.hpp"
 #include "stream/report/utf8.hpp"
 
@@ -14,16 +15,14 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-// The Chrome-trace events of three steady-state iterations (i-1, i, i+1), one builder step per
-// event family: thread metadata, compute events per core, transfer events per link.
+// The Chrome-trace events of three steady-state iterations (i-1, i, i+1): compute events per
+// core and transfer events per link, then the tracks (process and thread metadata, lanes).
 class TraceBuilder {
  public:
   TraceBuilder(const pipeline::GroupResult& g, const hardware::Accelerator& acc)
       : g_(g), acc_(acc), res_(detail::resources(g, acc)) {}
 
-  json build() const {
-    json events = json::array();
-    add_thread_metadata(events);
+  json build() {
     const auto& a = g_.allocation;
     std::vector<std::int64_t> start(a.slot_latency.size(), 0);
     for (std::size_t s = 1; s < start.size(); ++s) start[s] = start[s - 1] + a.slot_latency[s - 1];
@@ -33,41 +32,72 @@ class TraceBuilder {
         const auto& n = g_.schedule.nodes[i];
         if (n.slot < 0) continue;
         const std::int64_t ts = base + start[static_cast<std::size_t>(n.slot)];
-        if (n.kind == schedule::SsKind::Compute) add_compute_events(events, n, k, ts);
-        else if (n.kind == schedule::SsKind::Transfer && a.plan[i] >= 0) add_transfer_events(events, i, k, ts);
+        if (n.kind == schedule::SsKind::Compute) add_compute_events(n, k, ts);
+        else if (n.kind == schedule::SsKind::Transfer && a.plan[i] >= 0) add_transfer_events(i, k, ts);
       }
     }
-    return events;
+    return with_tracks();
   }
 
  private:
-  int tid_of(bool core, int id) const {
+  struct Pending {
+    std::size_t resource = 0;
+    json event;
+  };
+
+  std::size_t row_of(bool core, int id) const {
     for (std::size_t k = 0; k < res_.size(); ++k)
-      if (res_[k].is_core == core && res_[k].id == id) return static_cast<int>(k);
-    return -1;
+      if (res_[k].is_core == core && res_[k].id == id) return k;
+    return 0;
   }
 
-  void add_thread_metadata(json& events) const {
+  int pid() const { return g_.index + 1; }
+
+  // Gives every event its track: resource k's events that overlap in time go on extra lanes, and
+  // each (resource, lane) is one thread, numbered in row order, so that no two complete events on
+  // one track overlap (Perfetto drops partially overlapping ones).
+  json with_tracks() {
+    std::vector<std::vector<std::size_t>> of_resource(res_.size());
+    for (std::size_t e = 0; e < pending_.size(); ++e) of_resource[pending_[e].resource].push_back(e);
+    json events = json::array();
+    const std::string process = "Group " + std::to_string(g_.index) + " steady state (1 us = 1 clock cycle)";
+    events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", pid()}, {"tid", 0}, {"args", {{"name", process}}}});
+    events.push_back(
+        {{"name", "process_sort_index"}, {"ph", "M"}, {"pid", pid()}, {"tid", 0}, {"args", {{"sort_index", g_.index}}}});
+    int next_tid = 1;
     for (std::size_t k = 0; k < res_.size(); ++k) {
-      events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", kPid}, {"tid", k}, {"args", {{"name", res_[k].label}}}});
-      events.push_back(
-          {{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", kPid}, {"tid", k}, {"args", {{"sort_index", res_[k].sort_key}}}});
+      std::vector<detail::Interval> spans;
+      for (std::size_t e : of_resource[k]) {
+        const auto ts = pending_[e].event["ts"].get<double>();
+        spans.push_back({ts, ts + pending_[e].event["dur"].get<double>()});
+      }
+      const auto lanes = detail::assign_lanes(spans);
+      const int first = next_tid, count = detail::lane_count(lanes);
+      for (int l = 0; l < count; ++l, ++next_tid) {
+        const std::string name = res_[k].label + (l == 0 ? "" : " lane " + std::to_string(l + 1));
+        events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid()}, {"tid", next_tid}, {"args", {{"name", name}}}});
+        events.push_back(
+            {{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", pid()}, {"tid", next_tid}, {"args", {{"sort_index", next_tid}}}});
+      }
+      for (std::size_t j = 0; j < lanes.size(); ++j) pending_[of_resource[k][j]].event["tid"] = first + lanes[j];
     }
+    for (auto& p : pending_) events.push_back(std::move(p.event));
+    return events;
   }
 
   // One event per core the node runs on, lasting its active latency.
-  void add_compute_events(json& events, const schedule::SsNode& n, int k, std::int64_t ts) const {
+  void add_compute_events(const schedule::SsNode& n, int k, std::int64_t ts) {
     const auto& a = g_.allocation;
     const auto s = static_cast<std::size_t>(n.slot);
     for (int c : n.cores) {
       auto it = acc_.coordinates.find(c);
-      events.push_back({{"name", n.name + " [" + std::to_string(k) + "]"},
+      pending_.push_back({row_of(true, c), json{{"name", n.name + " [" + std::to_string(k) + "]"},
                         {"cat", "computation"},
                         {"ph", "X"},
                         {"ts", ts},
                         {"dur", std::max<std::int64_t>(n.active_latency, 1)},
-                        {"pid", kPid},
-                        {"tid", tid_of(true, c)},
+                        {"pid", pid()},
+                        {"tid", 0},
                         {"cname", "good"},
                         {"args",
                          {{"iteration", k},
@@ -78,7 +108,7 @@ class TraceBuilder {
                           {"core_id", c},
                           {"core_type", acc_.core(c).type.str()},
                           {"col", it == acc_.coordinates.end() ? json(nullptr) : json(it->second[0])},
-                          {"row", it == acc_.coordinates.end() ? json(nullptr) : json(it->second[1])}}}});
+                          {"row", it == acc_.coordinates.end() ? json(nullptr) : json(it->second[1])}}}}});
     }
   }
 
@@ -98,7 +128,7 @@ class TraceBuilder {
   }
 
   // One event per link of the chosen plan, lasting the slot.
-  void add_transfer_events(json& events, std::size_t i, int k, std::int64_t ts) const {
+  void add_transfer_events(std::size_t i, int k, std::int64_t ts) {
     const auto& ss = g_.schedule;
     const auto& a = g_.allocation;
     const auto& n = ss.nodes[i];
@@ -115,13 +145,13 @@ class TraceBuilder {
     std::string path = "Path";
     for (int l : p.links) path += " " + acc_.links()[static_cast<std::size_t>(l)].str();
     for (int l : p.links)
-      events.push_back({{"name", n.name + " [" + std::to_string(k) + "]"},
+      pending_.push_back({row_of(false, l), json{{"name", n.name + " [" + std::to_string(k) + "]"},
                         {"cat", const_in || const_out ? "transfer_const" : "transfer"},
                         {"ph", "X"},
                         {"ts", ts},
                         {"dur", std::max<std::int64_t>(a.slot_latency[s], 1)},
-                        {"pid", kPid},
-                        {"tid", tid_of(false, l)},
+                        {"pid", pid()},
+                        {"tid", 0},
                         {"cname", const_in || const_out ? "bad" : "thread_state_running"},
                         {"args",
                          {{"iteration", k},
@@ -136,20 +166,21 @@ class TraceBuilder {
                           {"output_of", out_t.name},
                           {"full_path", path},
                           {"this_link", acc_.links()[static_cast<std::size_t>(l)].str()},
-                          {"reuse", {{"reuse_factor", R}, {"loops", loops}}}}}});
+                          {"tensor_bits", in_t.bits},
+                          {"reuse", {{"reuse_factor", R}, {"loops", loops}}}}}}});
   }
 
-  static constexpr const char* kPid = "steady_state_schedule";
   const pipeline::GroupResult& g_;
   const hardware::Accelerator& acc_;
   std::vector<detail::Resource> res_;
+  std::vector<Pending> pending_;
 };
 
 json other_data(const pipeline::GroupResult& g) {
   const auto& a = g.allocation;
   json slots = json::object();
   for (std::size_t s = 0; s < a.slot_latency.size(); ++s) slots[std::to_string(s)] = a.slot_latency[s];
-  return {{"note", "1 trace time unit = 1 clock cycle; iterations i-1, i, i+1 of the steady state"},
+  return {{"note", "1 trace time unit (us) = 1 clock cycle; iterations i-1, i, i+1 of the steady state; overlapping events of one resource are on extra lanes"},
           {"total_iterations", g.schedule.iterations},
           {"latency_per_iteration_cycles", a.latency_per_iteration},
           {"overlap_cycles", a.overlap},

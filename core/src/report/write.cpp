@@ -4,6 +4,7 @@
 #include "stream/pipeline/group_mapping.hpp"
 #include "stream/report/file_output.hpp"
 #include "stream/report/group_files.hpp"
+#include "stream/report/html_report.hpp"
 #include "stream/report/schedule_svg.hpp"
 #include "stream/report/summary.hpp"
 #include "stream/report/timings.hpp"
@@ -31,7 +32,8 @@ void write_results(const pipeline::RunResult& r, const hardware::Accelerator& ac
   if (ec) throw Error("cannot create directory: " + ec.message(), Location{.file = dir.string()}, ErrorKind::Internal);
   const auto metrics = pipeline::run_metrics(r, acc);
   write(dir / "summary.yaml", summary_yaml(r, inline_timings, &metrics));
-  write(dir / "summary.json", summary_json(r, inline_timings, &metrics));
+  const auto summary = summary_json(r, inline_timings, &metrics);
+  write(dir / "summary.json", summary);
   write(dir / "timings.yaml", timings_yaml(r));
   write(dir / "timings.json", timings_json(r));
   if (!group_files) return;
@@ -48,6 +50,7 @@ void write_results(const pipeline::RunResult& r, const hardware::Accelerator& ac
       write(gd / "memory_accesses.yaml", memory_accesses_yaml(g));
     }
   }
+  write(dir / "report.html", report_html(r, acc, summary));
 }
 
 }  // namespace stream::report

@@ -3,6 +3,7 @@
 //   group_<i>/mapping.yaml, core_cost_lut.yaml, slot_latency_breakdown.yaml,
 //            optimization_metrics.yaml, steady_state_trace.json, schedule.svg,
 //            memory_accesses.yaml (the last three only for a solved group)
+//   report.html (html_report.hpp: the page a person opens)
 // Every file except timings.* is a function of the inputs alone (byte-identical reruns): all
 // wall-clock figures go to timings.*.
 #pragma once
@@ -17,7 +18,8 @@ namespace stream::report {
 
 /// `inline_timings`: summary.* and optimization_metrics.yaml also carry their clock figures
 /// (`stream run --inline-timings`); those files then differ from run to run. `group_files` false
-/// (`stream run --summary-only`, for sweeps): summary.* and timings.* only, no group_<i>/.
+/// (`stream run --summary-only`, for sweeps): summary.* and timings.* only, no group_<i>/
+/// and no report.html.
 void write_results(const pipeline::RunResult& result, const hardware::Accelerator& accelerator,
                    const std::filesystem::path& directory, const std::string& solver = "cbc",
                    bool inline_timings = false, bool group_files = true);

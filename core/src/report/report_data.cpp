@@ -1,0 +1,169 @@
+#include "report_data.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "lanes.hpp"
+#include "timeline.hpp"
+
+namespace stream::report::detail {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+using schedule::SsKind;
+
+// Rows, slots and bars with lanes. A bar reserves at least 1/600 of the iteration on its lane,
+// the width the page draws it at least at full view, so drawn bars of one lane never overlap.
+json schedule_data(const pipeline::GroupResult& g, const Timeline& t) {
+  const double P = std::max<double>(static_cast<double>(g.allocation.latency_per_iteration), 1);
+  std::vector<int> lane(t.bars.size(), 0);
+  json rows = json::array();
+  for (std::size_t k = 0; k < t.rows.size(); ++k) {
+    std::vector<std::size_t> mine;
+    std::vector<Interval> spans;
+    for (std::size_t b = 0; b < t.bars.size(); ++b)
+      if (t.bars[b].row == k) {
+        mine.push_back(b);
+        spans.push_back({t.bars[b].start, t.bars[b].start + std::max(t.bars[b].duration, P / 600)});
+      }
+    const auto lanes = assign_lanes(spans);
+    for (std::size_t j = 0; j < mine.size(); ++j) lane[mine[j]] = lanes[j];
+    rows.push_back({{"label", t.rows[k].label}, {"kind", t.rows[k].is_core ? "core" : "link"}, {"lanes", lane_count(lanes)}});
+  }
+  json bars = json::array();
+  for (std::size_t b = 0; b < t.bars.size(); ++b) {
+    const auto& bar = t.bars[b];
+    bars.push_back({{"row", bar.row}, {"lane", lane[b]}, {"start", bar.start}, {"dur", bar.duration}, {"name", bar.label},
+                    {"kind", bar.transfer ? "transfer" : "compute"}, {"slot", bar.slot}});
+  }
+  json slots = json::array();
+  for (std::size_t s = 0; s + 1 < t.slot_start.size(); ++s)
+    slots.push_back({{"start", t.slot_start[s]}, {"latency", g.allocation.slot_latency[s]}});
+  return {{"rows", rows}, {"bars", bars}, {"slots", slots}};
+}
+
+// The last slot in which tensor t is read (its producer's slot when nothing reads it later in the
+// iteration: then it stays to the end).
+int last_use(const schedule::SteadyState& ss, std::size_t t, int from) {
+  int last = -1;
+  for (const auto& n : ss.nodes)
+    if (n.slot >= from && std::find(n.inputs.begin(), n.inputs.end(), static_cast<int>(t)) != n.inputs.end())
+      last = std::max(last, n.slot);
+  return last < 0 ? ss.max_slot : last;
+}
+
+json memory_data(const pipeline::GroupResult& g, const hardware::Accelerator& acc) {
+  const auto& ss = g.schedule;
+  const auto& a = g.allocation;
+  const std::size_t slots = a.slot_latency.size();
+  std::map<int, std::pair<double, std::vector<double>>> per_core;  // core -> (reserved, per slot)
+  for (std::size_t t = 0; t < ss.tensors.size() && t < a.placement.size(); ++t) {
+    const auto& ten = ss.tensors[t];
+    if (ten.producer < 0 || ten.placements.empty()) continue;
+    const auto& producer = ss.nodes[static_cast<std::size_t>(ten.producer)];
+    if (producer.kind != SsKind::Compute && producer.kind != SsKind::Transfer) continue;
+    const auto p = std::min<std::size_t>(static_cast<std::size_t>(std::max(a.placement[t], 0)), ten.placements.size() - 1);
+    const double bits = std::ceil(static_cast<double>(a.tiles_on_chip[t]) * static_cast<double>(ten.tile_bits));
+    const int from = std::max(producer.slot, 0), to = last_use(ss, t, from);
+    for (int c : ten.placements[p]) {
+      auto& [reserved, occ] = per_core[c];
+      occ.resize(slots, 0);
+      reserved += bits;
+      for (int s = from; s <= to && s < static_cast<int>(slots); ++s) occ[static_cast<std::size_t>(s)] += bits;
+    }
+  }
+  json cores = json::array();
+  for (const auto& [c, v] : per_core)
+    cores.push_back({{"core", c}, {"label", "Core " + std::to_string(c) + " [" + acc.core(c).name + "]"},
+                     {"capacity_bits", acc.core(c).memory_capacity()}, {"reserved_bits", v.first}, {"occupancy_bits", v.second}});
+  return cores;
+}
+
+json cost_data(const pipeline::GroupResult& g) {
+  std::vector<int> core_ids;
+  for (const auto& [name, entries] : g.costs)
+    for (const auto& e : entries)
+      if (std::find(core_ids.begin(), core_ids.end(), e.core_id) == core_ids.end()) core_ids.push_back(e.core_id);
+  std::sort(core_ids.begin(), core_ids.end());
+  json nodes = json::array();
+  for (std::size_t i : g.tiled.workload.computation_nodes()) {
+    const Node& node = g.tiled.workload.node(i);
+    auto it = g.costs.find(node.name);
+    if (it == g.costs.end()) continue;
+    json cells = json::array();
+    for (int c : core_ids) {
+      auto e = std::find_if(it->second.begin(), it->second.end(), [&](const auto& x) { return x.core_id == c; });
+      cells.push_back(e == it->second.end() ? json(nullptr)
+                                            : json{{"latency_cycles", e->latency_total}, {"energy_pJ", e->energy_total},
+                                                   {"fallback", e->is_fallback()}});
+    }
+    nodes.push_back({{"name", node.name}, {"type", node.type}, {"cells", cells}});
+  }
+  return {{"cores", core_ids}, {"nodes", nodes}};
+}
+
+bool touches_offchip(const hardware::Accelerator& acc, int l) {
+  const auto& link = acc.links()[static_cast<std::size_t>(l)];
+  const int off = acc.offchip_core_id;
+  if (!link.is_bus()) return off >= 0 && (link.sender == off || link.receiver == off);
+  const auto& members = acc.connectivity[link.connection].cores;
+  return off >= 0 && std::find(members.begin(), members.end(), off) != members.end();
+}
+
+json bottleneck_data(const pipeline::GroupResult& g, const hardware::Accelerator& acc) {
+  const auto& ss = g.schedule;
+  const auto& a = g.allocation;
+  json out = json::array();
+  for (int s = 0; s <= ss.max_slot && s < static_cast<int>(a.slot_latency.size()); ++s) {
+    json best = {{"slot", s}, {"latency_cycles", a.slot_latency[static_cast<std::size_t>(s)]}, {"kind", "none"},
+                 {"node", ""}, {"resource", ""}, {"contribution_cycles", 0.0}};
+    double top = -1;
+    for (std::size_t i = 0; i < ss.nodes.size(); ++i) {
+      const auto& n = ss.nodes[i];
+      if (n.slot != s) continue;
+      const bool transfer = n.kind == SsKind::Transfer && a.plan[i] >= 0;
+      if (!transfer && n.kind != SsKind::Compute) continue;
+      const double v = transfer ? a.transfer_contribution[i] : static_cast<double>(n.active_latency);
+      if (v <= top) continue;
+      top = v;
+      std::string where, kind = transfer ? "link" : "compute";
+      for (int r : transfer ? n.plans[static_cast<std::size_t>(a.plan[i])].links : n.cores) {
+        where += (where.empty() ? "" : ", ") + (transfer ? acc.links()[static_cast<std::size_t>(r)].str() : "core " + std::to_string(r));
+        if (transfer && touches_offchip(acc, r)) kind = "off-chip";
+      }
+      best["kind"] = kind;
+      best["node"] = n.name;
+      best["resource"] = where;
+      best["contribution_cycles"] = v;
+    }
+    out.push_back(best);
+  }
+  return out;
+}
+
+}  // namespace
+
+json group_report_data(const pipeline::GroupResult& g, const hardware::Accelerator& acc) {
+  const auto& a = g.allocation;
+  json actions = json::array();
+  for (const auto& at : g.attempts)
+    if (!at.change.empty()) actions.push_back(at.change);
+  json j = {{"index", g.index},
+            {"status", allocate::name(a.status)},
+            {"iterations", g.schedule.iterations},
+            {"latency_per_iteration_cycles", a.latency_per_iteration},
+            {"overlap_cycles", a.overlap},
+            {"total_latency_cycles", a.total_latency},
+            {"memory_fallback_actions", actions}};
+  if (a.slot_latency.empty()) return j;
+  const auto t = timeline(g, acc);
+  j["schedule"] = schedule_data(g, t);
+  j["memory"] = memory_data(g, acc);
+  j["costs"] = cost_data(g);
+  j["bottleneck"] = bottleneck_data(g, acc);
+  return j;
+}
+
+}  // namespace stream::report::detail

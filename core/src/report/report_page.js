@@ -1,0 +1,257 @@
+"use strict";
+// Draws report.html from the JSON in #report-data (written by report_data.cpp): the summary, and
+// per group its schedule (zoom with the wheel or the buttons, pan by dragging), memory occupancy
+// per core against capacity, the cost table as heatmaps and the binding contributor per slot.
+// Sets data-rendered="ok" on <body> when done, data-error when a script error occurred.
+(function () {
+  const SVGNS = "http://www.w3.org/2000/svg";
+  window.addEventListener("error", function (e) { document.body.setAttribute("data-error", String(e.message)); });
+
+  function el(tag, attrs, parent, text) {
+    const svg = ["svg", "g", "rect", "line", "text", "path", "title", "clipPath"].indexOf(tag) >= 0;
+    const e = svg ? document.createElementNS(SVGNS, tag) : document.createElement(tag);
+    for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function num(v) {
+    if (v === null || v === undefined) return "-";
+    if (typeof v !== "number") return String(v);
+    if (Math.abs(v) >= 1e7) return v.toExponential(3);
+    return String(Math.round(v * 1000) / 1000);
+  }
+  function pct(v) { return v === null || v === undefined ? "-" : (100 * v).toFixed(1) + " %"; }
+  function bytes(bits) {
+    const b = bits / 8, units = ["B", "KiB", "MiB", "GiB"];
+    let u = 0, x = b;
+    while (x >= 1024 && u < units.length - 1) { x /= 1024; ++u; }
+    return (u === 0 ? String(Math.round(x)) : x.toFixed(1)) + " " + units[u];
+  }
+  function niceStep(span, wanted) {
+    const raw = Math.max(span, 1) / wanted, p = Math.pow(10, Math.floor(Math.log10(raw)));
+    for (const m of [1, 2, 5]) if (m * p >= raw) return Math.max(1, m * p);
+    return Math.max(1, 10 * p);
+  }
+  const textWidth = function (s, px) { return 0.62 * px * Array.from(s).length; };
+
+  function table(parent, header, rows) {
+    const t = el("table", {}, parent), tr = el("tr", {}, el("thead", {}, t));
+    header.forEach(function (h) { el("th", {}, tr, h); });
+    const body = el("tbody", {}, t);
+    rows.forEach(function (r) {
+      const row = el("tr", {}, body);
+      r.forEach(function (c) { el("td", {}, row, c); });
+    });
+    return t;
+  }
+
+  function summary(S, root) {
+    const sec = el("section", { id: "summary" }, root);
+    el("h2", {}, sec, "Summary");
+    const fallbacks = S.costs ? S.costs.fallback + " of " + S.costs.entries + " (node, core) costs estimated" : "-";
+    table(sec, ["total latency", "total energy", "EDP", "MAC spatial utilisation", "end-to-end MAC utilisation", "cost fallbacks"],
+          [[num(S.total_latency) + " cycles", num(S.total_energy) + " pJ", num(S.edp) + " pJ·cycles",
+            pct(S.mac_spatial_utilization), pct(S.end_to_end_mac_utilization), fallbacks]]);
+    const rows = [];
+    for (const key in S.groups || {}) {
+      const g = S.groups[key], m = g.metrics || {}, f = g.memory_fallback;
+      const mf = f ? "fill " + f.fill_fraction + (f.excluded_cores.length ? ", excluded cores " + f.excluded_cores.join(" ") : "") +
+                     (f.split_from !== undefined ? ", cut from group " + f.split_from : "") : "none";
+      rows.push([key, num(g.latency) + " cycles", num(g.percentage) + " %", num(g.energy) + " pJ", g.status,
+                 pct(m.mac_spatial_utilization), pct(m.end_to_end_mac_utilization), g.costs ? String(g.costs.fallback) : "-", mf]);
+    }
+    table(sec, ["group", "latency", "share", "energy", "status", "MAC spatial util.", "end-to-end util.", "cost fallbacks",
+                "memory fallback"], rows);
+  }
+
+  // The schedule of one iteration: rows (lanes stacked), bars, slot bands and a cycle axis over
+  // the visible window [v0, v1], redrawn on zoom and pan.
+  function schedule(g, parent) {
+    const sch = g.schedule, P = Math.max(g.latency_per_iteration_cycles, 1);
+    const left = 280, laneH = 18, pad = 3, top = 22, width = 940;
+    const rowTop = [top];
+    sch.rows.forEach(function (r, k) { rowTop.push(rowTop[k] + r.lanes * laneH + 2 * pad); });
+    const bottom = rowTop[rowTop.length - 1], height = bottom + 44;
+    const bar = el("div", { class: "controls" }, parent);
+    const svg = el("svg", { class: "schedule", width: left + width + 20, height: height, "data-group": g.index }, parent);
+    const view = { v0: 0, v1: P };
+    const x = function (t) { return left + width * (t - view.v0) / (view.v1 - view.v0); };
+    function zoom(f, at) {
+      const span = Math.min(P, Math.max(4, (view.v1 - view.v0) * f));
+      const c = at === undefined ? (view.v0 + view.v1) / 2 : at;
+      const r = (c - view.v0) / (view.v1 - view.v0);
+      view.v0 = Math.max(0, Math.min(P - span, c - r * span));
+      view.v1 = view.v0 + span;
+      draw();
+    }
+    [["zoom in", function () { zoom(0.5); }], ["zoom out", function () { zoom(2); }],
+     ["whole iteration", function () { view.v0 = 0; view.v1 = P; draw(); }]].forEach(function (b) {
+      el("button", { type: "button" }, bar, b[0]).addEventListener("click", b[1]);
+    });
+    el("span", { class: "hint" }, bar, " mouse wheel: zoom; drag: pan; a bar's tooltip gives its name and cycles");
+    svg.addEventListener("wheel", function (e) {
+      e.preventDefault();
+      const r = svg.getBoundingClientRect(), px = e.clientX - r.left;
+      zoom(e.deltaY < 0 ? 0.8 : 1.25, view.v0 + (px - left) / width * (view.v1 - view.v0));
+    }, { passive: false });
+    let drag = null;
+    svg.addEventListener("mousedown", function (e) { drag = { x: e.clientX, v0: view.v0 }; });
+    window.addEventListener("mouseup", function () { drag = null; });
+    svg.addEventListener("mousemove", function (e) {
+      if (!drag) return;
+      const span = view.v1 - view.v0, d = (e.clientX - drag.x) / width * span;
+      view.v0 = Math.max(0, Math.min(P - span, drag.v0 - d));
+      view.v1 = view.v0 + span;
+      draw();
+    });
+    function draw() {
+      while (svg.firstChild) svg.removeChild(svg.firstChild);
+      const clip = el("clipPath", { id: "clip" + g.index }, svg);
+      el("rect", { x: left, y: 0, width: width, height: height }, clip);
+      const plot = el("g", { "clip-path": "url(#clip" + g.index + ")" }, svg);
+      sch.slots.forEach(function (s, i) {
+        if (s.latency === 0) return;
+        const x0 = x(s.start), w = x(s.start + s.latency) - x0, band = el("g", {}, plot);
+        el("title", {}, band, "slot " + i + ": " + s.latency + " cycles");
+        el("rect", { x: x0, y: top - 16, width: w, height: bottom - top + 16, fill: i % 2 ? "#f4f4f4" : "#e8eef7", stroke: "#bbb" }, band);
+        if (textWidth("slot " + i, 11) < w - 4) el("text", { x: x0 + 2, y: top - 4, fill: "#555" }, band, "slot " + i);
+      });
+      sch.rows.forEach(function (r, k) {
+        el("text", { x: 6, y: rowTop[k] + pad + 13 }, svg, r.label);
+        el("line", { x1: 6, x2: left + width, y1: rowTop[k + 1], y2: rowTop[k + 1], stroke: "#ccc" }, svg);
+      });
+      sch.bars.forEach(function (b) {
+        if (b.start + b.dur < view.v0 || b.start > view.v1) return;
+        const x0 = x(b.start), full = Math.max(1, x(b.start + b.dur) - x0), y = rowTop[b.row] + pad + b.lane * laneH + 1;
+        const w = full > 3 ? full - 1 : full;  // a 1 px gap keeps back-to-back bars apart
+        const grp = el("g", {}, plot);
+        el("title", {}, grp, b.name + ": " + b.kind + ", " + num(b.dur) + " cycles from cycle " + num(b.start) + ", slot " + b.slot);
+        el("rect", { class: "bar " + b.kind, x: x0, y: y, width: w, height: laneH - 2 }, grp);
+        if (textWidth(b.name, 11) < w - 6) el("text", { x: Math.max(x0, left) + 3, y: y + 12, fill: "#fff" }, grp, b.name);
+      });
+      const axis = el("g", { class: "axis" }, svg), step = niceStep(view.v1 - view.v0, 10);
+      el("line", { x1: left, x2: left + width, y1: bottom, y2: bottom, stroke: "#333" }, axis);
+      for (let t = Math.ceil(view.v0 / step) * step; t <= view.v1 + 1e-9; t += step) {
+        el("line", { x1: x(t), x2: x(t), y1: bottom, y2: bottom + 5, stroke: "#333" }, axis);
+        el("text", { x: x(t), y: bottom + 17, "text-anchor": "middle" }, axis, String(Math.round(t)));
+      }
+      el("text", { x: left + width / 2, y: bottom + 34, "text-anchor": "middle" }, axis,
+         "clock cycles from the start of the iteration (showing " + Math.round(view.v0) + " to " + Math.round(view.v1) + ")");
+    }
+    draw();
+    return svg;
+  }
+
+  // Per core: live bits per slot (steps over the iteration), the allocation's reservation
+  // (dashed) and the capacity (red), on one scale from 0 to the largest of the three.
+  function memory(g, parent) {
+    const box = el("div", { class: "memory", "data-group": g.index }, parent);
+    const sch = g.schedule, P = Math.max(g.latency_per_iteration_cycles, 1), left = 280, width = 940, h = 54;
+    g.memory.forEach(function (m) {
+      const peak = Math.max.apply(null, m.occupancy_bits.concat([0]));
+      // A core that uses little of its memory is drawn on its own scale (capacity noted in red
+      // text above the chart) so that its use stays visible; otherwise the scale reaches the capacity.
+      const used = Math.max(m.reserved_bits, peak, 1), zoomed = m.capacity_bits > 4 * used;
+      const top = zoomed ? 1.6 * used : Math.max(m.capacity_bits, used);
+      const svg = el("svg", { width: left + width + 20, height: h + 8 }, box);
+      const x = function (t) { return left + width * t / P; }, y = function (v) { return 4 + h - h * v / top; };
+      el("text", { x: 6, y: 16 }, svg, m.label);
+      el("text", { x: 6, y: 31, fill: "#555" }, svg, "peak " + bytes(peak) + " of " + bytes(m.capacity_bits));
+      el("text", { x: 6, y: 46, fill: "#555" }, svg, "reserved " + bytes(m.reserved_bits) + " (" +
+         (100 * m.reserved_bits / Math.max(m.capacity_bits, 1)).toFixed(1) + " % of capacity)");
+      el("rect", { x: left, y: 4, width: width, height: h, fill: "#fafafa", stroke: "#ddd" }, svg);
+      let d = "M" + x(0) + "," + y(0);
+      sch.slots.forEach(function (s, i) {
+        d += "L" + x(s.start) + "," + y(m.occupancy_bits[i]) + "L" + x(s.start + s.latency) + "," + y(m.occupancy_bits[i]);
+      });
+      d += "L" + x(P) + "," + y(0) + "Z";
+      const area = el("path", { d: d, fill: "#5b8fd6", stroke: "#2c5aa0" }, svg);
+      el("title", {}, area, "live tensors per slot: " + m.occupancy_bits.map(bytes).join(", "));
+      el("line", { x1: left, x2: left + width, y1: y(m.reserved_bits), y2: y(m.reserved_bits), stroke: "#333", "stroke-dasharray": "4 3" }, svg);
+      if (zoomed) {
+        el("text", { x: left + width - 4, y: 16, "text-anchor": "end", fill: "#d62728" }, svg,
+           "capacity " + bytes(m.capacity_bits) + ", far above this scale");
+      } else {
+        el("line", { x1: left, x2: left + width, y1: y(m.capacity_bits), y2: y(m.capacity_bits), stroke: "#d62728", "stroke-width": 2 }, svg);
+      }
+    });
+    el("p", { class: "hint" }, box, "blue: bits of the tensors live in each slot; dashed: what the allocation reserves for the " +
+       "iteration; red: the core's memory capacity (as a line, or as text when it is far above the core's use). " +
+       "Same cycle scale as the whole-iteration schedule.");
+    return box;
+  }
+
+  function heat(ratio) { return "hsl(" + Math.round(120 * (1 - Math.min(1, ratio))) + ",65%,72%)"; }
+
+  // The cost table: one heatmap for latency and one for energy, each cell coloured by how far
+  // it is above the best core of its node (log scale, green best, red 100x or more).
+  function costs(g, parent) {
+    ["latency_cycles", "energy_pJ"].forEach(function (field) {
+      const t = el("table", { class: "heat" }, parent), tr = el("tr", {}, el("thead", {}, t));
+      el("th", {}, tr, field === "latency_cycles" ? "latency (cycles)" : "energy (pJ)");
+      g.costs.cores.forEach(function (c) { el("th", {}, tr, "core " + c); });
+      const body = el("tbody", {}, t);
+      g.costs.nodes.forEach(function (n) {
+        const row = el("tr", {}, body), vals = n.cells.filter(function (c) { return c; }).map(function (c) { return c[field]; });
+        const best = Math.max(Math.min.apply(null, vals.concat([Infinity])), 1e-12);
+        el("th", { title: n.type }, row, n.name);
+        n.cells.forEach(function (c) {
+          if (!c) { el("td", { class: "none" }, row, "-"); return; }
+          const td = el("td", { style: "background:" + heat(Math.log10(Math.max(c[field], best) / best) / 2) }, row,
+                        num(c[field]) + (c.fallback ? " *" : ""));
+          if (c.fallback) td.setAttribute("title", "ideal-cycle estimate (no per-core model figure)");
+        });
+      });
+    });
+    el("p", { class: "hint" }, parent, "green: the node's cheapest core; red: 100 times that or more (log scale); " +
+       "* an ideal-cycle estimate instead of a per-core model figure.");
+  }
+
+  function bottleneck(g, parent) {
+    const P = Math.max(g.latency_per_iteration_cycles, 1), width = 940, left = 280;
+    const svg = el("svg", { width: left + width + 20, height: 30 }, parent);
+    const colour = { compute: "#3a7d44", link: "#b5523b", "off-chip": "#7b3fa0", none: "#bbb" };
+    el("text", { x: 6, y: 19 }, svg, "binding contributor per slot");
+    g.bottleneck.forEach(function (b, i) {
+      const s = g.schedule.slots[i], grp = el("g", {}, svg);
+      el("title", {}, grp, "slot " + b.slot + ": " + b.kind + " (" + b.node + " on " + b.resource + ")");
+      el("rect", { x: left + width * s.start / P, y: 4, width: Math.max(1, width * s.latency / P), height: 20, fill: colour[b.kind],
+                   stroke: "#fff" }, grp);
+    });
+    table(parent, ["slot", "slot latency", "binds", "node", "on", "its contribution"], g.bottleneck.map(function (b) {
+      return [String(b.slot), num(b.latency_cycles) + " cycles", b.kind, b.node, b.resource, num(b.contribution_cycles) + " cycles"];
+    }));
+  }
+
+  function group(g, root) {
+    const sec = el("section", { class: "group", id: "group_" + g.index }, root);
+    el("h2", {}, sec, "Group " + g.index + " (" + g.status + ")");
+    el("p", {}, sec, g.iterations + " iteration(s) of " + g.latency_per_iteration_cycles + " cycles; consecutive iterations overlap by " +
+       g.overlap_cycles + " cycles; total " + g.total_latency_cycles + " cycles" +
+       (g.memory_fallback_actions.length ? "; memory fallback: " + g.memory_fallback_actions.join("; ") : ""));
+    if (!g.schedule) { el("p", {}, sec, "No schedule: the allocation was not solved."); return; }
+    el("h3", {}, sec, "Schedule of one steady-state iteration");
+    schedule(g, sec);
+    el("h3", {}, sec, "Memory occupancy per core");
+    memory(g, sec);
+    el("h3", {}, sec, "Bottleneck");
+    bottleneck(g, sec);
+    el("h3", {}, sec, "Cost table (per node and core)");
+    costs(g, sec);
+  }
+
+  const D = JSON.parse(document.getElementById("report-data").textContent);
+  const root = document.getElementById("report");
+  summary(D.summary, root);
+  D.groups.forEach(function (g) { group(g, root); });
+  // Where the first group's panels are, for the browser test's screenshot check.
+  const where = function (sel) {
+    const e = document.querySelector(sel);
+    if (!e) return null;
+    const r = e.getBoundingClientRect();
+    return [Math.round(r.left), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)];
+  };
+  document.body.setAttribute("data-panels", JSON.stringify({ schedule: where("svg.schedule"), memory: where("div.memory") }));
+  document.body.setAttribute("data-rendered", "ok");
+})();

@@ -1,0 +1,90 @@
+"use strict";
+// Draws a sweep's report.html from the JSON in #sweep-data (sweep_report.cpp): latency against
+// energy of every evaluated point (log scales; the Pareto front, over latency, energy and area,
+// marked: not joined, since a front of three objectives is no line in two), and the
+// results table, sorted by any column with a click on its header. Sets data-rendered="ok" on
+// <body> when done, data-error when a script error occurred.
+(function () {
+  const SVGNS = "http://www.w3.org/2000/svg";
+  window.addEventListener("error", function (e) { document.body.setAttribute("data-error", String(e.message)); });
+  function el(tag, attrs, parent, text) {
+    const svg = ["svg", "g", "circle", "line", "text", "path", "title"].indexOf(tag) >= 0;
+    const e = svg ? document.createElementNS(SVGNS, tag) : document.createElement(tag);
+    for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function cell(v) {
+    if (v === null || v === undefined) return "";
+    if (typeof v === "number") return Math.abs(v) >= 1e7 ? v.toExponential(4) : String(Math.round(v * 10000) / 10000);
+    return String(v);
+  }
+
+  function plot(D, root) {
+    const ok = D.rows.filter(function (r) { return r.status === "ok" && r.latency > 0 && r.energy_pj > 0; });
+    el("h2", {}, root, "Latency and energy of the points (" + ok.length + " evaluated, " + D.pareto.length + " on the Pareto front)");
+    if (ok.length === 0) { el("p", {}, root, "No point was evaluated successfully."); return; }
+    const W = 900, H = 420, L = 90, B = 50, T = 14, R = 20;
+    const svg = el("svg", { class: "pareto", width: W, height: H }, root);
+    const lx = ok.map(function (r) { return Math.log10(r.latency); }), ly = ok.map(function (r) { return Math.log10(r.energy_pj); });
+    const x0 = Math.floor(Math.min.apply(null, lx) * 10) / 10 - 0.05, x1 = Math.ceil(Math.max.apply(null, lx) * 10) / 10 + 0.05;
+    const y0 = Math.floor(Math.min.apply(null, ly) * 10) / 10 - 0.05, y1 = Math.ceil(Math.max.apply(null, ly) * 10) / 10 + 0.05;
+    const X = function (v) { return L + (W - L - R) * (Math.log10(v) - x0) / (x1 - x0); };
+    const Y = function (v) { return H - B - (H - B - T) * (Math.log10(v) - y0) / (y1 - y0); };
+    el("line", { x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: "#333" }, svg);
+    el("line", { x1: L, x2: L, y1: T, y2: H - B, stroke: "#333" }, svg);
+    for (let e = Math.ceil(x0); e <= x1; ++e) {
+      el("line", { x1: X(Math.pow(10, e)), x2: X(Math.pow(10, e)), y1: H - B, y2: H - B + 5, stroke: "#333" }, svg);
+      el("text", { x: X(Math.pow(10, e)), y: H - B + 18, "text-anchor": "middle" }, svg, "1e" + e);
+    }
+    for (let e = Math.ceil(y0); e <= y1; ++e) {
+      el("line", { x1: L - 5, x2: L, y1: Y(Math.pow(10, e)), y2: Y(Math.pow(10, e)), stroke: "#333" }, svg);
+      el("text", { x: L - 8, y: Y(Math.pow(10, e)) + 4, "text-anchor": "end" }, svg, "1e" + e);
+    }
+    el("text", { x: (L + W - R) / 2, y: H - 10, "text-anchor": "middle" }, svg, "total latency (cycles, log scale)");
+    el("text", { x: 16, y: (T + H - B) / 2, "text-anchor": "middle", transform: "rotate(-90 16 " + (T + H - B) / 2 + ")" }, svg,
+       "total energy (pJ, log scale)");
+    ok.forEach(function (r) {
+      const on = D.pareto.indexOf(r.id) >= 0, g = el("g", {}, svg);
+      el("title", {}, g, "point " + r.point + (on ? " (Pareto front)" : "") + ": " + cell(r.latency) + " cycles, " +
+         cell(r.energy_pj) + " pJ, " + cell(r.area_mm2) + " mm²");
+      el("circle", { cx: X(r.latency), cy: Y(r.energy_pj), r: on ? 5 : 3.5, fill: on ? "#d62728" : "#5b8fd6", stroke: "#fff" }, g);
+    });
+    el("p", { class: "hint" }, root, "red: the Pareto front (no other point is better on latency, energy and area at once, so a " +
+       "red point may lie above a blue one that has a larger area); a point's tooltip gives its figures.");
+  }
+
+  function results(D, root) {
+    el("h2", {}, root, "All points (click a column header to sort)");
+    const cols = [];
+    D.rows.forEach(function (r) { for (const k in r) if (cols.indexOf(k) < 0) cols.push(k); });
+    cols.push("pareto");
+    const t = el("table", { class: "results" }, root), head = el("tr", {}, el("thead", {}, t)), body = el("tbody", {}, t);
+    const value = function (r, c) { return c === "pareto" ? (D.pareto.indexOf(r.id) >= 0 ? "yes" : "") : r[c]; };
+    let order = { col: "point", up: true };
+    function fill() {
+      while (body.firstChild) body.removeChild(body.firstChild);
+      const rows = D.rows.slice().sort(function (a, b) {
+        const va = value(a, order.col), vb = value(b, order.col);
+        const c = typeof va === "number" && typeof vb === "number" ? va - vb : String(va === undefined ? "" : va).localeCompare(String(vb === undefined ? "" : vb));
+        return order.up ? c : -c;
+      });
+      rows.forEach(function (r) {
+        const tr = el("tr", D.pareto.indexOf(r.id) >= 0 ? { class: "front" } : {}, body);
+        cols.forEach(function (c) { el("td", {}, tr, cell(value(r, c))); });
+      });
+    }
+    cols.forEach(function (c) {
+      const th = el("th", {}, head, c);
+      th.addEventListener("click", function () { order = { col: c, up: order.col === c ? !order.up : true }; fill(); });
+    });
+    fill();
+  }
+
+  const D = JSON.parse(document.getElementById("sweep-data").textContent);
+  const root = document.getElementById("report");
+  plot(D, root);
+  results(D, root);
+  document.body.setAttribute("data-rendered", "ok");
+})();
