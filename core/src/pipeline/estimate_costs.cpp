@@ -156,6 +156,8 @@ std::string request_key(const CostRequest& r) {
 }
 
 struct Job {
+  std::pair<std::string, int> key;  ///< the dedup key (tile and request, representative)
+  bool cached = false;              ///< result taken from the run's cache
   cost::Tile tile;
   std::size_t node = 0;
   int core = -1;  // representative
@@ -208,13 +210,19 @@ schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled, const hardwa
       const std::string full_key =
           backend == nullptr ? key : key + backend->name + request_key(backend_request(tiled, i, tile, acc.core(rep)));
       auto [it, fresh] = job_of.try_emplace({full_key, rep}, jobs.size());
-      if (fresh) jobs.push_back({tile, i, rep, backend, {}, nullptr});
+      if (fresh) jobs.push_back({it->first, false, tile, i, rep, backend, {}, nullptr});
       uses.push_back({w.node(i).name, c, it->second});
     }
   }
+  if (options.cache != nullptr)
+    for (auto& j : jobs)
+      if (auto hit = options.cache->find(j.key); hit != options.cache->end()) {
+        j.result = hit->second;
+        j.cached = true;
+      }
   std::map<int, cost::CoreModel> models;
   for (const auto& j : jobs)
-    if (j.backend == nullptr && !models.count(j.core) && acc.core(j.core).is_zigzag())
+    if (!j.cached && j.backend == nullptr && !models.count(j.core) && acc.core(j.core).is_zigzag())
       models.emplace(j.core, cost::CoreModel::from_core(acc.core(j.core)));
 
   cost::CostOptions copt;
@@ -224,6 +232,7 @@ schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled, const hardwa
   auto work = [&] {
     for (std::size_t k = next++; k < jobs.size(); k = next++) {
       Job& j = jobs[k];
+      if (j.cached) continue;
       const auto& core = acc.core(j.core);
       try {  // an exception must not leave a worker thread: it is rethrown after the join
         if (j.backend != nullptr) {
@@ -245,6 +254,9 @@ schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled, const hardwa
   for (auto& t : pool) t.join();
   for (const auto& j : jobs)  // the first failing job in job order: deterministic
     if (j.error) std::rethrow_exception(j.error);
+  if (options.cache != nullptr)
+    for (const auto& j : jobs)
+      if (!j.cached) options.cache->emplace(j.key, j.result);
 
   schedule::NodeCosts out;
   for (const auto& u : uses) {

@@ -251,7 +251,7 @@ class Runner {
     say(tag + ": " + std::to_string(g.workload.computation_nodes().size()) + " compute nodes, " +
         std::to_string(g.tiled.iterations()) + " steady-state iterations; costing");
     t0 = clock::now();
-    g.costs = estimate_costs(g.tiled, acc_, {o_.threads, 6, o_.cost_backends});
+    g.costs = estimate_costs(g.tiled, acc_, {o_.threads, 6, o_.cost_backends, &cost_cache_});
     at.cost_time_s = since(t0);
     g.cost_time_s += at.cost_time_s;
     if (o_.costs_only) return;
@@ -342,6 +342,7 @@ class Runner {
   std::unique_ptr<allocate::MilpSolver> solver_;
   TimedSolver timed_;
   schedule::Router router_;  // paths and plans repeat across groups and fallback attempts
+  CostCache cost_cache_;     // so do (node, core) costs: each distinct pair is costed once per run
   // Beyond the reference, which stops with InfeasibleAllocationError: when memory capacity alone
   // makes an automatically mapped group infeasible, tile it finer (the capacity tiler's fill
   // fraction halves, twice), then map it again without the specialised cores whose memory alone

@@ -9,8 +9,13 @@
 // model cannot cost gets the reference's ideal-cycle fallback (backend "ideal-cycle") with the
 // model's reason, widened by the operand widths when memory fit failed (report/cost_fallbacks.hpp).
 // A core claimed by a registered cost backend (the AIE backend) is costed by it instead; its
-// request joins the dedup key.
+// request joins the dedup key. With a CostCache the dedup spans groups: a run whose groups repeat
+// the same layers (a stack of identical blocks, a fused group cut per layer) costs each once.
 #pragma once
+
+#include <map>
+#include <string>
+#include <utility>
 
 #include "stream/cost/tile.hpp"
 #include "stream/hardware/accelerator.hpp"
@@ -20,6 +25,10 @@
 
 namespace stream::pipeline {
 
+/// Cost entries by dedup key (tile, backend request) and representative core, without the
+/// per-use core id and type; shared by the groups and fallback attempts of one run.
+using CostCache = std::map<std::pair<std::string, int>, schedule::CoreCostEntry>;
+
 struct CostEstimateOptions {
   int threads = 1;
   int lpf_limit = 6;
@@ -27,6 +36,7 @@ struct CostEstimateOptions {
   /// goes to the claiming backend of highest priority, else to the built-in ZigZag-equivalent
   /// model (registry/cost_backends.hpp). Empty: the built-in model costs every core.
   std::vector<CostBackend> backends;
+  CostCache* cache = nullptr;  ///< read and filled when set (not thread-safe: one run's)
 };
 
 /// The per-core tile of node `node_index` of the tiled group.
