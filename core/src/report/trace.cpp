@@ -1,8 +1,9 @@
 #include "stream/report/trace.hpp"
 
 #include <algorithm>
-
 #include <cmath>
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "lanes.hpp"
@@ -20,7 +21,10 @@ using json = nlohmann::ordered_json;
 class TraceBuilder {
  public:
   TraceBuilder(const pipeline::GroupResult& g, const hardware::Accelerator& acc)
-      : g_(g), acc_(acc), res_(detail::resources(g, acc)) {}
+      : g_(g), acc_(acc), res_(detail::resources(g, acc)) {
+    for (const auto& m : g.schedule.nodes)
+      if (m.kind == schedule::SsKind::OutEdge) out_edge_inputs_.insert(m.inputs.begin(), m.inputs.end());
+  }
 
   json build() {
     const auto& a = g_.allocation;
@@ -119,12 +123,7 @@ class TraceBuilder {
     return g_.schedule.nodes[static_cast<std::size_t>(in_t.producer)].kind == schedule::SsKind::InEdge;
   }
   bool writes_constant_output(const schedule::SsNode& n) const {
-    const auto& nodes = g_.schedule.nodes;
-    return std::any_of(nodes.begin(), nodes.end(), [&](const schedule::SsNode& m) {
-      return m.kind == schedule::SsKind::OutEdge && std::any_of(m.inputs.begin(), m.inputs.end(), [&](int t) {
-               return std::find(n.outputs.begin(), n.outputs.end(), t) != n.outputs.end();
-             });
-    });
+    return std::any_of(n.outputs.begin(), n.outputs.end(), [&](int t) { return out_edge_inputs_.count(t) > 0; });
   }
 
   // One event per link of the chosen plan, lasting the slot.
@@ -174,6 +173,7 @@ class TraceBuilder {
   const hardware::Accelerator& acc_;
   std::vector<detail::Resource> res_;
   std::vector<Pending> pending_;
+  std::set<int> out_edge_inputs_;  ///< tensors an OutEdge reads (a transfer writing one is constant I/O)
 };
 
 json other_data(const pipeline::GroupResult& g) {
