@@ -227,7 +227,7 @@ McpTool small_sweep(HostContext& ctx, const fs::path& out_dir) {
               throw Error("the sweep has " + std::to_string(n) + " points; this tool runs at most " +
                           std::to_string(kMaxMcpSweepPoints) + " (use `stream sweep` for more)");
             const fs::path dir = out_dir / "sweeps" / name;
-            const auto outcome = run_sweep({std::move(spec), dir, args.value("jobs", 1), ""}, ctx);
+            const auto outcome = run_sweep({std::move(spec), dir, args.value("jobs", 1), "", false}, ctx);
             return json{{"rows", json::parse(Row(outcome.rows).dump())},
                         {"pareto", json::parse(Row(outcome.pareto).dump())},
                         {"ok", outcome.ok},

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <stream/error.hpp>
@@ -21,6 +22,7 @@
 #include <stream/pipeline/run.hpp>
 #include <stream/report/file_output.hpp>
 #include <stream/report/sweep_report.hpp>
+#include <stream/report/write.hpp>
 #include <stream/report/utf8.hpp>
 #include <stream/sweep/pareto.hpp>
 
@@ -87,7 +89,17 @@ void add_figures(Row& row, const pipeline::RunResult& r, const hardware::Acceler
       m.end_to_end_mac_utilization ? Row(*m.end_to_end_mac_utilization) : Row(nullptr);
 }
 
-Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const SharedInputs& in) {
+// The point's full results under DIR/points/<id>/ (replacing an earlier run's), named in its row.
+void keep_point(Row& row, const pipeline::RunResult& r, const hardware::Accelerator& acc, const fs::path& dir,
+                const std::string& id) {
+  const fs::path rel = fs::path("points") / id;
+  fs::remove_all(dir / rel);
+  report::write_results(r, acc, dir / rel);
+  row["report"] = (rel / "report.html").generic_string();
+}
+
+Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const SharedInputs& in,
+             const std::optional<fs::path>& keep_dir) {
   const auto t0 = std::chrono::steady_clock::now();
   Row row{{"point", p.index}, {"id", p.id}};
   for (std::size_t a = 0; a < sweep.axes.size(); ++a) row[sweep.axes[a].name] = report::to_valid_utf8(p.axis_values[a]);
@@ -114,6 +126,7 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
         if (!p.workload.decompose) ro.expand = in.expand;
         const auto r = pipeline::run(*w.workload, *h.accelerator, ro);
         add_figures(row, r, *h.accelerator);
+        if (keep_dir) keep_point(row, r, *h.accelerator, *keep_dir, p.id);
         status = r.solved() ? "ok" : "unsolved";
         if (!r.solved()) reason = "a group's allocation MILP has no optimal solution";
       } catch (const std::exception& e) {
@@ -265,11 +278,11 @@ class ProgressLine {
 };
 
 void evaluate_all(const std::vector<const ResolvedPoint*>& todo, const sweep::SweepFile& sweep, const SharedInputs& in,
-                  int jobs, RowLog& log, ProgressLine& progress) {
+                  int jobs, const std::optional<fs::path>& keep_dir, RowLog& log, ProgressLine& progress) {
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t k; (k = next.fetch_add(1)) < todo.size();) {
-      const auto row = evaluate(*todo[k], sweep, in);
+      const auto row = evaluate(*todo[k], sweep, in, keep_dir);
       log.append(row);
       progress.tick(row["status"] != "ok");
     }
@@ -306,7 +319,8 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   {
     RowLog log(dir / "results.jsonl");
     ProgressLine progress(resolved.size(), resolved.size() - todo.size());
-    evaluate_all(todo, sweep, inputs, jobs, log, progress);
+    evaluate_all(todo, sweep, inputs, jobs, request.keep_points ? std::optional<fs::path>(dir) : std::nullopt, log,
+                 progress);
   }
   SweepOutcome outcome;
   std::map<std::string, Row> all = read_rows(dir / "results.jsonl");

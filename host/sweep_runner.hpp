@@ -28,6 +28,9 @@ struct SweepRequest {
   std::filesystem::path out;
   int jobs = 0;       ///< points evaluated at once; 0: one per hardware thread
   std::string shard;  ///< "I/N", empty: every point
+  /// Also write every evaluated point's full results (those of `stream run`) to
+  /// OUT/points/<id>/; its row then names its report (`report`: points/<id>/report.html).
+  bool keep_points = false;
 };
 
 struct SweepOutcome {

@@ -103,8 +103,9 @@ sweep::SweepFile sweep_spec(const py::object& spec) {
   return sweep::load_sweep_file(host::resolve_input(spec.cast<fs::path>()));
 }
 
-py::object sweep(const py::object& spec, const fs::path& out, int jobs, const std::optional<std::string>& shard) {
-  host::SweepRequest request{sweep_spec(spec), out, jobs, shard.value_or("")};
+py::object sweep(const py::object& spec, const fs::path& out, int jobs, const std::optional<std::string>& shard,
+                 bool keep_points) {
+  host::SweepRequest request{sweep_spec(spec), out, jobs, shard.value_or(""), keep_points};
   host::SweepOutcome outcome;
   {
     py::gil_scoped_release release;
@@ -134,9 +135,10 @@ void register_runs(py::module_& m) {
         "`stream run`: maps the workload (a model file, or a block key with block_params) onto the hardware and "
         "writes the result files to output_path/experiment_id; returns the figures (Result).");
   m.def("sweep", &sweep, py::arg("spec"), py::arg("out"), py::kw_only(), py::arg("jobs") = 0,
-        py::arg("shard") = py::none(),
+        py::arg("shard") = py::none(), py::arg("keep_points") = false,
         "`stream sweep`: every design point of a sweep file (a path, or its content as a dict); writes results.csv, "
-        "results.jsonl and pareto.csv to out and returns {rows, pareto, ok, out}.");
+        "results.jsonl, pareto.csv and report.html to out (with keep_points, each point's full results to "
+        "out/points/<id>/) and returns {rows, pareto, ok, out}.");
 }
 
 }  // namespace stream::python

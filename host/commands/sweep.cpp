@@ -22,10 +22,11 @@ struct Options {
   int jobs = 0;  ///< 0: one per hardware thread
   std::string shard;
   std::vector<std::string> merge_dirs;
+  bool keep_points = false;
 };
 
 void run(const Options& o, HostContext& ctx) {
-  const auto outcome = run_sweep({sweep::load_sweep_file(o.file), o.out, o.jobs, o.shard}, ctx);
+  const auto outcome = run_sweep({sweep::load_sweep_file(o.file), o.out, o.jobs, o.shard, o.keep_points}, ctx);
   const auto& rows = outcome.rows;
   std::printf("%zu points: %zu ok, %zu not (see status and reason); Pareto front: %zu\n", rows.size(), outcome.ok,
               rows.size() - outcome.ok, outcome.pareto.size());
@@ -43,6 +44,8 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_option("file", o->file, "Sweep file (YAML)");
   cmd->add_option("--out", o->out, "Results directory (results.csv, results.jsonl, pareto.csv)")->capture_default_str();
   cmd->add_option("--jobs,-j", o->jobs, "Points evaluated at once (default: one per hardware thread)");
+  cmd->add_flag("--keep-points", o->keep_points,
+                "Also write each point's full results (as stream run) to OUT/points/<id>/, linked from report.html");
   cmd->add_option("--shard", o->shard, "Evaluate shard I of N (I/N, 0-based): every N-th point from the I-th");
   auto* m = cmd->add_subcommand("merge", "Combine the results of sweep shards");
   m->add_option("dirs", o->merge_dirs, "Shard result directories")->required();

@@ -91,6 +91,34 @@ TEST(SweepCli, TheSimplestSweepFileAsWritten) {
             "mac_spatial_utilization,end_to_end_mac_utilization,status,reason,wall_s");
 }
 
+// --keep-points: every ok point's full results under points/<id>/, the same figures as its row
+// (the summary's latency), and the row names the point's report, which report.html links.
+TEST(SweepCli, KeptPointsHaveTheirFullResultsLinkedFromTheReport) {
+  const auto dir = fixture("keep", "axes:\n  hardware: [tpu_like_quad_core.yaml, simba_small.yaml]\n");
+  const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string() + " --keep-points");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto rs = rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(rs.size(), 2u);
+  for (const auto& row : rs) {
+    const std::string id = row["id"].get<std::string>();
+    EXPECT_EQ(row["report"], "points/" + id + "/report.html");
+    const auto point = dir / "out" / "points" / id;
+    ASSERT_TRUE(fs::exists(point / "report.html")) << point;
+    ASSERT_TRUE(fs::exists(point / "group_0" / "schedule.svg")) << point;
+    const auto summary = nlohmann::json::parse(read(point / "summary.json"));
+    EXPECT_EQ(summary["total_latency"], row["latency"]);
+  }
+  EXPECT_EQ(rs[0]["latency"], 14344);
+  EXPECT_EQ(rs[1]["latency"], 10750);
+  // The sweep page's table makes the column a link (the page script's rule for `report`).
+  EXPECT_NE(read(dir / "out" / "report.html").find("\"report\":\"points/" + rs[0]["id"].get<std::string>()), std::string::npos);
+  // Without the flag nothing is kept.
+  const auto plain = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "plain").string());
+  ASSERT_EQ(plain.code, 0) << plain.out;
+  EXPECT_FALSE(fs::exists(dir / "plain" / "points"));
+  EXPECT_FALSE(rows(dir / "plain" / "results.jsonl")[0].contains("report"));
+}
+
 TEST(SweepCli, AMissingFileIsAFailedRowAndTheOthersRun) {
   const auto dir = fixture("missing", "axes:\n  hardware: [tpu_like_quad_core.yaml, nowhere.yaml]\n");
   const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());

@@ -72,7 +72,10 @@
       });
       rows.forEach(function (r) {
         const tr = el("tr", D.pareto.indexOf(r.id) >= 0 ? { class: "front" } : {}, body);
-        cols.forEach(function (c) { el("td", {}, tr, cell(value(r, c))); });
+        cols.forEach(function (c) {
+          const td = el("td", {}, tr, c === "report" && r.report ? undefined : cell(value(r, c)));
+          if (c === "report" && r.report) el("a", { href: r.report }, td, "open");
+        });
       });
     }
     cols.forEach(function (c) {
