@@ -41,7 +41,7 @@ struct Options {
   std::string cores_dir;
   std::string format = "text";
   bool check = false;
-  int lpf_limit = 6;
+  int lpf_limit = cost::kDefaultLpfLimit;
   double time_budget = 0;
 };
 

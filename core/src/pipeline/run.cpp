@@ -74,7 +74,6 @@ bool same_mapping(const tiling::GroupMapping& a, const tiling::GroupMapping& b) 
   return true;
 }
 
-constexpr double kFillFraction = 0.5;    // the reference's capacity tiler
 constexpr double kSmallestFill = 0.125;  // two halvings: transfer copies and double buffering
 
 using clock = std::chrono::steady_clock;
@@ -108,7 +107,7 @@ std::optional<Remap> next_fallback(GroupResult& g, const hardware::Accelerator& 
             std::find(g.excluded_cores.begin(), g.excluded_cores.end(), c) == g.excluded_cores.end())
           g.excluded_cores.push_back(c);
       if (g.excluded_cores == before) return std::nullopt;
-      g.fill_fraction = kFillFraction;
+      g.fill_fraction = mapping::kDefaultFillFraction;
       std::string cores;
       for (int c : g.excluded_cores) cores += (cores.empty() ? "" : ", ") + std::to_string(c);
       what = "mapping again without core(s) " + cores;
@@ -251,7 +250,7 @@ class Runner {
     say(tag + ": " + std::to_string(g.workload.computation_nodes().size()) + " compute nodes, " +
         std::to_string(g.tiled.iterations()) + " steady-state iterations; costing");
     t0 = clock::now();
-    g.costs = estimate_costs(g.tiled, acc_, {o_.threads, 6, o_.cost_backends, &cost_cache_});
+    g.costs = estimate_costs(g.tiled, acc_, {o_.threads, cost::kDefaultLpfLimit, o_.cost_backends, &cost_cache_});
     at.cost_time_s = since(t0);
     g.cost_time_s += at.cost_time_s;
     if (o_.costs_only) return;
@@ -276,7 +275,7 @@ class Runner {
     Attempt first;
     auto tm = clock::now();
     g.mapping = o_.mapping ? read_mapping(*o_.mapping, g.workload, acc_)
-                           : automatic_mapping(g.workload, acc_, o_.intra_core_tiling, {}, kFillFraction,
+                           : automatic_mapping(g.workload, acc_, o_.intra_core_tiling, {}, mapping::kDefaultFillFraction,
                                                &first.tile_cap_reached);
     first.mapping_time_s = since(tm);
     g.attempts.push_back(std::move(first));

@@ -18,7 +18,7 @@ double share(const pipeline::RunResult& r, std::int64_t lat) {
 }
 // The pipeline's memory fallback changed this group's automatic mapping (docs/pipeline.md).
 bool used_fallback(const pipeline::GroupResult& g) {
-  return !g.excluded_cores.empty() || g.fill_fraction != 0.5 || g.split_from >= 0;
+  return !g.excluded_cores.empty() || g.fill_fraction != mapping::kDefaultFillFraction || g.split_from >= 0;
 }
 // How many (node, core) costs the run has and how many are ideal-cycle estimates (cost_fallbacks.hpp).
 void costs_yaml(report::YamlText& out, const CostFallbacks& f) {

@@ -19,8 +19,11 @@
 
 namespace stream::cost {
 
+/// The loop-prime-factor limit of the temporal mapping search (LOMA) that Stream's runs use.
+inline constexpr int kDefaultLpfLimit = 6;
+
 struct CostOptions {
-  int lpf_limit = 6;
+  int lpf_limit = kDefaultLpfLimit;
   /// Wall-clock budget for the temporal search in seconds (<= 0: none). When it runs out, the
   /// best mapping found so far is kept and CoreCost::search_cut is set.
   double time_budget_s = 0;

@@ -29,11 +29,14 @@
 
 namespace stream::mapping {
 
+/// The reference's capacity tiler: tiles sized so that each core's tensors fill half its memory.
+inline constexpr double kDefaultFillFraction = 0.5;
+
 struct AutoMappingOptions {
   /// Caller-supplied intra-core tiling (e.g. from parse_tiling_spec); entries whose node is in the
   /// group are used as is and disable automatic tiling.
   std::vector<TileEntry> intra_core_tiling;
-  double fill_fraction = 0.5;
+  double fill_fraction = kDefaultFillFraction;
   std::int64_t max_steady_state_tiles = 1024;
   /// Cores step 1 skips (beyond the reference: the pipeline's memory fallback fills this when a
   /// group's allocation overflows a small specialised core). A node that no other core can run

@@ -17,6 +17,7 @@
 #include <string>
 #include <utility>
 
+#include "stream/cost/cost_model.hpp"
 #include "stream/cost/tile.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/registry/cost_backends.hpp"
@@ -31,7 +32,7 @@ using CostCache = std::map<std::pair<std::string, int>, schedule::CoreCostEntry>
 
 struct CostEstimateOptions {
   int threads = 1;
-  int lpf_limit = 6;
+  int lpf_limit = cost::kDefaultLpfLimit;
   /// Per-core cost backends in registration order (Registries::cost_backend_list()); each core
   /// goes to the claiming backend of highest priority, else to the built-in ZigZag-equivalent
   /// model (registry/cost_backends.hpp). Empty: the built-in model costs every core.

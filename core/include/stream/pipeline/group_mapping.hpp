@@ -12,6 +12,7 @@
 
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/workload.hpp"
+#include "stream/mapping/auto_mapping.hpp"
 #include "stream/mapping/mapping.hpp"
 #include "stream/tiling/tiled_group.hpp"
 
@@ -29,7 +30,7 @@ namespace stream::pipeline {
 [[nodiscard]] tiling::GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& accelerator,
                                                      const std::vector<tiling::IntraCoreTile>& intra_core_tiling = {},
                                                      const std::vector<int>& excluded_cores = {},
-                                                     double fill_fraction = 0.5, bool* tile_cap_reached = nullptr);
+                                                     double fill_fraction = mapping::kDefaultFillFraction, bool* tile_cap_reached = nullptr);
 
 [[nodiscard]] tiling::GroupMapping read_mapping(const std::filesystem::path& file, const Workload& group,
                                                 const hardware::Accelerator& accelerator);

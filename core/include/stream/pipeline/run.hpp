@@ -20,6 +20,7 @@
 #include "stream/allocate/tetra.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/workload.hpp"
+#include "stream/mapping/auto_mapping.hpp"
 #include "stream/pipeline/energy.hpp"
 #include "stream/pipeline/memory_accesses.hpp"
 #include "stream/registry/cost_backends.hpp"
@@ -78,7 +79,7 @@ struct MilpSolveTime {
 /// One mapping a group was tried with (the memory fallback may try several), with its clocks.
 struct Attempt {
   std::string change;  ///< empty for the group's first mapping, else what the fallback changed
-  double fill_fraction = 0.5;
+  double fill_fraction = mapping::kDefaultFillFraction;
   std::vector<int> excluded_cores;
   bool tile_cap_reached = false;  ///< the capacity tiler stopped at the tile cap with a core still over
   bool reused = false;            ///< the allocation was an earlier identical group's (deduplication)
@@ -103,7 +104,7 @@ struct GroupResult {
   /// When the memory fallback cut an automatic fusion group into one group per layer: that
   /// group's index among the groups before any cut (-1 otherwise).
   int split_from = -1;
-  double fill_fraction = 0.5;       ///< the capacity tiler's fill fraction of the final mapping
+  double fill_fraction = mapping::kDefaultFillFraction;       ///< the capacity tiler's fill fraction of the final mapping
   double wall_time_s = 0;
   double cost_time_s = 0;  ///< the cost table (estimate_costs) alone; part of wall_time_s
   std::vector<Attempt> attempts;  ///< in order; the last one is the group's answer
