@@ -798,11 +798,10 @@ void blocking_cores(const hardware::Accelerator& acc, const TetraModel& m, const
 // Fills a.culprit_families, a.blocking_cores and a.infeasibility. When the bound proves a core
 // over its capacity, memory capacity is the culprit without a solve (every other family's
 // relaxation keeps the violated row, so none of them can be); the cores are still tried alone.
-void diagnose(const SteadyState& ss, const hardware::Accelerator& acc, const TetraModel& m, const MilpSolver& solver,
+void diagnose(const hardware::Accelerator& acc, const TetraModel& m, const MilpSolver& solver, const CapacityBound& bound,
               Diagnosis depth, Allocation& a) {
   std::ostringstream out;
   for (const auto& v : m.constant_violations) out << "violated before solving: " << v << "\n";
-  const CapacityBound bound = capacity_bound(ss, m);
   for (const auto& [c, l] : bound.min_load) {
     const double cap = static_cast<double>(acc.core(c).memory_capacity());
     if (cap > 0 && l > cap)
@@ -842,7 +841,8 @@ Allocation solve(const SteadyState& ss, const hardware::Accelerator& acc, const 
   LexicographicResult r;
   // A model the capacity bound proves infeasible is not solved (a huge fused group's solve is what
   // the memory fallback would wait on, only to learn what the bound already says).
-  a.capacity_proved = m.constant_violations.empty() && capacity_proved_infeasible(m, acc, capacity_bound(ss, m));
+  const CapacityBound bound = capacity_bound(ss, m);
+  a.capacity_proved = m.constant_violations.empty() && capacity_proved_infeasible(m, acc, bound);
   if (m.constant_violations.empty() && !a.capacity_proved) {
     r = solve_lexicographic(m.model, m.levels, solver, options.solve);
   } else {
@@ -859,7 +859,7 @@ Allocation solve(const SteadyState& ss, const hardware::Accelerator& acc, const 
   }
   a.solve_time_s = r.total_time_s;
   if (r.values.empty()) {
-    diagnose(ss, acc, m, solver, options.diagnosis, a);
+    diagnose(acc, m, solver, bound, options.diagnosis, a);
     if (!options.mps_on_failure.empty()) {
       std::filesystem::create_directories(std::filesystem::path(options.mps_on_failure).parent_path());
       solver.write_mps(m.model, m.levels.front().expr, options.mps_on_failure);

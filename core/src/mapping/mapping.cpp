@@ -345,26 +345,9 @@ std::int64_t LayerMapping::total_split() const {
 
 std::string TileEntry::dim_text() const { return node + ".D" + std::to_string(dim); }
 
-const LayerMapping* Mapping::find(const Node& node) const {
-  for (const auto& l : layers)
-    if (l.name == node.name || l.name == node.type) return &l;
-  return nullptr;
-}
+const LayerMapping* Mapping::find(const Node& node) const { return LayerLookup(*this).find(node); }
 
-namespace {
-
-[[noreturn]] void throw_no_mapping(const Node& node, const std::string& source_file) {
-  throw Error("No mapping data found for node '" + node.name + "' (type " + node.type +
-                  "): add a layer entry named after the node or its op type",
-              file_location(source_file));
-}
-
-}  // namespace
-
-const LayerMapping& Mapping::for_node(const Node& node) const {
-  if (const LayerMapping* l = find(node)) return *l;
-  throw_no_mapping(node, source_file);
-}
+const LayerMapping& Mapping::for_node(const Node& node) const { return LayerLookup(*this).for_node(node); }
 
 LayerLookup::LayerLookup(const Mapping& mapping) : mapping_(mapping) {
   for (std::size_t i = 0; i < mapping.layers.size(); ++i) first_.try_emplace(mapping.layers[i].name, i);
@@ -379,7 +362,9 @@ const LayerMapping* LayerLookup::find(const Node& node) const {
 
 const LayerMapping& LayerLookup::for_node(const Node& node) const {
   if (const LayerMapping* l = find(node)) return *l;
-  throw_no_mapping(node, mapping_.source_file);
+  throw Error("No mapping data found for node '" + node.name + "' (type " + node.type +
+                  "): add a layer entry named after the node or its op type",
+              file_location(mapping_.source_file));
 }
 
 std::optional<Mapping> read_mapping_file(const std::filesystem::path& path, Diagnostics& diagnostics) {

@@ -1,20 +1,9 @@
-"use strict";
 // Draws report.html from the JSON in #report-data (written by report_data.cpp): the summary, and
 // per group its schedule (zoom with the wheel or the buttons, pan by dragging), memory occupancy
 // per core against capacity, the cost table as heatmaps and the binding contributor per slot.
-// Sets data-rendered="ok" on <body> when done, data-error when a script error occurred.
+// Sets data-rendered="ok" on <body> when done, data-error when a script error occurred. Runs after
+// page_common.js (SVGNS, el, the error hook).
 (function () {
-  const SVGNS = "http://www.w3.org/2000/svg";
-  window.addEventListener("error", function (e) { document.body.setAttribute("data-error", String(e.message)); });
-
-  function el(tag, attrs, parent, text) {
-    const svg = ["svg", "g", "rect", "line", "text", "path", "title", "clipPath"].indexOf(tag) >= 0;
-    const e = svg ? document.createElementNS(SVGNS, tag) : document.createElement(tag);
-    for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
-    if (text !== undefined) e.textContent = text;
-    if (parent) parent.appendChild(e);
-    return e;
-  }
   function num(v) {
     if (v === null || v === undefined) return "-";
     if (typeof v !== "number") return String(v);

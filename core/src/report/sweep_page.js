@@ -1,20 +1,10 @@
-"use strict";
 // Draws a sweep's report.html from the JSON in #sweep-data (sweep_report.cpp): latency against
 // energy of every evaluated point (log scales; the Pareto front, over latency, energy and area,
 // marked: not joined, since a front of three objectives is no line in two), and the
 // results table, sorted by any column with a click on its header. Sets data-rendered="ok" on
-// <body> when done, data-error when a script error occurred.
+// <body> when done, data-error when a script error occurred. Runs after page_common.js (SVGNS, el,
+// the error hook).
 (function () {
-  const SVGNS = "http://www.w3.org/2000/svg";
-  window.addEventListener("error", function (e) { document.body.setAttribute("data-error", String(e.message)); });
-  function el(tag, attrs, parent, text) {
-    const svg = ["svg", "g", "circle", "line", "text", "path", "title"].indexOf(tag) >= 0;
-    const e = svg ? document.createElementNS(SVGNS, tag) : document.createElement(tag);
-    for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
-    if (text !== undefined) e.textContent = text;
-    if (parent) parent.appendChild(e);
-    return e;
-  }
   function cell(v) {
     if (v === null || v === undefined) return "";
     if (typeof v === "number") return Math.abs(v) >= 1e7 ? v.toExponential(4) : String(Math.round(v * 10000) / 10000);
