@@ -95,6 +95,12 @@ std::string workload_key(const WorkloadSource& w) {
   return key + "|cast=" + w.cast;
 }
 
+std::string hardware_key(const ResolvedPoint& p) {
+  std::string key = p.hardware.string();
+  for (const auto& o : p.overrides) key += "\n" + o.path + "=" + o.value;
+  return key;
+}
+
 std::vector<ResolvedPoint> resolve_points(const sweep::SweepFile& s, const std::vector<sweep::Point>& points) {
   std::vector<ResolvedPoint> out;
   out.reserve(points.size());
@@ -109,13 +115,15 @@ std::vector<ResolvedPoint> resolve_points(const sweep::SweepFile& s, const std::
       const auto& axis = s.axes[a];
       const auto& value = axis.values[point.value[a]];
       p.axis_values.push_back(value);
-      if (is_named_axis(axis.name)) identity += axis.name + "=" + apply_axis(s, axis.name, value, p) + "\n";
+      if (sweep::is_hardware_override(axis.name)) p.overrides.push_back({std::string(sweep::override_path(axis.name)), value});
+      else if (is_named_axis(axis.name)) identity += axis.name + "=" + apply_axis(s, axis.name, value, p) + "\n";
       else params.push_back(axis.name + "=" + value);
     }
     if (!p.workload.block.empty()) p.workload.file.clear();
     // Defaults (no such axis) are inputs too.
     if (identity.find("hardware=") == std::string::npos) identity += "hardware=" + file_hash(p.hardware) + "\n";
     if (identity.find("workload=") == std::string::npos) identity += "workload=" + file_hash(p.workload.file) + "\n";
+    for (const auto& o : p.overrides) identity += "hardware/" + o.path + "=" + o.value + "\n";
     std::sort(params.begin(), params.end());
     for (const auto& kv : params) identity += "param " + kv + "\n";
     if (!params.empty() && p.workload.block.empty() && p.problem.empty())

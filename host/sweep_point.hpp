@@ -5,7 +5,8 @@
 //
 // A point's identity is the 64-bit FNV-1a hash, in hex, of its canonical description: for each
 // named axis `name=value` with every file replaced by the FNV-1a hash of its bytes, then the
-// block parameters as `name=value` sorted by name. Renaming or moving a file keeps the identity;
+// hardware overrides as `hardware/<path>=value` in file order, then the block parameters as
+// `name=value` sorted by name. Renaming or moving a file keeps the identity;
 // editing it changes it. A resumed sweep skips the points whose identity is already in its results.
 #pragma once
 
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <stream/hardware/hardware_overrides.hpp>
 #include <stream/sweep/sweep_file.hpp>
 
 #include "workload_source.hpp"
@@ -28,6 +30,7 @@ struct ResolvedPoint {
   std::string id;
   std::vector<std::string> axis_values;  ///< as written, per axis
   std::filesystem::path hardware;
+  std::vector<hardware::HardwareOverride> overrides;  ///< the `hardware/<path>` axes, in file order
   WorkloadSource workload;
   std::optional<std::filesystem::path> mapping;  ///< none: automatic
   std::string intra_core_tiling;
@@ -45,6 +48,9 @@ using Row = nlohmann::ordered_json;
 
 /// The key a workload is loaded and cached under (file or block, parameters, cast).
 [[nodiscard]] std::string workload_key(const WorkloadSource& source);
+
+/// The key a hardware variant is loaded and cached under (file and overrides).
+[[nodiscard]] std::string hardware_key(const ResolvedPoint& point);
 
 /// 64-bit FNV-1a, the identity hash (documented above).
 [[nodiscard]] std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 0xcbf29ce484222325ULL);

@@ -60,9 +60,9 @@ SharedInputs load_inputs(const std::vector<ResolvedPoint>& points, HostContext& 
   SharedInputs in;
   for (const auto& p : points) {
     if (!p.problem.empty()) continue;
-    auto [h, fresh] = in.hardware.try_emplace(p.hardware.string());
+    auto [h, fresh] = in.hardware.try_emplace(hardware_key(p));
     if (fresh) try {
-        h->second.accelerator = hardware::load_accelerator(p.hardware);
+        h->second.accelerator = hardware::load_accelerator_with_overrides(p.hardware, p.overrides);
         h->second.cost = hardware::hardware_cost(*h->second.accelerator);
       } catch (const std::exception& e) {
         h->second.problem = message_of(e);
@@ -105,7 +105,7 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
   for (std::size_t a = 0; a < sweep.axes.size(); ++a) row[sweep.axes[a].name] = report::to_valid_utf8(p.axis_values[a]);
   std::string status = "failed", reason = p.problem;
   if (reason.empty()) {
-    const auto& h = in.hardware.at(p.hardware.string());
+    const auto& h = in.hardware.at(hardware_key(p));
     const auto& w = in.workloads.at(workload_key(p.workload));
     reason = !h.problem.empty() ? h.problem : w.problem;
     if (h.accelerator) {

@@ -179,3 +179,32 @@ TEST(SweepCli, BadSweepFileIsExit2WithItsLine) {
   EXPECT_NE(r.out.find("must be a non-empty list"), std::string::npos) << r.out;
   EXPECT_EQ(run_stream("sweep " + (dir / "sweep.yaml").string() + " --shard 3/3").code, 2);
 }
+
+// Overrides: the same array size gives the golden (the override machinery changes nothing else);
+// 16x16 arrays give the area derived in HardwareOverrides.ACoreNameSelectsEveryCoreOfThatName.
+TEST(SweepCli, HardwareOverridesMakeVariantsOfOneFile) {
+  const auto dir = fixture("overrides",
+                           "axes:\n  hardware: [tpu_like_quad_core.yaml]\n"
+                           "  hardware/cores/tpu_like/operational_array/sizes: [[32, 32], [16, 16]]\n");
+  const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto rs = rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_EQ(rs[0]["hardware/cores/tpu_like/operational_array/sizes"], "[32, 32]");
+  EXPECT_EQ(rs[0]["latency"], 14344);
+  EXPECT_NEAR(rs[0]["area_mm2"].get<double>(), 8.1866368, 1e-12);
+  EXPECT_EQ(rs[1]["status"], "ok");
+  EXPECT_NEAR(rs[1]["area_mm2"].get<double>(), 8.1866368 - 0.9290752, 1e-12);
+  EXPECT_NE(rs[0]["id"], rs[1]["id"]);
+}
+
+TEST(SweepCli, AnOverrideThatMatchesNothingFailsItsPoints) {
+  const auto dir = fixture("override-typo", "axes:\n  hardware/cores/tpu_lik/operational_array/sizes: [[16, 16]]\n");
+  const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
+  const auto rs = rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(rs.size(), 1u) << r.out;
+  EXPECT_EQ(rs[0]["status"], "failed");
+  EXPECT_NE(rs[0]["reason"].get<std::string>().find("cores/tpu_lik/operational_array/sizes matches nothing"),
+            std::string::npos)
+      << rs[0]["reason"];
+}

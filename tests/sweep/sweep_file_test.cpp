@@ -101,3 +101,18 @@ TEST(Pareto, EqualsABruteForceCheck) {
     EXPECT_EQ(pareto_front(pts), brute) << "trial " << trial;
   }
 }
+
+TEST(SweepFile, HardwareOverrideAxesTakeListsAsFlowYaml) {
+  const auto s = parse_sweep_file(
+      "axes:\n  hardware/cores/tpu_like/operational_array/sizes:\n    - [16, 16]\n    - [32, 32]\n"
+      "  hardware/core_connectivity/*/bandwidth: [16, 64]\n",
+      "s.yaml");
+  ASSERT_EQ(s.axes.size(), 2u);
+  EXPECT_TRUE(is_hardware_override(s.axes[0].name));
+  EXPECT_EQ(override_path(s.axes[0].name), "cores/tpu_like/operational_array/sizes");
+  EXPECT_EQ(s.axes[0].values, (std::vector<std::string>{"[16, 16]", "[32, 32]"}));
+  EXPECT_EQ(s.axes[1].values, (std::vector<std::string>{"16", "64"}));
+  // Only an override's values may be lists; a path needs every segment.
+  expect_error("axes:\n  hardware: [[a, b]]\n", "a value must be a scalar, got", 2);
+  expect_error("axes:\n  hardware: [a]\n  hardware/cores//size: [1]\n", "empty segment", 3);
+}

@@ -20,7 +20,7 @@ void Diagnostics::error(Location where, std::string message) {
 void Diagnostics::warning(Location where, std::string message) {
   Diagnostic d{Diagnostic::Severity::Warning, std::move(where), std::move(message)};
   const std::string place = d.where.str();
-  spdlog::warn("{}{}", place.empty() ? "" : place + ": ", d.message);
+  if (echo_) spdlog::warn("{}{}", place.empty() ? "" : place + ": ", d.message);
   items_.push_back(std::move(d));
 }
 

@@ -6,7 +6,6 @@
 #include <unordered_set>
 #include <sstream>
 
-#include <spdlog/spdlog.h>
 
 namespace stream::hardware {
 
@@ -114,7 +113,6 @@ void Accelerator::build_interconnect() {
                        std::to_string(pairs) +
                        " directed core pair(s): the reference keeps one connection per ordered core pair and the "
                        "later entry wins"};
-      spdlog::warn("{}: {}", d.where.str(), d.message);
       warnings.push_back(std::move(d));
     }
   }

@@ -579,7 +579,7 @@ struct Reader {
 
 std::optional<Accelerator> read_impl(const std::string& text, const std::string& label, const fs::path& base_dir,
                                      Diagnostics& diag) {
-  Diagnostics local;
+  Diagnostics local(diag.echoes_warnings());
   Ctx ctx{label, local};
   std::optional<Accelerator> result;
   try {
@@ -597,7 +597,7 @@ std::optional<Accelerator> read_impl(const std::string& text, const std::string&
     result.reset();
   }
   if (result) {
-    for (const auto& d : result->warnings) local.add(d);
+    for (const auto& d : result->warnings) local.warning(d.where, d.message);
     result->warnings = local.warnings();
   }
   diag.merge(local);
@@ -625,7 +625,7 @@ Accelerator load_accelerator(const fs::path& path, Diagnostics* diagnostics) {
 
 Accelerator parse_accelerator_text(const std::string& text, const std::string& file_label, const fs::path& base_dir,
                                    Diagnostics* diagnostics) {
-  Diagnostics local;
+  Diagnostics local(diagnostics == nullptr || diagnostics->echoes_warnings());
   auto acc = read_impl(text, file_label, base_dir, local);
   if (diagnostics) diagnostics->merge(local);
   local.throw_if_errors("invalid accelerator", file_label);

@@ -4,6 +4,7 @@
 #include <random>
 #include <set>
 
+#include "stream/hardware/hardware_overrides.hpp"
 #include "stream/yaml/yaml_reader.hpp"
 
 namespace stream::sweep {
@@ -12,6 +13,16 @@ namespace {
 
 constexpr std::uint64_t kMaxProduct = std::uint64_t{1} << 62;
 constexpr std::uint64_t kMaxListed = 100'000'000;
+
+// A value as its axis reads it: a scalar's text; for a hardware override also a list or map,
+// as flow YAML.
+std::optional<std::string> axis_value(const YAML::Node& item, bool is_override) {
+  if (item.IsScalar()) return yamlx::to_text(item);
+  if (!is_override || !(item.IsSequence() || item.IsMap())) return std::nullopt;
+  YAML::Emitter e;
+  e << YAML::Flow << item;
+  return std::string(e.c_str());
+}
 
 void read_axes(const yamlx::Ctx& ctx, const YAML::Node& node, SweepFile& sweep) {
   yamlx::MapReader axes(ctx, node, "axes");
@@ -22,10 +33,17 @@ void read_axes(const yamlx::Ctx& ctx, const YAML::Node& node, SweepFile& sweep) 
       ctx.diag.error(yamlx::loc(ctx, e.value), "axis '" + e.key + "' must be a non-empty list, got " + yamlx::describe(e.value));
       continue;
     }
+    const bool is_override = is_hardware_override(e.key);
+    if (is_override) try {
+        (void)hardware::override_segments(override_path(e.key));
+      } catch (const Error& err) {
+        ctx.diag.error(yamlx::loc(ctx, e.key_node), err.message());
+      }
     for (const auto& item : e.value) {
-      auto text = item.IsScalar() ? yamlx::to_text(item) : std::nullopt;
+      auto text = axis_value(item, is_override);
       if (!text) {
-        ctx.diag.error(yamlx::loc(ctx, item), "axis '" + e.key + "': a value must be a scalar, got " + yamlx::describe(item));
+        ctx.diag.error(yamlx::loc(ctx, item), "axis '" + e.key + "': a value must be a scalar" +
+                                                  (is_override ? ", list or map" : "") + ", got " + yamlx::describe(item));
         continue;
       }
       axis.values.push_back(*text);

@@ -35,8 +35,12 @@ struct Diagnostic {
 
 class Diagnostics {
  public:
+  /// `echo_warnings` false: warnings are recorded only (for text whose places mean nothing to the
+  /// user, which the caller reports its own way).
+  explicit Diagnostics(bool echo_warnings = true) : echo_(echo_warnings) {}
+
   void error(Location where, std::string message);
-  /// Records the warning and logs it through spdlog.
+  /// Records the warning and logs it through spdlog (unless constructed not to).
   void warning(Location where, std::string message);
   /// Appends one diagnostic without logging it.
   void add(Diagnostic d);
@@ -48,6 +52,7 @@ class Diagnostics {
   [[nodiscard]] std::vector<Diagnostic> warnings() const;
   [[nodiscard]] bool has_errors() const { return error_count_ > 0; }
   [[nodiscard]] std::size_t error_count() const { return error_count_; }
+  [[nodiscard]] bool echoes_warnings() const { return echo_; }
 
   /// Throws ValidationError(what, *this) when an error was recorded.
   void throw_if_errors(const std::string& what, const std::string& file) const;
@@ -55,6 +60,7 @@ class Diagnostics {
  private:
   std::vector<Diagnostic> items_;
   std::size_t error_count_ = 0;
+  bool echo_ = true;
 };
 
 /// A stream::Error carrying every diagnostic of a failed read. message() is

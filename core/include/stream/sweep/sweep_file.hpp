@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "stream/error.hpp"
@@ -30,6 +31,12 @@ namespace stream::sweep {
 
 /// The axes with a meaning of their own; any other axis name is a block parameter.
 inline constexpr const char* kNamedAxes[] = {"hardware", "workload", "mapping", "intra_core_tiling", "cast"};
+
+/// An axis named `hardware/<path>` puts its values at <path> into each point's hardware
+/// (stream/hardware/hardware_overrides.hpp); its values may be lists or maps, kept as flow YAML.
+inline constexpr std::string_view kOverridePrefix = "hardware/";
+[[nodiscard]] inline bool is_hardware_override(std::string_view axis) { return axis.starts_with(kOverridePrefix); }
+[[nodiscard]] inline std::string_view override_path(std::string_view axis) { return axis.substr(kOverridePrefix.size()); }
 
 struct Axis {
   std::string name;

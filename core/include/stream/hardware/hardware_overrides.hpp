@@ -1,0 +1,37 @@
+// Hardware overrides: a value put at a path into an accelerator file and the core files it names,
+// so that a sweep can vary array sizes, memory sizes and bandwidths without a copy of the files.
+//
+// A path is `/`-separated keys from the accelerator file's top, with every core reference replaced
+// by the core file it names (so `cores/<id>/...` reaches into a core's own YAML). A segment is a
+// key, a list index, or `*` (every entry there); under `cores`, a segment that is not a core id
+// selects the cores whose `name` is that segment. Examples:
+//   cores/tpu_like/operational_array/sizes      every core named tpu_like
+//   cores/*/memories/sram_2MB/size               each core that has an sram_2MB
+//   core_connectivity/*/bandwidth                every link and bus
+// An override only replaces what is there (a path that matches nothing is an error, so a typo
+// cannot pass unnoticed); the result is then validated like any accelerator file.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stream/hardware/accelerator.hpp"
+
+namespace stream::hardware {
+
+struct HardwareOverride {
+  std::string path;   ///< as above, without the sweep's `hardware/` prefix
+  std::string value;  ///< YAML text (a scalar, or a flow list or map)
+};
+
+/// The path's segments; throws a stream::Error naming the path when one is empty.
+[[nodiscard]] std::vector<std::string> override_segments(std::string_view path);
+
+/// Reads the accelerator at `path`, applies `overrides` in order and validates the result. Errors
+/// name the file and the overrides; a path that matches nothing is an error.
+[[nodiscard]] Accelerator load_accelerator_with_overrides(const std::filesystem::path& path,
+                                                          const std::vector<HardwareOverride>& overrides);
+
+}  // namespace stream::hardware
