@@ -50,6 +50,23 @@ void BM_SweepInProcess(benchmark::State& state) {
 }
 BENCHMARK(BM_SweepInProcess)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// 125 distinct hardware variants made by overrides (inputs/sweeps/tpu_variants_2conv.yaml): each
+// point builds its own accelerator from the file's tree, read once.
+void BM_SweepHardwareVariants(benchmark::State& state) {
+  const auto file = fs::path(STREAM_INPUTS_DIR) / "sweeps" / "tpu_variants_2conv.yaml";
+  const auto out = fs::temp_directory_path() / "stream_bench_sweep" / "variants";
+  for (auto _ : state) {
+    fs::remove_all(out);
+    if (!run_stream_process({"sweep", file.string(), "--out", out.string(), "--jobs", std::to_string(state.range(0))})) {
+      state.SkipWithError("stream sweep failed");
+      break;
+    }
+  }
+  state.counters["points_per_s"] = benchmark::Counter(125.0 * static_cast<double>(state.iterations()),
+                                                      benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_SweepHardwareVariants)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // The same points as one `stream run --summary-only` process each (one round of the 8 systems).
 void BM_LoopOfRunProcesses(benchmark::State& state) {
   const auto out = fs::temp_directory_path() / "stream_bench_sweep" / "loop";

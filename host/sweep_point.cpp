@@ -95,12 +95,6 @@ std::string workload_key(const WorkloadSource& w) {
   return key + "|cast=" + w.cast;
 }
 
-std::string hardware_key(const ResolvedPoint& p) {
-  std::string key = p.hardware.string();
-  for (const auto& o : p.overrides) key += "\n" + o.path + "=" + o.value;
-  return key;
-}
-
 std::vector<ResolvedPoint> resolve_points(const sweep::SweepFile& s, const std::vector<sweep::Point>& points) {
   std::vector<ResolvedPoint> out;
   out.reserve(points.size());

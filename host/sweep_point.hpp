@@ -49,9 +49,6 @@ using Row = nlohmann::ordered_json;
 /// The key a workload is loaded and cached under (file or block, parameters, cast).
 [[nodiscard]] std::string workload_key(const WorkloadSource& source);
 
-/// The key a hardware variant is loaded and cached under (file and overrides).
-[[nodiscard]] std::string hardware_key(const ResolvedPoint& point);
-
 /// 64-bit FNV-1a, the identity hash (documented above).
 [[nodiscard]] std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 0xcbf29ce484222325ULL);
 

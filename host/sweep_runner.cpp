@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -50,23 +51,34 @@ struct WorkloadEntry {
 struct SharedInputs {
   std::map<std::string, HardwareEntry> hardware;
   std::map<std::string, WorkloadEntry> workloads;
+  std::shared_ptr<hardware::HardwareVariants> variants = std::make_shared<hardware::HardwareVariants>();
   std::vector<CostBackend> cost_backends;
   std::function<Workload(const Workload&)> expand;
 };
 
 std::string message_of(const std::exception& e) { return e.what(); }
 
-SharedInputs load_inputs(const std::vector<ResolvedPoint>& points, HostContext& ctx) {
+HardwareEntry load_hardware(const ResolvedPoint& p, hardware::HardwareVariants& variants) {
+  HardwareEntry h;
+  try {
+    h.accelerator = variants.load(p.hardware, p.overrides);
+    h.cost = hardware::hardware_cost(*h.accelerator);
+  } catch (const std::exception& e) {
+    h.problem = message_of(e);
+  }
+  return h;
+}
+
+// Hardware files are loaded once here; a variant made by overrides is made by the point that uses
+// it, from the file's tree read once (a sweep may have thousands, and holding them all would grow
+// with the sweep).
+SharedInputs load_inputs(const std::vector<const ResolvedPoint*>& points, HostContext& ctx) {
   SharedInputs in;
-  for (const auto& p : points) {
+  for (const auto* point : points) {
+    const auto& p = *point;
     if (!p.problem.empty()) continue;
-    auto [h, fresh] = in.hardware.try_emplace(hardware_key(p));
-    if (fresh) try {
-        h->second.accelerator = hardware::load_accelerator_with_overrides(p.hardware, p.overrides);
-        h->second.cost = hardware::hardware_cost(*h->second.accelerator);
-      } catch (const std::exception& e) {
-        h->second.problem = message_of(e);
-      }
+    if (p.overrides.empty())
+      if (auto [h, fresh] = in.hardware.try_emplace(p.hardware.string()); fresh) h->second = load_hardware(p, *in.variants);
     auto [w, new_workload] = in.workloads.try_emplace(workload_key(p.workload));
     if (new_workload) try {
         w->second.workload = load_workload(ctx, p.workload).workload;
@@ -105,7 +117,8 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
   for (std::size_t a = 0; a < sweep.axes.size(); ++a) row[sweep.axes[a].name] = report::to_valid_utf8(p.axis_values[a]);
   std::string status = "failed", reason = p.problem;
   if (reason.empty()) {
-    const auto& h = in.hardware.at(hardware_key(p));
+    const auto variant = p.overrides.empty() ? std::nullopt : std::optional<HardwareEntry>(load_hardware(p, *in.variants));
+    const auto& h = variant ? *variant : in.hardware.at(p.hardware.string());
     const auto& w = in.workloads.at(workload_key(p.workload));
     reason = !h.problem.empty() ? h.problem : w.problem;
     if (h.accelerator) {
@@ -313,7 +326,7 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
     if (!done.count(p.id)) todo.push_back(&p);
   std::fprintf(stderr, "[stream sweep] %zu points, %zu already in %s\n", resolved.size(), resolved.size() - todo.size(),
                dir.string().c_str());
-  const auto inputs = load_inputs(resolved, ctx);
+  const auto inputs = load_inputs(todo, ctx);
   const int jobs =
       request.jobs > 0 ? request.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   {

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "accelerator_tree.hpp"
 #include "core_reader_internal.hpp"
 #include "stream/hardware/core_reader.hpp"
 #include "stream/yaml/yaml_reader.hpp"
@@ -577,28 +578,37 @@ struct Reader {
   }
 };
 
-std::optional<Accelerator> read_impl(const std::string& text, const std::string& label, const fs::path& base_dir,
-                                     Diagnostics& diag) {
-  Diagnostics local(diag.echoes_warnings());
-  Ctx ctx{label, local};
+// Reads a parsed tree; `ctx.diag` gets every problem, and the accelerator keeps its warnings.
+std::optional<Accelerator> read_tree(const YAML::Node& root, const Ctx& ctx, const fs::path& base_dir) {
   std::optional<Accelerator> result;
   try {
-    if (auto root = yamlx::parse(text, ctx)) {
-      Reader reader{ctx, base_dir, {}, {}, {}, false, {}, true};
-      reader.acc.source_file = label;
-      reader.read(*root);
-      if (!local.has_errors()) {
-        reader.acc.build_interconnect();
-        result = std::move(reader.acc);
-      }
+    Reader reader{ctx, base_dir, {}, {}, {}, false, {}, true};
+    reader.acc.source_file = ctx.file;
+    reader.read(root);
+    if (!ctx.diag.has_errors()) {
+      reader.acc.build_interconnect();
+      result = std::move(reader.acc);
     }
   } catch (const YAML::Exception& e) {
-    local.error(file_location(label), std::string("YAML error: ") + e.what());
+    ctx.diag.error(file_location(ctx.file), std::string("YAML error: ") + e.what());
     result.reset();
   }
   if (result) {
-    for (const auto& d : result->warnings) local.warning(d.where, d.message);
-    result->warnings = local.warnings();
+    for (const auto& d : result->warnings) ctx.diag.warning(d.where, d.message);
+    result->warnings = ctx.diag.warnings();
+  }
+  return result;
+}
+
+std::optional<Accelerator> read_impl(const std::string& text, const std::string& label, const fs::path& base_dir,
+                                     Diagnostics& diag) {
+  Diagnostics local(diag.echoes_warnings());
+  const Ctx ctx{label, local};
+  std::optional<Accelerator> result;
+  try {
+    if (auto root = yamlx::parse(text, ctx)) result = read_tree(*root, ctx, base_dir);
+  } catch (const YAML::Exception& e) {
+    local.error(file_location(label), std::string("YAML error: ") + e.what());
   }
   diag.merge(local);
   return result;
@@ -620,6 +630,15 @@ Accelerator load_accelerator(const fs::path& path, Diagnostics* diagnostics) {
   auto acc = read_accelerator(path, local);
   if (diagnostics) diagnostics->merge(local);
   local.throw_if_errors("invalid accelerator", path.string());
+  return std::move(*acc);
+}
+
+Accelerator detail::read_accelerator_tree(const YAML::Node& root, const std::string& file_label,
+                                          const fs::path& base_dir, Diagnostics& diagnostics) {
+  Diagnostics local(diagnostics.echoes_warnings());
+  auto acc = read_tree(root, Ctx{file_label, local}, base_dir);
+  diagnostics.merge(local);
+  local.throw_if_errors("invalid accelerator", file_label);
   return std::move(*acc);
 }
 

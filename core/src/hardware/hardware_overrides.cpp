@@ -5,10 +5,14 @@
 #include <spdlog/spdlog.h>
 
 #include <charconv>
+#include <map>
+#include <mutex>
 
 #include "stream/diagnostics/diagnostics.hpp"
 #include "stream/error.hpp"
 #include "stream/hardware/accelerator_reader.hpp"
+
+#include "accelerator_tree.hpp"
 
 namespace stream::hardware {
 
@@ -23,15 +27,23 @@ std::string describe(const std::vector<HardwareOverride>& overrides) {
 }
 
 // Each core reference becomes its own copy of the core file's tree, so that an override reaches
-// into it and two cores naming one file can differ. An unresolvable reference stays as it is for
-// the validation to report.
+// into it and two cores naming one file can differ. A reference that does not resolve or parse
+// stays as it is for the validation to report.
 void inline_cores(YAML::Node& root, const fs::path& base_dir) {
   YAML::Node cores = root["cores"];
   if (!cores.IsMap()) return;
+  std::map<fs::path, YAML::Node> files;
   for (auto it = cores.begin(); it != cores.end(); ++it) {
     if (!it->second.IsScalar()) continue;
-    if (const auto file = resolve_core_reference(it->second.Scalar(), base_dir))
-      it->second = YAML::Clone(YAML::LoadFile(file->string()));
+    const auto file = resolve_core_reference(it->second.Scalar(), base_dir);
+    if (!file) continue;
+    auto [f, fresh] = files.try_emplace(*file);
+    if (fresh) try {
+        f->second = YAML::LoadFile(file->string());
+      } catch (const YAML::Exception&) {
+        continue;  // left as a reference: reading it reports the error at its place
+      }
+    if (f->second.IsDefined()) it->second = YAML::Clone(f->second);
   }
 }
 
@@ -73,15 +85,13 @@ std::size_t put(YAML::Node node, const std::vector<std::string>& segments, std::
   return n;
 }
 
-// Reads the overridden tree. Its line numbers are of a text the user never sees, so messages name
-// the file and the overrides instead; a problem of the file itself is reported at its own lines.
+// Reads the overridden tree. Its places are a mix of several files, so messages name the file and
+// the overrides instead; a problem of the file itself is reported at its own lines.
 Accelerator read_overridden(const YAML::Node& root, const fs::path& path, const std::vector<HardwareOverride>& overrides) {
-  YAML::Emitter text;
-  text << root;
   const std::string label = path.string() + " with " + describe(overrides);
   Diagnostics quiet(false);
   try {
-    auto acc = parse_accelerator_text(text.c_str(), label, path.parent_path(), &quiet);
+    auto acc = detail::read_accelerator_tree(root, label, path.parent_path(), quiet);
     for (const auto& w : acc.warnings) spdlog::warn("{}: {}", label, w.message);
     return acc;
   } catch (const ValidationError& e) {
@@ -90,6 +100,14 @@ Accelerator read_overridden(const YAML::Node& root, const fs::path& path, const 
     std::string problems;
     for (const auto& d : e.diagnostics()) problems += "\n  " + d.message;
     throw Error("invalid accelerator " + label + ":" + problems, Location{.file = path.string()});
+  }
+}
+
+YAML::Node parse_value(const HardwareOverride& o) {
+  try {
+    return YAML::Load(o.value);
+  } catch (const YAML::Exception& e) {
+    throw Error("hardware override " + o.path + ": value '" + o.value + "' is not YAML (" + e.msg + ")");
   }
 }
 
@@ -108,28 +126,43 @@ std::vector<std::string> override_segments(std::string_view path) {
   }
 }
 
-Accelerator load_accelerator_with_overrides(const fs::path& path, const std::vector<HardwareOverride>& overrides) {
+struct HardwareVariants::Trees {
+  std::mutex mutex;
+  std::map<std::string, YAML::Node> by_file;  ///< file -> its tree with the core files inlined
+};
+
+HardwareVariants::HardwareVariants() : trees_(std::make_unique<Trees>()) {}
+HardwareVariants::~HardwareVariants() = default;
+
+Accelerator HardwareVariants::load(const fs::path& path, const std::vector<HardwareOverride>& overrides) {
   if (overrides.empty()) return load_accelerator(path);
   YAML::Node root;
-  try {
-    root = YAML::LoadFile(path.string());
-  } catch (const YAML::Exception&) {
-    return load_accelerator(path);  // reports the syntax error with its place
-  }
-  inline_cores(root, path.parent_path());
-  for (const auto& o : overrides) {
-    const auto segments = override_segments(o.path);
-    YAML::Node value;
-    try {
-      value = YAML::Load(o.value);
-    } catch (const YAML::Exception& e) {
-      throw Error("hardware override " + o.path + ": value '" + o.value + "' is not YAML (" + e.msg + ")");
+  {
+    // yaml-cpp nodes share state even when read, so copying out happens under the lock.
+    const std::lock_guard lock(trees_->mutex);
+    auto it = trees_->by_file.find(path.string());
+    if (it == trees_->by_file.end()) {
+      YAML::Node tree;
+      try {
+        tree = YAML::LoadFile(path.string());
+      } catch (const YAML::Exception&) {
+        return load_accelerator(path);  // reports the syntax error with its place
+      }
+      inline_cores(tree, path.parent_path());
+      it = trees_->by_file.emplace(path.string(), tree).first;
     }
-    if (put(root, segments, 0, value) == 0)
+    root = YAML::Clone(it->second);
+  }
+  for (const auto& o : overrides)
+    if (put(root, override_segments(o.path), 0, parse_value(o)) == 0)
       throw Error("hardware override " + o.path + " matches nothing in the accelerator (and its core files)",
                   Location{.file = path.string()});
-  }
   return read_overridden(root, path, overrides);
+}
+
+Accelerator load_accelerator_with_overrides(const fs::path& path, const std::vector<HardwareOverride>& overrides) {
+  HardwareVariants variants;
+  return variants.load(path, overrides);
 }
 
 }  // namespace stream::hardware

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,8 +30,25 @@ struct HardwareOverride {
 /// The path's segments; throws a stream::Error naming the path when one is empty.
 [[nodiscard]] std::vector<std::string> override_segments(std::string_view path);
 
-/// Reads the accelerator at `path`, applies `overrides` in order and validates the result. Errors
-/// name the file and the overrides; a path that matches nothing is an error.
+/// Variants of accelerator files: each file and its core files are read once, and a variant is a
+/// copy of that tree with the overrides applied, then validated. Safe to use from several threads.
+class HardwareVariants {
+ public:
+  HardwareVariants();
+  ~HardwareVariants();
+  HardwareVariants(const HardwareVariants&) = delete;
+  HardwareVariants& operator=(const HardwareVariants&) = delete;
+
+  /// The accelerator at `path` with `overrides` applied in order. Errors name the file and the
+  /// overrides; a path that matches nothing is an error.
+  [[nodiscard]] Accelerator load(const std::filesystem::path& path, const std::vector<HardwareOverride>& overrides);
+
+ private:
+  struct Trees;
+  std::unique_ptr<Trees> trees_;
+};
+
+/// One variant, reading the files for it alone.
 [[nodiscard]] Accelerator load_accelerator_with_overrides(const std::filesystem::path& path,
                                                           const std::vector<HardwareOverride>& overrides);
 
