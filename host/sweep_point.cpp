@@ -6,6 +6,8 @@
 #include <iterator>
 #include <sstream>
 
+#include <stream/hardware/accelerator_reader.hpp>
+
 #include "inputs.hpp"
 
 namespace stream::host {
@@ -46,6 +48,14 @@ std::string file_hash(const fs::path& path) {
   return hex(fnv1a(bytes));
 }
 
+// A hardware file's hash covers the core files it names too, so that editing a core file changes
+// the points that use it (a file that does not parse is hashed alone; loading it reports why).
+std::string hardware_hash(const fs::path& path) {
+  std::string h = file_hash(path);
+  for (const auto& core : hardware::core_files_of(path)) h += "+" + file_hash(core);
+  return h;
+}
+
 // "block:KEY?a=1&b=2" -> block KEY with parameters a=1, b=2.
 void read_block(const std::string& value, WorkloadSource& w) {
   const auto spec = value.substr(6);
@@ -77,7 +87,7 @@ std::string apply_axis(const sweep::SweepFile& s, const std::string& name, const
   if (name == "hardware") p.hardware = *file;
   else if (name == "workload") p.workload.file = file->string();
   else p.mapping = *file;
-  return file_hash(*file);
+  return name == "hardware" ? hardware_hash(*file) : file_hash(*file);
 }
 
 }  // namespace
@@ -115,7 +125,7 @@ std::vector<ResolvedPoint> resolve_points(const sweep::SweepFile& s, const std::
     }
     if (!p.workload.block.empty()) p.workload.file.clear();
     // Defaults (no such axis) are inputs too.
-    if (identity.find("hardware=") == std::string::npos) identity += "hardware=" + file_hash(p.hardware) + "\n";
+    if (identity.find("hardware=") == std::string::npos) identity += "hardware=" + hardware_hash(p.hardware) + "\n";
     if (identity.find("workload=") == std::string::npos) identity += "workload=" + file_hash(p.workload.file) + "\n";
     for (const auto& o : p.overrides) identity += "hardware/" + o.path + "=" + o.value + "\n";
     std::sort(params.begin(), params.end());

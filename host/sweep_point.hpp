@@ -4,7 +4,8 @@
 // then evaluates the points on a thread pool, each against the shared, read-only inputs.
 //
 // A point's identity is the 64-bit FNV-1a hash, in hex, of its canonical description: for each
-// named axis `name=value` with every file replaced by the FNV-1a hash of its bytes, then the
+// named axis `name=value` with every file replaced by the FNV-1a hash of its bytes (a hardware
+// file's followed by those of the core files it names), then the
 // hardware overrides as `hardware/<path>=value` in file order, then the block parameters as
 // `name=value` sorted by name. Renaming or moving a file keeps the identity;
 // editing it changes it. A resumed sweep skips the points whose identity is already in its results.

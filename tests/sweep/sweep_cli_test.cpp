@@ -208,3 +208,18 @@ TEST(SweepCli, AnOverrideThatMatchesNothingFailsItsPoints) {
             std::string::npos)
       << rs[0]["reason"];
 }
+
+// A point's identity covers the core files its hardware names: editing one reruns the point.
+TEST(SweepCli, EditingACoreFileChangesThePointsIdentity) {
+  const auto dir = fixture("core-edit", "axes:\n  hardware: [tpu_like_quad_core.yaml]\n");
+  const std::string cmd = "sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string();
+  ASSERT_EQ(run_stream(cmd).code, 0);
+  const auto before = rows(dir / "out" / "results.jsonl").at(0)["id"];
+  std::ofstream(dir / "cores" / "tpu_like.yaml", std::ios::app) << "# edited\n";
+  const auto rerun = run_stream(cmd);
+  ASSERT_EQ(rerun.code, 0);
+  EXPECT_NE(rerun.out.find("1 points, 0 already in"), std::string::npos) << rerun.out;
+  const auto after = rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_NE(after[0]["id"], before);
+}

@@ -651,4 +651,19 @@ Accelerator parse_accelerator_text(const std::string& text, const std::string& f
   return std::move(*acc);
 }
 
+std::vector<fs::path> core_files_of(const fs::path& accelerator) {
+  std::vector<fs::path> files;
+  try {
+    const YAML::Node cores = YAML::LoadFile(accelerator.string())["cores"];
+    if (!cores || !cores.IsMap()) return files;
+    for (auto it = cores.begin(); it != cores.end(); ++it)
+      if (it->second.IsScalar())
+        if (auto file = resolve_core_reference(it->second.Scalar(), accelerator.parent_path());
+            file && std::find(files.begin(), files.end(), *file) == files.end())
+          files.push_back(std::move(*file));
+  } catch (const YAML::Exception&) {
+  }
+  return files;
+}
+
 }  // namespace stream::hardware

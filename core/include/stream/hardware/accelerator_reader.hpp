@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "stream/hardware/accelerator.hpp"
 #include "stream/diagnostics/diagnostics.hpp"
@@ -43,5 +44,9 @@ namespace stream::hardware {
                                                                           const std::filesystem::path& accelerator_dir,
                                                                           std::vector<std::filesystem::path>* searched = nullptr,
                                                                           bool* by_search = nullptr);
+
+/// The core files an accelerator file names, in `cores` order, each once; references that do not
+/// resolve are left out, and a file that is not YAML names none (reading it reports why).
+[[nodiscard]] std::vector<std::filesystem::path> core_files_of(const std::filesystem::path& accelerator);
 
 }  // namespace stream::hardware
