@@ -200,6 +200,13 @@ TEST(SweepSubmitCli, DryRunWritesTheScriptsAndPrintsTheCommands) {
                 .code,
             0);
   EXPECT_NE(read(shards).find("#SBATCH --array=0-3\n"), std::string::npos);
+  // A sample of 3 of the 4 points: 3 tasks at most.
+  std::ofstream(dir / "sample.yaml") << kFourPoints << "sample: {count: 3, seed: 1}\n";
+  ASSERT_EQ(stream::test::run_stream("sweep submit " + q(dir / "sample.yaml") + " --slurm --out " + q(dir / "out") +
+                                     " --array-size 10 --dry-run")
+                .code,
+            0);
+  EXPECT_NE(read(shards).find("#SBATCH --array=0-2\n"), std::string::npos);
 }
 
 // What the jobs would do, done by hand: bash runs each task's script with its index, then the
