@@ -10,7 +10,8 @@ packages=(build-essential cmake ninja-build pkg-config
   libboost-dev libboost-filesystem-dev nlohmann-json3-dev libyaml-cpp-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev coinor-libcbc-dev libcli11-dev libzip-dev libexpat1-dev libpng-dev
   python3-dev pybind11-dev python3-pytest
-  chromium)  # chromium: the browser test of report.html (tests/report/browser_report_test.cpp)
+  chromium   # chromium: the browser test of report.html (tests/report/browser_report_test.cpp)
+  slurm-wlm munge)  # a one-node Slurm for `stream sweep submit --slurm` (tests/slurm/run_slurm_test.sh)
 scripts/install-packages.sh "${packages[@]}"
 
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >&2

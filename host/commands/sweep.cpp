@@ -2,6 +2,7 @@
 //
 //   stream sweep FILE --out DIR [--jobs N] [--shard I/N]
 //   stream sweep merge DIR... --out DIR
+//   stream sweep submit FILE --slurm --out DIR ...   (commands/sweep_submit.cpp)
 //
 // FILE is a sweep file (sweep/sweep_file.hpp; docs/sweep.md). The sweep itself (shared inputs,
 // thread pool, resumption, shards, result files) is host/sweep_runner.hpp, shared with the Python
@@ -12,6 +13,7 @@
 
 #include "../command.hpp"
 #include "../sweep_runner.hpp"
+#include "sweep_submit.hpp"
 
 namespace stream::host {
 namespace {
@@ -51,8 +53,9 @@ void setup(CLI::App& app, HostContext& ctx) {
   m->add_option("dirs", o->merge_dirs, "Shard result directories")->required();
   m->add_option("--out", o->out, "Merged results directory")->required();
   m->callback([o] { merge(*o); });
+  add_sweep_submit(*cmd);
   cmd->callback([o, cmd, &ctx] {
-    if (cmd->got_subcommand("merge")) return;
+    if (cmd->got_subcommand("merge") || cmd->got_subcommand("submit")) return;
     if (o->file.empty()) throw Error("stream sweep: give a sweep file (or `stream sweep merge DIR... --out DIR`)");
     run(*o, ctx);
   });
