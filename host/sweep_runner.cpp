@@ -228,21 +228,20 @@ std::string csv(const std::vector<Row>& rows) {
 }
 
 std::vector<Row> pareto_rows(const std::vector<Row>& rows) {
-  std::vector<Row> ok;
+  std::vector<std::size_t> ok;
   std::vector<std::vector<double>> objectives;
-  for (const auto& r : rows)
-    if (r["status"] == "ok") {
-      ok.push_back(r);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (const auto& r = rows[i]; r["status"] == "ok") {
+      ok.push_back(i);
       objectives.push_back({r["latency"].get<double>(), r["energy_pj"].get<double>(), r["area_mm2"].get<double>()});
     }
   std::vector<Row> front;
-  for (auto i : sweep::pareto_front(objectives)) front.push_back(ok[i]);
+  for (auto i : sweep::pareto_front(objectives)) front.push_back(rows[ok[i]]);
   return front;
 }
 
-// The final files, every row in product order.
-void write_results(const fs::path& dir, std::vector<Row> rows) {
-  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a["point"] < b["point"]; });
+// The final files; `rows` are in product order.
+void write_results(const fs::path& dir, const std::vector<Row>& rows) {
   std::string jsonl;
   for (const auto& r : rows) jsonl += report::dump_json(r, -1) + "\n";
   report::write_file(dir / "results.jsonl", jsonl);
@@ -320,10 +319,12 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   const auto resolved = resolve_points(sweep, points);
   const fs::path& dir = request.out;
   fs::create_directories(dir);
-  auto done = read_rows(dir / "results.jsonl");
   std::vector<const ResolvedPoint*> todo;
-  for (const auto& p : resolved)
-    if (!done.count(p.id)) todo.push_back(&p);
+  {
+    const auto done = read_rows(dir / "results.jsonl");
+    for (const auto& p : resolved)
+      if (!done.count(p.id)) todo.push_back(&p);
+  }
   std::fprintf(stderr, "[stream sweep] %zu points, %zu already in %s\n", resolved.size(), resolved.size() - todo.size(),
                dir.string().c_str());
   const auto inputs = load_inputs(todo, ctx);
@@ -337,11 +338,15 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   }
   SweepOutcome outcome;
   std::map<std::string, Row> all = read_rows(dir / "results.jsonl");
+  // Moved, not copied (a sweep of 10^4 points holds one set of rows, not several); a point listed
+  // twice (a value repeated in an axis) gets a copy until its last use.
+  std::map<std::string, std::size_t> uses;
+  for (const auto& p : resolved) ++uses[p.id];
   for (const auto& p : resolved) {
     const auto row = all.find(p.id);
     if (row == all.end())
       throw Error("point " + std::to_string(p.index) + " has no row in the results after the sweep", {}, ErrorKind::Internal);
-    outcome.rows.push_back(row->second);
+    outcome.rows.push_back(--uses[p.id] == 0 ? std::move(row->second) : row->second);
     outcome.ok += outcome.rows.back()["status"] == "ok" ? 1 : 0;
   }
   write_results(dir, outcome.rows);
@@ -358,9 +363,9 @@ std::vector<Row> merge_sweeps(const std::vector<fs::path>& dirs, const fs::path&
   }
   std::vector<Row> rows;
   for (auto& [id, row] : all) rows.push_back(std::move(row));
+  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a["point"] < b["point"]; });
   fs::create_directories(out);
   write_results(out, rows);
-  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a["point"] < b["point"]; });
   return rows;
 }
 
