@@ -6,11 +6,13 @@ namespace {
 
 nlohmann::ordered_json params_json(const BlockSpec& spec) {
   nlohmann::ordered_json ps = nlohmann::ordered_json::array();
-  for (const auto& p : spec.params)
+  for (const auto& p : spec.params) {
     ps.push_back({{"name", p.name},
                   {"type", std::string(name(p.type))},
                   {"default", p.default_value},
                   {"description", p.description}});
+    if (!p.aliases.empty()) ps.back()["aliases"] = p.aliases;
+  }
   return ps;
 }
 

@@ -50,9 +50,12 @@ void list_blocks(Registries& registries, const std::string& format) {
   for (const auto& key : keys) {
     const BlockSpec& spec = registries.block(key);
     std::printf("%-18s %s\n", spec.key.c_str(), spec.label.c_str());
-    for (const auto& p : spec.params)
+    for (const auto& p : spec.params) {
+      std::string description = p.description;
+      for (const auto& a : p.aliases) description += " (also '" + a + "')";
       std::printf("%-18s   %-16s %-7s default %-6s %s\n", "", p.name.c_str(), std::string(name(p.type)).c_str(),
-                  p.default_value.c_str(), p.description.c_str());
+                  p.default_value.c_str(), description.c_str());
+    }
   }
 }
 

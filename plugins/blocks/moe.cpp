@@ -24,7 +24,7 @@ BlockSpec moe_spec() {
   spec.description =
       "Mixture-of-experts: a router, a data-dependent dispatch of tokens into per-expert capacity "
       "slots, per-expert SiLU MLPs, and a data-dependent combine back to tokens.";
-  spec.params = {{"tokens", ParamType::Int, "32", "tokens T"},
+  spec.params = {{"tokens", ParamType::Int, "32", "tokens T", {"seq"}},
                  {"d_model", ParamType::Int, "64", "model dimension D"},
                  {"d_ff", ParamType::Int, "128", "expert hidden dimension F"},
                  {"experts", ParamType::Int, "4", "experts E"},

@@ -18,7 +18,7 @@ BlockSpec rmsnorm_spec() {
   spec.key = "rmsnorm";
   spec.label = "RMSNorm";
   spec.description = "RMS normalisation over d_model (one normalization node) followed by the gamma scale.";
-  spec.params = {{"tokens", ParamType::Int, "16", "tokens"},
+  spec.params = {{"tokens", ParamType::Int, "16", "tokens", {"seq"}},
                  {"d_model", ParamType::Int, "64", "model dimension"},
                  dtype_param()};
   spec.build = [](const BlockParams& params) {

@@ -54,7 +54,7 @@ BlockSpec swiglu_spec() {
   spec.key = "swiglu";
   spec.label = "SwiGLU MLP";
   spec.description = "SwiGLU feed-forward: silu(x W_gate) * (x W_up), then the down projection W_down.";
-  spec.params = {{"tokens", ParamType::Int, "16", "tokens"},
+  spec.params = {{"tokens", ParamType::Int, "16", "tokens", {"seq"}},
                  {"d_model", ParamType::Int, "64", "model dimension"},
                  {"d_ff", ParamType::Int, "128", "hidden (feed-forward) dimension"},
                  dtype_param()};

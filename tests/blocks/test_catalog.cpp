@@ -113,4 +113,21 @@ TEST(BlockCatalog, RegistriesResolveBlocksAndRejectUnknownKeysAndParameters) {
 }
 
 }  // namespace
+// `seq` reaches the sequence length of the blocks that call it `tokens`, so one sweep axis covers
+// every block; naming it twice is an error.
+TEST(BlockCatalog, TokensAnswersToSeq) {
+  for (const auto& spec : all_block_specs())
+    for (const auto& p : spec.params)
+      if (p.name == "tokens") {
+        EXPECT_EQ(spec.resolve({{"seq", "48"}}).get_int("tokens"), 48) << spec.key;
+        EXPECT_THROW((void)spec.resolve({{"seq", "48"}, {"tokens", "48"}}), Error) << spec.key;
+      }
+  Registries registries;
+  PluginRegistrar registrar(registries, Provenance{"blocks", 0, 0});
+  for (auto& s : all_block_specs()) registrar.add_block(std::move(s));
+  const auto& swiglu = registries.block("swiglu");
+  const auto w = build(swiglu, {{"seq", "48"}});
+  EXPECT_EQ(w.node(w.nodes_of_kind(NodeKind::InEdge).front()).outputs[0]->shape.front(), 48);
+}
+
 }  // namespace stream::blocks::test

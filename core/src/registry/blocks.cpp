@@ -90,20 +90,27 @@ BlockParams BlockSpec::resolve(const std::map<std::string, std::string>& given) 
   auto valid_list = [this] {
     std::string s;
     for (const auto& p : params)
-      s += (s.empty() ? "" : ", ") + p.name + " (" + std::string(name(p.type)) + ", default " + p.default_value + ")";
+      s += (s.empty() ? "" : ", ") + p.name + " (" + std::string(name(p.type)) + ", default " + p.default_value +
+           (p.aliases.empty() ? "" : ", also " + p.aliases.front()) + ")";
     return s.empty() ? std::string("none") : s;
   };
   std::map<std::string, std::string> values;
   for (const auto& p : params) values[p.name] = p.default_value;
+  std::map<std::string, std::string> given_as;  ///< parameter -> the name it was given under
   for (const auto& entry : given) {
     const auto& k = entry.first;
     const auto& v = entry.second;
-    auto it = std::find_if(params.begin(), params.end(), [&k](const BlockParam& p) { return p.name == k; });
+    auto it = std::find_if(params.begin(), params.end(), [&k](const BlockParam& p) {
+      return p.name == k || std::find(p.aliases.begin(), p.aliases.end(), k) != p.aliases.end();
+    });
     if (it == params.end())
       throw Error("block '" + key + "' has no parameter '" + k + "'; valid parameters: " + valid_list());
     if (!valid(it->type, v))
       throw Error("block '" + key + "': parameter '" + k + "' expects " + std::string(name(it->type)) + ", got '" + v + "'");
-    values[k] = v;
+    if (!given_as.emplace(it->name, k).second)
+      throw Error("block '" + key + "': parameter '" + it->name + "' is given twice (as '" + given_as[it->name] +
+                  "' and '" + k + "')");
+    values[it->name] = v;
   }
   return BlockParams(std::move(values));
 }

@@ -2,7 +2,8 @@
 //
 // A block has a key, a label, a description and typed parameters with defaults. Parameters arrive
 // as strings (from `--param k=v`) and are checked against the spec before build() runs: an
-// unknown name or a value of the wrong type is an error listing the valid parameters.
+// unknown name or a value of the wrong type is an error listing the valid parameters. A parameter
+// may also answer to aliases.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,9 @@ struct BlockParam {
   ParamType type = ParamType::Int;
   std::string default_value;  ///< in the same textual form a user passes
   std::string description;
+  /// Other names a user may give it: `seq` for a block whose sequence length is `tokens`, so that
+  /// one sweep axis reaches the sequence length of every block.
+  std::vector<std::string> aliases = {};
 };
 
 /// Parameter values after defaults are applied and types checked.
