@@ -406,7 +406,6 @@ std::string PluginHost::why_absent(Category category, const std::string& key) co
     if (r.status == PluginStatus::Loaded && category != Category::Frontend)
       what = who + " in its manifest but did not register it";
     if (r.status == PluginStatus::Rejected) what = who + " but was rejected: " + r.reason;
-    if (r.status == PluginStatus::Disabled) what = who + " but is disabled: " + r.reason;
     if (!what.empty()) out += (out.empty() ? "" : "; ") + what;
   }
   return out;

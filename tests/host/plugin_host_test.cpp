@@ -123,6 +123,11 @@ TEST(PluginHost, ManifestFieldsAreChecked) {
   EXPECT_EQ(m.priority, 3);
   EXPECT_EQ(m.frontends.at(0).extensions, (std::vector<std::string>{".f"}));
   EXPECT_EQ(m.onnx_ops.size(), 2u);
+  EXPECT_EQ(m.abi_minor, 0u);  // absent: a manifest of ABI 1.0, which had no "abi_minor"
+  EXPECT_EQ(read_manifest(write(R"({"id": "x", "version": "1", "abi_version": 1, "abi_minor": 3, "library": "l"})")).abi_minor, 3u);
+  // 2^32 + 1 must not wrap to 1; a string is no version.
+  EXPECT_THROW((void)read_manifest(write(R"({"id": "x", "version": "1", "abi_version": 1, "abi_minor": 4294967297, "library": "l"})")), Error);
+  EXPECT_THROW((void)read_manifest(write(R"({"id": "x", "version": "1", "abi_version": 1, "abi_minor": "1", "library": "l"})")), Error);
   try {
     (void)read_manifest(write(R"({"id": "x")"));
     FAIL();
