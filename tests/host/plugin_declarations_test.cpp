@@ -64,3 +64,18 @@ TEST(PluginDeclarations, AMissingBlockNamesThePluginThatWasRejected) {
         << what;
   }
 }
+
+TEST(PluginDeclarations, NoFrontendForAFileNamesTheRejectedPluginThatClaimsIt) {
+  PluginHost host(zoo_options({"future-frontend", "good"}));
+  try {
+    (void)host.registries().frontend_for("model.zoo");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("no registered frontend can load this file (available: none); plugin 'future-frontend' (" +
+                        manifest_of("future-frontend") +
+                        ") declares it but was rejected: manifest declares plugin ABI 7.0, this host speaks 1.1"),
+              std::string::npos)
+        << what;
+  }
+}
