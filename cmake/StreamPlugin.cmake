@@ -1,8 +1,11 @@
 # stream_add_plugin(<target> MANIFEST <manifest.json.in> SOURCES <src>... [OUTPUT_DIR <dir>] [NO_INSTALL])
 #
 # Builds one plugin: a MODULE library with hidden visibility linked against the core, and its
-# manifest (configured so that @STREAM_PLUGIN_LIBRARY@ names the library file) beside it. The same
-# function serves bundled plugins, the test zoo and out-of-tree plugins (it is installed with the SDK).
+# manifest (configured so that @STREAM_PLUGIN_LIBRARY@ names the library file) beside it. The
+# manifest's "abi_version" and "abi_minor" are written here from the SDK's plugin.hpp (through
+# STREAM_PLUGIN_ABI_VERSION/_MINOR), so a template never states them and cannot drift from the
+# library. The same function serves bundled plugins, the test zoo and out-of-tree plugins (it is
+# installed with the SDK).
 function(stream_add_plugin target)
   cmake_parse_arguments(P "NO_INSTALL" "MANIFEST;OUTPUT_DIR" "SOURCES" ${ARGN})
   if(NOT P_OUTPUT_DIR)
@@ -32,9 +35,38 @@ function(stream_add_plugin target)
   set(STREAM_PLUGIN_LIBRARY "lib${target}${CMAKE_SHARED_MODULE_SUFFIX}")
   get_filename_component(manifest_name ${P_MANIFEST} NAME)
   string(REGEX REPLACE "\\.in$" "" manifest_name ${manifest_name})
-  configure_file(${P_MANIFEST} ${P_OUTPUT_DIR}/${manifest_name} @ONLY)
+  stream_plugin_manifest(${target} ${P_MANIFEST} ${P_OUTPUT_DIR}/${manifest_name})
   if(NOT P_NO_INSTALL AND DEFINED STREAM_PLUGIN_SUBDIR)
     install(TARGETS ${target} LIBRARY DESTINATION ${STREAM_PLUGIN_SUBDIR})
     install(FILES ${P_OUTPUT_DIR}/${manifest_name} DESTINATION ${STREAM_PLUGIN_SUBDIR})
   endif()
+endfunction()
+
+# Configures a manifest template and sets its ABI fields; the output is rewritten only when it changes.
+function(stream_plugin_manifest target template output)
+  if(NOT DEFINED STREAM_PLUGIN_ABI_VERSION OR NOT DEFINED STREAM_PLUGIN_ABI_MINOR)
+    message(FATAL_ERROR "stream_add_plugin(${target}): STREAM_PLUGIN_ABI_VERSION and STREAM_PLUGIN_ABI_MINOR "
+                        "are not set (find_package(Stream) sets them)")
+  endif()
+  set(configured ${CMAKE_CURRENT_BINARY_DIR}/${target}.manifest.configured.json)
+  set(staged ${CMAKE_CURRENT_BINARY_DIR}/${target}.manifest.json)
+  configure_file(${template} ${configured} @ONLY)
+  file(READ ${configured} manifest)
+  string(JSON type ERROR_VARIABLE not_json TYPE "${manifest}")
+  if(not_json)
+    message(FATAL_ERROR "stream_add_plugin(${target}): ${template} is not a JSON object: ${not_json}")
+  elseif(NOT type STREQUAL "OBJECT")
+    message(FATAL_ERROR "stream_add_plugin(${target}): ${template} is not a JSON object (it is a JSON ${type})")
+  endif()
+  foreach(field abi_version abi_minor)
+    string(JSON stated ERROR_VARIABLE absent GET "${manifest}" ${field})
+    if(NOT absent)
+      message(AUTHOR_WARNING "${template} states \"${field}\"; stream_add_plugin() writes it from the SDK, "
+                             "remove it from the template")
+    endif()
+  endforeach()
+  string(JSON manifest SET "${manifest}" abi_version ${STREAM_PLUGIN_ABI_VERSION})
+  string(JSON manifest SET "${manifest}" abi_minor ${STREAM_PLUGIN_ABI_MINOR})
+  file(WRITE ${staged} "${manifest}\n")
+  configure_file(${staged} ${output} COPYONLY)
 endfunction()

@@ -55,6 +55,42 @@ bool is_plain_file_name(const std::string& name) {
   return name != "." && name != ".." && name.find('/') == std::string::npos && name.find('\0') == std::string::npos;
 }
 
+// An ABI version field; absent and optional: 0. get<>() would wrap an out-of-range number (2^32 + 1
+// becomes ABI version 1).
+std::uint32_t abi_field(const nlohmann::json& j, const char* key, const fs::path& file, bool required) {
+  if (!required && !j.contains(key)) return 0;
+  const auto& v = j.contains(key) ? j[key] : nlohmann::json();
+  if (!v.is_number_unsigned() || v.get<std::uint64_t>() > std::numeric_limits<std::uint32_t>::max())
+    throw Error(std::string(required ? "missing or invalid \"" : "invalid \"") + key +
+                    "\" (an integer from 0 to 2^32 - 1)",
+                {.file = file.string()});
+  return v.get<std::uint32_t>();
+}
+
+// Why this host cannot use a plugin whose manifest declares this ABI, or "".
+std::string manifest_abi_defect(const PluginManifest& m) {
+  const auto declared = std::to_string(m.abi_version) + "." + std::to_string(m.abi_minor);
+  if (m.abi_version != STREAM_PLUGIN_ABI_VERSION)
+    return "manifest declares plugin ABI " + declared + ", this host speaks " + host_abi() +
+           ": another major version is incompatible";
+  if (m.abi_minor > STREAM_PLUGIN_ABI_MINOR)
+    return "manifest declares plugin ABI " + declared + ", newer than this host's " + host_abi() +
+           ": a host accepts its own or an older minor version";
+  return "";
+}
+
+// The dynamic loader's own words for a library that does not open (an undefined symbol, a missing
+// dependency), which Boost.DLL wraps in text of its own: asked again, dlopen fails the same way.
+std::string loader_error(const fs::path& lib, const std::exception& e) {
+  dlerror();  // clear
+  if (void* handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+    dlclose(handle);
+    return e.what();
+  }
+  const char* text = dlerror();
+  return text ? text : e.what();
+}
+
 std::string id_from_file_name(const fs::path& manifest) {
   const auto file = manifest.filename().string();
   return file.substr(0, file.size() - kManifestSuffix.size());
@@ -87,11 +123,8 @@ PluginManifest read_manifest(const fs::path& file) {
   if (!is_plain_file_name(m.library))
     throw Error("\"library\" must be a file name in the manifest's directory, not '" + m.library + "'",
                 {.file = file.string()});
-  // get<>() would wrap an out-of-range number (2^32 + 1 becomes ABI version 1).
-  const auto& abi = j.contains("abi_version") ? j["abi_version"] : nlohmann::json();
-  if (!abi.is_number_unsigned() || abi.get<std::uint64_t>() > std::numeric_limits<std::uint32_t>::max())
-    throw Error("missing or invalid \"abi_version\" (an integer from 0 to 2^32 - 1)", {.file = file.string()});
-  m.abi_version = abi.get<std::uint32_t>();
+  m.abi_version = abi_field(j, "abi_version", file, true);
+  m.abi_minor = abi_field(j, "abi_minor", file, false);
   if (j.contains("priority")) {
     const auto& p = j["priority"];
     if (!p.is_number_integer() ||
@@ -195,6 +228,7 @@ PluginHost::PluginHost(PluginHostOptions options)
   for (const auto& d : options_.bundled_dirs) visit(d, true);
   for (const auto& d : options_.extra_dirs) visit(d, false);
   registries_->set_resolver([this](Category c, const std::string& key) { resolve(c, key); });
+  registries_->set_absence_explainer([this](Category c, const std::string& key) { return why_absent(c, key); });
 }
 
 PluginHost::~PluginHost() = default;
@@ -226,10 +260,9 @@ void PluginHost::discover(const fs::path& dir, bool bundled) {
     }
     try {
       r.manifest = read_manifest(path);
-      if (r.manifest.abi_version != STREAM_PLUGIN_ABI_VERSION) {
+      if (auto why = manifest_abi_defect(r.manifest); !why.empty()) {
         r.status = PluginStatus::Rejected;
-        r.reason = "manifest declares ABI version " + std::to_string(r.manifest.abi_version) + ", this host speaks " +
-                   std::to_string(STREAM_PLUGIN_ABI_VERSION);
+        r.reason = std::move(why);
       } else if (!bundled && options_.allow && r.manifest.id != id_from_file_name(path)) {
         r.status = PluginStatus::Rejected;
         r.reason = "manifest id '" + r.manifest.id + "' differs from its file name, which the allow-list matched";
@@ -282,45 +315,61 @@ void PluginHost::load(PluginRecord& r) {
                       static_cast<boost::dll::load_mode::type>(RTLD_NODELETE);
     r.library = std::make_shared<boost::dll::shared_library>(boost::dll::fs::path(lib_path.string()), mode);
   } catch (const std::exception& e) {
-    return reject("cannot open library " + lib_path.string() + ": " + e.what());
+    return reject("cannot open library " + lib_path.string() + ": " + loader_error(lib_path, e));
   }
   if (!r.library->has(STREAM_PLUGIN_ENTRY_SYMBOL))
     return reject(std::string("library has no entry symbol '") + STREAM_PLUGIN_ENTRY_SYMBOL +
                   "' (was it built with STREAM_PLUGIN(...)?)");
   const auto entry = r.library->get<const StreamPluginDescriptor*()>(STREAM_PLUGIN_ENTRY_SYMBOL);
   const StreamPluginDescriptor* d = entry();
-  if (d == nullptr) return reject("the entry symbol returned no descriptor");
-  if (d->abi_version != STREAM_PLUGIN_ABI_VERSION)
-    return reject("built for plugin ABI version " + std::to_string(d->abi_version) + ", this host speaks " +
-                  std::to_string(STREAM_PLUGIN_ABI_VERSION));
-  if (d->struct_size != sizeof(StreamPluginDescriptor))
-    return reject("descriptor size " + std::to_string(d->struct_size) + " bytes, expected " +
-                  std::to_string(sizeof(StreamPluginDescriptor)) + " for ABI version " +
-                  std::to_string(STREAM_PLUGIN_ABI_VERSION));
-  if (d->id == nullptr || r.manifest.id != d->id)
-    return reject("library id '" + std::string(d->id ? d->id : "(null)") + "' differs from the manifest id '" +
-                  r.manifest.id + "'");
-  if (d->register_plugin == nullptr) return reject("the descriptor has no registration function");
+  auto verdict = check_descriptor(d, r.manifest, r.manifest.library);
+  r.build = std::move(verdict.build);
+  if (!verdict.defect.empty()) return reject(std::move(verdict.defect));
+  if (auto why = register_staged(r, *d); !why.empty()) return reject(std::move(why));
+  r.status = PluginStatus::Loaded;
+  spdlog::debug("plugin '{}' loaded from {}", r.manifest.id, lib_path.string());
+}
 
-  // Register into a staging area first, so a registration that throws half-way leaves nothing behind.
+namespace {
+
+// Every key the manifest declares, by category, in manifest order.
+std::vector<std::pair<Category, std::string>> declared_keys(const PluginManifest& m) {
+  std::vector<std::pair<Category, std::string>> out;
+  for (const auto& f : m.frontends) out.emplace_back(Category::Frontend, f.name);
+  for (const auto& k : m.onnx_ops) out.emplace_back(Category::OnnxParser, k);
+  for (const auto& k : m.blocks) out.emplace_back(Category::Block, k);
+  for (const auto& k : m.decompositions) out.emplace_back(Category::Decomposition, k);
+  for (const auto& b : m.cost_backends) out.emplace_back(Category::CostBackend, b.name);
+  return out;
+}
+
+void warn(PluginRecord& r, std::string what) {
+  spdlog::warn("plugin '{}' ({}): {}", r.manifest.id, r.manifest_path.string(), what);
+  r.warnings.push_back(std::move(what));
+}
+
+}  // namespace
+
+// Runs the registration into a staging area first, so a registration that throws half-way leaves
+// nothing behind, then replays it into the host's registries. Returns why it failed, or "".
+std::string PluginHost::register_staged(PluginRecord& r, const StreamPluginDescriptor& d) {
   const Provenance provenance{r.manifest.id, r.manifest.priority, r.discovery};
   Registries staging;
   PluginRegistrar registrar(staging, provenance);
   try {
-    d->register_plugin(registrar);
+    d.register_plugin(registrar);
   } catch (const std::exception& e) {
-    return reject(std::string("registration failed: ") + e.what());
+    return std::string("registration failed: ") + e.what();
   } catch (...) {
-    return reject("registration failed with a non-standard exception");
+    return "registration failed with a non-standard exception";
   }
   PluginRegistrar real(*registries_, provenance);
   std::set<std::pair<Category, std::string>> replayed;
   for (const auto& [category, key] : registrar.registered()) {
     if (!replayed.emplace(category, key).second) continue;  // registered twice: the staging winner counts once
     if (!r.declares(category, key))
-      spdlog::warn("plugin '{}' registers {} '{}' that its manifest does not declare; it is found only once the "
-                   "plugin is loaded for something else",
-                   r.manifest.id, name(category), key);
+      warn(r, "registers " + std::string(name(category)) + " '" + key + "' that its manifest does not declare; it " +
+                  "is found only once the plugin is loaded for something else");
     switch (category) {
       case Category::Frontend:
         real.add_frontend(staging.frontends().find(key)->value);
@@ -339,8 +388,27 @@ void PluginHost::load(PluginRecord& r) {
         break;
     }
   }
-  r.status = PluginStatus::Loaded;
-  spdlog::debug("plugin '{}' loaded from {}", r.manifest.id, lib_path.string());
+  for (const auto& declared : declared_keys(r.manifest))
+    if (replayed.count(declared) == 0)
+      warn(r, "declares " + std::string(name(declared.first)) + " '" + declared.second +
+                  "' in its manifest but does not register it");
+  return "";
+}
+
+// What the plugins that declare (category, key) did with it, for an error that found no provider.
+std::string PluginHost::why_absent(Category category, const std::string& key) const {
+  std::string out;
+  for (const auto& r : records_) {
+    if (!r.declares(category, key)) continue;
+    const std::string who = "plugin '" + r.manifest.id + "' (" + r.manifest_path.string() + ") declares it";
+    std::string what;
+    // A loaded frontend that declined the file (the key is a path) did register itself.
+    if (r.status == PluginStatus::Loaded && category != Category::Frontend)
+      what = who + " in its manifest but did not register it";
+    if (r.status == PluginStatus::Rejected) what = who + " but was rejected: " + r.reason;
+    if (!what.empty()) out += (out.empty() ? "" : "; ") + what;
+  }
+  return out;
 }
 
 void PluginHost::warn_conflicts() {

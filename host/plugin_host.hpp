@@ -10,10 +10,13 @@
 // opened; an allowed manifest must declare the id of its file name. A manifest must be a regular
 // file, its numbers in range, and its library a plain file name beside it. A library is opened
 // only when the registries need something its manifest declares (or on load_all()), after its ELF
-// headers were checked against its size (elf_check.hpp). Loading checks the entry symbol, the ABI version, the descriptor size and id, and runs the
+// headers were checked against its size (elf_check.hpp). Loading checks the entry symbol and the
+// descriptor (plugin_descriptor.hpp: ABI version, size, standard library, id), and runs the
 // registration into a staging area; any failure marks the plugin rejected with the reason, and
-// nothing it registered is kept. Conflicting registrations are resolved by priority, then by
-// discovery order (later wins), with a warning naming the winner and the losers.
+// nothing it registered is kept. A registration the manifest does not declare, and a declaration
+// never registered, are warnings kept with the plugin's record. Conflicting registrations are
+// resolved by priority, then by discovery order (later wins), with a warning naming the winner
+// and the losers.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +28,8 @@
 #include <vector>
 
 #include <stream/registry/registries.hpp>
+
+#include "plugin_descriptor.hpp"
 
 namespace boost::dll {
 class shared_library;
@@ -46,7 +51,8 @@ struct CostBackendDecl {
 struct PluginManifest {
   std::string id;
   std::string version;
-  std::uint32_t abi_version = 0;
+  std::uint32_t abi_version = 0;  ///< the major
+  std::uint32_t abi_minor = 0;    ///< absent from the manifest: 0
   std::string library;  ///< file name, relative to the manifest's directory
   std::int64_t priority = 0;
   std::string description;
@@ -68,6 +74,8 @@ struct PluginRecord {
   std::int64_t discovery = 0;
   PluginStatus status = PluginStatus::Discovered;
   std::string reason;  ///< why rejected or disabled
+  PluginBuild build;   ///< from the descriptor, once the library was opened
+  std::vector<std::string> warnings;  ///< what loading found odd but not fatal, in order
   std::shared_ptr<boost::dll::shared_library> library;
 
   [[nodiscard]] bool declares(Category c, const std::string& key) const;
@@ -99,6 +107,8 @@ class PluginHost {
  private:
   void discover(const std::filesystem::path& dir, bool bundled);
   void load(PluginRecord& record);
+  [[nodiscard]] std::string register_staged(PluginRecord& record, const StreamPluginDescriptor& d);
+  [[nodiscard]] std::string why_absent(Category category, const std::string& key) const;
   void warn_conflicts();
 
   PluginHostOptions options_;

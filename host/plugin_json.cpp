@@ -23,6 +23,12 @@ nlohmann::json plugin_json(const PluginRecord& r) {
                      {"cost_backends", backends}}},
                    {"status", std::string(name(r.status))}};
   if (!r.reason.empty()) j["reason"] = r.reason;
+  j["abi"] = std::to_string(r.manifest.abi_version) + "." + std::to_string(r.manifest.abi_minor);
+  if (r.build.abi_major != 0)
+    j["built_with"] = {{"abi", std::to_string(r.build.abi_major) + "." + std::to_string(r.build.abi_minor)},
+                       {"sdk_version", r.build.sdk_version},
+                       {"stdlib", r.build.stdlib}};
+  if (!r.warnings.empty()) j["warnings"] = r.warnings;
   return j;
 }
 

@@ -53,6 +53,7 @@ void setup(CLI::App& app, HostContext& ctx) {
                   provides_summary(r.manifest).c_str());
       std::printf("%-18s path: %s\n", "", r.manifest_path.parent_path().string().c_str());
       if (!r.reason.empty()) std::printf("%-18s why:  %s\n", "", r.reason.c_str());
+      for (const auto& w : r.warnings) std::printf("%-18s warning: %s\n", "", w.c_str());
     }
   });
 }

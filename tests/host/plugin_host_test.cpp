@@ -6,26 +6,18 @@
 #include <plugin_host.hpp>
 #include <stream/error.hpp>
 
+#include "zoo_host.hpp"
+
 using namespace stream;
 using namespace stream::host;
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path zoo(const std::string& id) { return fs::path(STREAM_ZOO_DIR) / id; }
-
-PluginHostOptions options(std::vector<std::string> ids, std::vector<std::string> bundled = {}) {
-  PluginHostOptions o;
-  for (const auto& id : bundled) o.bundled_dirs.push_back(zoo(id));
-  for (const auto& id : ids) o.extra_dirs.push_back(zoo(id));
-  return o;
+PluginHostOptions options(const std::vector<std::string>& ids, const std::vector<std::string>& bundled = {}) {
+  return stream::test::zoo_options(ids, bundled);
 }
-
-const PluginRecord& record(const PluginHost& host, const std::string& id) {
-  for (const auto& r : host.plugins())
-    if (r.manifest.id == id) return r;
-  throw std::runtime_error("no plugin " + id);
-}
+using stream::test::record;
 
 }  // namespace
 
@@ -33,9 +25,6 @@ TEST(PluginHost, EveryBrokenPluginIsRejectedWithItsReasonWhileAGoodOneLoads) {
   const std::vector<std::pair<std::string, std::string>> broken{
       {"bad-manifest", "malformed JSON"},
       {"missing-library", "library file not found"},
-      {"future-abi", "manifest declares ABI version 7"},
-      {"wrong-abi", "built for plugin ABI version 2"},
-      {"wrong-size", "descriptor size"},
       {"no-symbol", "no entry symbol 'stream_plugin_descriptor'"},
       {"id-mismatch", "differs from the manifest id"},
       {"throws", "registration failed: zoo plugin refuses to register"},
@@ -134,6 +123,11 @@ TEST(PluginHost, ManifestFieldsAreChecked) {
   EXPECT_EQ(m.priority, 3);
   EXPECT_EQ(m.frontends.at(0).extensions, (std::vector<std::string>{".f"}));
   EXPECT_EQ(m.onnx_ops.size(), 2u);
+  EXPECT_EQ(m.abi_minor, 0u);  // absent: a manifest of ABI 1.0, which had no "abi_minor"
+  EXPECT_EQ(read_manifest(write(R"({"id": "x", "version": "1", "abi_version": 1, "abi_minor": 3, "library": "l"})")).abi_minor, 3u);
+  // 2^32 + 1 must not wrap to 1; a string is no version.
+  EXPECT_THROW((void)read_manifest(write(R"({"id": "x", "version": "1", "abi_version": 1, "abi_minor": 4294967297, "library": "l"})")), Error);
+  EXPECT_THROW((void)read_manifest(write(R"({"id": "x", "version": "1", "abi_version": 1, "abi_minor": "1", "library": "l"})")), Error);
   try {
     (void)read_manifest(write(R"({"id": "x")"));
     FAIL();

@@ -1,6 +1,7 @@
 // Parser registration: the manifest declares every built-in op (lazy loading depends on it), a
 // later or higher-priority parser overrides a built-in one (layout ops included), and a test
 // plugin loaded through the host lowers a fused attention op into the unfused attention's nodes.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -114,6 +115,31 @@ TEST(TestPlugin, FusedAttentionLowersToTheUnfusedAttentionNodes) {
 
 TEST(TestPlugin, WithoutThePluginTheFusedOpIsUnsupported) {
   expect_error([] { (void)parse(fused_attention_model()); }, {"FusedAttention", "com.example", "add_onnx_parser"});
+}
+
+TEST(TestPlugin, TheNoParserErrorNamesThePluginThatDeclaredTheOp) {
+  host::PluginHostOptions opts;
+  opts.bundled_dirs = {std::filesystem::path(STREAM_ONNX_MANIFEST).parent_path()};
+  opts.extra_dirs = {STREAM_ONNX_DECLARING_PLUGIN_DIR};
+  host::PluginHost plugins(opts);
+  ModelBuilder m("declared");
+  m.opset("com.example", 1);
+  m.input("x", F32, {4}).output("y", F32, {4});
+  m.node("NeverParsedOp", {"x"}, {"y"}, "never", "com.example");
+  const auto manifest = std::string(STREAM_ONNX_DECLARING_PLUGIN_DIR) + "/declares-unregistered.stream-plugin.json";
+  // The manifest declares the op, so the lookup loaded the plugin, which registered nothing.
+  expect_error([&] { (void)plugins.registries().load_workload(m.save_temp(test_file())); },
+               {"at node 'never': no parser is registered for op type 'NeverParsedOp' (plugin "
+                "'test-declares-unregistered' (" + manifest + ") declares it in its manifest but did not register it)",
+                "add_onnx_parser(\"NeverParsedOp\""});
+  const auto& list = plugins.plugins();
+  const auto r = std::find_if(list.begin(), list.end(), [](const auto& p) { return p.manifest.id == "test-declares-unregistered"; });
+  ASSERT_NE(r, list.end());
+  EXPECT_EQ(r->status, host::PluginStatus::Loaded);
+  EXPECT_EQ(r->warnings.size(), 1u);
+  // stream_add_plugin() wrote the ABI fields into the manifest from plugin.hpp.
+  EXPECT_EQ(r->manifest.abi_version, STREAM_PLUGIN_ABI_VERSION);
+  EXPECT_EQ(r->manifest.abi_minor, STREAM_PLUGIN_ABI_MINOR);
 }
 
 // `stream parse` end to end, through the built executable and its bundled plugins.

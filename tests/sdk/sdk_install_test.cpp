@@ -107,6 +107,7 @@ TEST(Sdk, OutOfTreePluginBuildsAgainstAnInstallAndLoads) {
   ASSERT_EQ(run("cmake --install " STREAM_BUILD_DIR " --prefix " + prefix.string()), 0);
   EXPECT_TRUE(fs::exists(prefix / "bin" / "stream"));
   EXPECT_TRUE(fs::exists(prefix / "include" / "stream" / "plugin" / "plugin.hpp"));
+  EXPECT_TRUE(fs::exists(prefix / "include" / "stream" / "plugin" / "sdk_version.hpp"));
   EXPECT_TRUE(fs::exists(prefix / "lib" / "stream" / "plugins" / "onnx-frontend.stream-plugin.json"));
   EXPECT_TRUE(fs::exists(prefix / "share" / "stream" / "inputs"));
 
@@ -130,6 +131,11 @@ TEST(Sdk, OutOfTreePluginBuildsAgainstAnInstallAndLoads) {
       EXPECT_EQ(p["provides"]["onnx_ops"], nlohmann::json::array({"MyScale"}));
       ASSERT_EQ(p["provides"]["cost_backends"].size(), 1u) << p.dump();
       EXPECT_EQ(p["provides"]["cost_backends"][0]["name"], "my-vendor");
+      // The installed StreamPlugin.cmake wrote the ABI fields the template leaves out, from the
+      // installed plugin.hpp, which the library's descriptor also carries.
+      EXPECT_EQ(p["abi"], "1.1") << p.dump();
+      EXPECT_EQ(p["built_with"]["abi"], "1.1") << p.dump();
+      EXPECT_EQ(p["built_with"]["stdlib"], "libstdc++ cxx11 abi") << p.dump();
     }
   }
   EXPECT_TRUE(found) << listing;

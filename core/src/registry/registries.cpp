@@ -20,8 +20,9 @@ const WorkloadFrontend& Registries::frontend_for(const std::filesystem::path& so
     if (e->value->can_load(source)) return *e->value;
     available += (available.empty() ? "" : ", ") + key;
   }
+  const auto why = why_absent(Category::Frontend, source.string());
   throw Error("no registered frontend can load this file (available: " + (available.empty() ? "none" : available) +
-                  "); is the plugin that reads it installed?",
+                  "); " + (why.empty() ? "is the plugin that reads it installed?" : why),
               Location{.file = source.string()});
 }
 
@@ -41,7 +42,9 @@ const BlockSpec& Registries::block(const std::string& key) const {
   if (const auto* e = blocks_.find(key)) return e->value;
   std::string known;
   for (const auto& k : block_keys()) known += (known.empty() ? "" : ", ") + k;
-  throw Error("unknown block '" + key + "' (known blocks: " + (known.empty() ? "none" : known) + ")");
+  const auto why = why_absent(Category::Block, key);
+  throw Error("unknown block '" + key + "' (known blocks: " + (known.empty() ? "none" : known) + ")" +
+              (why.empty() ? "" : "; " + why));
 }
 
 std::vector<std::string> Registries::block_keys() const {

@@ -513,12 +513,17 @@ class Loader {
       return "Register one from a plugin with PluginRegistrar::add_onnx_parser(\"" + op + "\", parser) and list \"" + op +
              "\" under provides.onnx_ops in its manifest";
     };
+    // The plugins that declared the op type but did not provide it (rejected, or never registered).
+    auto declared = [&](const std::string& op) {
+      const auto why = registries_.why_absent(Category::OnnxParser, op);
+      return why.empty() ? std::string() : " (" + why + ")";
+    };
     const auto flag = options_.get("report_unsupported");
     if (flag == "1" || flag == "true" || flag == "yes" || flag == "on") {
       std::string list;
       for (const auto& u : missing)
         list += "\n  " + u.op_type + " (domain '" + u.domain + "')  x" + std::to_string(u.nodes) + ", first at node '" +
-                u.first_node + "'";
+                u.first_node + "'" + declared(u.op_type);
       fail("the model uses " + std::to_string(missing.size()) + " unsupported ONNX operator type(s) in " +
            std::to_string(total) + " node(s):" + list + "\n" + how("<op type>"));
     }
@@ -527,7 +532,8 @@ class Loader {
                                              " more unsupported node(s); `stream parse --report-unsupported` lists them all)"
                                        : "";
     fail("unsupported ONNX operator '" + u.op_type + "' (domain '" + u.domain + "') at node '" + u.first_node +
-             "': no parser is registered for op type '" + u.op_type + "'. " + how(u.op_type) + more,
+             "': no parser is registered for op type '" + u.op_type + "'" + declared(u.op_type) + ". " + how(u.op_type) +
+             more,
          u.first_node);
   }
 

@@ -4,7 +4,9 @@
 // registries ask the resolver to load every not-yet-loaded plugin whose manifest declares X, so a
 // plugin's library is opened only when something it provides is needed, and precedence is
 // decided over every plugin that declares the key. Without a resolver (tests, embedding) lookups
-// see only what was registered directly.
+// see only what was registered directly. The host also installs an absence explainer, so that an
+// error about a missing provider can name the plugin that declared it and say why it did not
+// provide it (rejected, or declared but never registered).
 #pragma once
 
 #include <filesystem>
@@ -34,6 +36,15 @@ class Registries {
   using Resolver = std::function<void(Category, const std::string& key)>;
 
   void set_resolver(Resolver resolver) { resolver_ = std::move(resolver); }
+
+  /// Called with (category, key) when a lookup found nothing; returns what is known about why
+  /// (the plugins that declare the key and what became of them), or "".
+  using AbsenceExplainer = std::function<std::string(Category, const std::string& key)>;
+  void set_absence_explainer(AbsenceExplainer explainer) { explainer_ = std::move(explainer); }
+  /// The explainer's text for a key no lookup found, or "" (no explainer, or nothing known).
+  [[nodiscard]] std::string why_absent(Category c, const std::string& key) const {
+    return explainer_ ? explainer_(c, key) : std::string();
+  }
 
   KeyedRegistry<FrontendPtr>& frontends() { return frontends_; }
   KeyedRegistry<OnnxParser>& onnx_parsers() { return onnx_parsers_; }
@@ -65,6 +76,7 @@ class Registries {
     if (resolver_) resolver_(c, key);
   }
   Resolver resolver_;
+  AbsenceExplainer explainer_;
   KeyedRegistry<FrontendPtr> frontends_;
   KeyedRegistry<OnnxParser> onnx_parsers_;
   KeyedRegistry<BlockSpec> blocks_;
