@@ -327,7 +327,17 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   }
   std::fprintf(stderr, "[stream sweep] %zu points, %zu already in %s\n", resolved.size(), resolved.size() - todo.size(),
                dir.string().c_str());
-  const auto inputs = load_inputs(todo, ctx);
+  const auto inputs = [&] {
+    std::unique_lock<std::mutex> lock;
+    if (request.plugin_lock) lock = std::unique_lock(*request.plugin_lock);
+    auto in = load_inputs(todo, ctx);
+    if (request.plugin_lock)
+      in.expand = [inner = std::move(in.expand), m = request.plugin_lock](const Workload& w) {
+        const std::lock_guard expansion(*m);
+        return inner(w);
+      };
+    return in;
+  }();
   const int jobs =
       request.jobs > 0 ? request.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   {

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct SweepRequest {
   /// Also write every evaluated point's full results (those of `stream run`) to
   /// OUT/points/<id>/; its row then names its report (`report`: points/<id>/report.html).
   bool keep_points = false;
+  /// Held while the sweep uses the plugin host (loading the inputs; each point's expansion), when
+  /// several threads share that host (the Python module); the points run without it.
+  std::mutex* plugin_lock = nullptr;
 };
 
 struct SweepOutcome {

@@ -105,13 +105,11 @@ sweep::SweepFile sweep_spec(const py::object& spec) {
 
 py::object sweep(const py::object& spec, const fs::path& out, int jobs, const std::optional<std::string>& shard,
                  bool keep_points) {
-  host::SweepRequest request{sweep_spec(spec), out, jobs, shard.value_or(""), keep_points};
+  auto& s = session();
+  host::SweepRequest request{sweep_spec(spec), out, jobs, shard.value_or(""), keep_points, &s.mutex};
   host::SweepOutcome outcome;
   {
     py::gil_scoped_release release;
-    auto& s = session();
-    // The sweep uses the plugin host before its workers start and its expansion during them.
-    const std::lock_guard lock(s.mutex);
     outcome = host::run_sweep(request, s.context);
   }
   py::dict d;

@@ -11,6 +11,21 @@
     return String(v);
   }
 
+  // Ticks at 1, 2 and 5 times the powers of ten inside [10^lo, 10^hi] (log10 bounds); a range too
+  // narrow to hold two of them gets its two ends, rounded to two digits.
+  function ticks(lo, hi) {
+    const out = [];
+    for (let e = Math.floor(lo); e <= Math.ceil(hi); ++e)
+      [1, 2, 5].forEach(function (m) {
+        const v = m * Math.pow(10, e), l = Math.log10(v);
+        if (l >= lo && l <= hi) out.push(v);
+      });
+    if (out.length >= 2) return out;
+    return [Math.pow(10, lo + 0.02), Math.pow(10, hi - 0.02)].map(function (v) { return Number(v.toPrecision(2)); });
+  }
+
+  function tickLabel(v) { return v < 1e6 ? String(v) : v.toExponential().replace("e+", "e"); }
+
   function plot(D, root) {
     const ok = D.rows.filter(function (r) { return r.status === "ok" && r.latency > 0 && r.energy_pj > 0; });
     el("h2", {}, root, "Latency and energy of the points (" + ok.length + " evaluated, " + D.pareto.length + " on the Pareto front)");
@@ -24,19 +39,21 @@
     const Y = function (v) { return H - B - (H - B - T) * (Math.log10(v) - y0) / (y1 - y0); };
     el("line", { x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: "#333" }, svg);
     el("line", { x1: L, x2: L, y1: T, y2: H - B, stroke: "#333" }, svg);
-    for (let e = Math.ceil(x0); e <= x1; ++e) {
-      el("line", { x1: X(Math.pow(10, e)), x2: X(Math.pow(10, e)), y1: H - B, y2: H - B + 5, stroke: "#333" }, svg);
-      el("text", { x: X(Math.pow(10, e)), y: H - B + 18, "text-anchor": "middle" }, svg, "1e" + e);
-    }
-    for (let e = Math.ceil(y0); e <= y1; ++e) {
-      el("line", { x1: L - 5, x2: L, y1: Y(Math.pow(10, e)), y2: Y(Math.pow(10, e)), stroke: "#333" }, svg);
-      el("text", { x: L - 8, y: Y(Math.pow(10, e)) + 4, "text-anchor": "end" }, svg, "1e" + e);
-    }
+    ticks(x0, x1).forEach(function (v) {
+      el("line", { x1: X(v), x2: X(v), y1: H - B, y2: H - B + 5, stroke: "#333" }, svg);
+      el("text", { x: X(v), y: H - B + 18, "text-anchor": "middle" }, svg, tickLabel(v));
+    });
+    ticks(y0, y1).forEach(function (v) {
+      el("line", { x1: L - 5, x2: L, y1: Y(v), y2: Y(v), stroke: "#333" }, svg);
+      el("text", { x: L - 8, y: Y(v) + 4, "text-anchor": "end" }, svg, tickLabel(v));
+    });
     el("text", { x: (L + W - R) / 2, y: H - 10, "text-anchor": "middle" }, svg, "total latency (cycles, log scale)");
     el("text", { x: 16, y: (T + H - B) / 2, "text-anchor": "middle", transform: "rotate(-90 16 " + (T + H - B) / 2 + ")" }, svg,
        "total energy (pJ, log scale)");
-    ok.forEach(function (r) {
-      const on = D.pareto.indexOf(r.id) >= 0, g = el("g", {}, svg);
+    // The front last, so that no other point hides it.
+    const onFront = function (r) { return D.pareto.indexOf(r.id) >= 0; };
+    ok.filter(function (r) { return !onFront(r); }).concat(ok.filter(onFront)).forEach(function (r) {
+      const on = onFront(r), g = el("g", {}, svg);
       el("title", {}, g, "point " + r.point + (on ? " (Pareto front)" : "") + ": " + cell(r.latency) + " cycles, " +
          cell(r.energy_pj) + " pJ, " + cell(r.area_mm2) + " mm²");
       el("circle", { cx: X(r.latency), cy: Y(r.energy_pj), r: on ? 5 : 3.5, fill: on ? "#d62728" : "#5b8fd6", stroke: "#fff" }, g);
