@@ -3,6 +3,7 @@
 // which is not SwiGLU-shaped, failing its point with that reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -53,4 +54,33 @@ TEST(SweepSearch, SearchAxisGivesTheBestVariant) {
       << rs[1];
   // The csv has the search's columns.
   EXPECT_NE(stream::test::read(dir / "out" / "results.csv").find("mapping_variant,variants_evaluated"), std::string::npos);
+}
+
+// `stream run --mapping search?...`: the winner's results, its full mapping and every variant's
+// latency. max=5: the summary's latency is the lowest of the five listed (the first one if tied).
+TEST(SweepSearch, RunWithMappingSearchWritesTheWinner) {
+  const auto dir = stream::test::fresh_scratch_dir("sweep", "run_search");
+  const auto r = stream::test::run_stream("run --hardware hardware/simba.yaml --block swiglu --mapping "
+                                          "\"search?max=5&seq_tile=4&emb_tile=16&hidden_tile=32\" --out " +
+                                          dir.string() + " --experiment-id s");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto listing = stream::test::read(dir / "s" / "mapping_search.yaml");
+  std::vector<std::int64_t> latencies;
+  for (std::size_t at = 0; (at = listing.find("latency: ", at)) != std::string::npos; at += 9)
+    latencies.push_back(std::stoll(listing.substr(at + 9)));
+  ASSERT_EQ(latencies.size(), 5u) << listing;
+  const auto best = std::min_element(latencies.begin(), latencies.end()) - latencies.begin();
+  EXPECT_NE(listing.find("best: " + std::to_string(best) + "\n"), std::string::npos) << listing;
+  const auto summary = nlohmann::json::parse(stream::test::read(dir / "s" / "summary.json"));
+  EXPECT_EQ(summary["total_latency"].get<std::int64_t>(), latencies[static_cast<std::size_t>(best)]);
+  // The winner's mapping, kernels included, reads back as a mapping file.
+  const auto mapping = stream::test::read(dir / "s" / "best_mapping.yaml");
+  EXPECT_NE(mapping.find("name: gate_proj"), std::string::npos) << mapping;
+  EXPECT_NE(mapping.find("eltwise_mul"), std::string::npos) << mapping;
+  const auto check = stream::test::run_stream("run --hardware hardware/simba.yaml --block swiglu --mapping " +
+                                              (dir / "s" / "best_mapping.yaml").string() + " --out " + dir.string() +
+                                              " --experiment-id again");
+  ASSERT_EQ(check.code, 0) << check.out;
+  const auto again = nlohmann::json::parse(stream::test::read(dir / "again" / "summary.json"));
+  EXPECT_EQ(again["total_latency"], summary["total_latency"]);
 }
