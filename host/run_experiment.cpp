@@ -7,6 +7,11 @@
 #include <stream/pipeline/group_mapping.hpp>
 #include <stream/pipeline/run_config.hpp>
 #include <stream/report/write.hpp>
+#include <stream/report/file_output.hpp>
+#include <stream/report/utf8.hpp>
+#include <stream/pipeline/mapping_search.hpp>
+#include <stream/mapping/mapping.hpp>
+#include <nlohmann/json.hpp>
 
 #include "command.hpp"
 #include "inputs.hpp"
@@ -91,7 +96,12 @@ PreparedRun prepare_run(const RunRequest& o, HostContext& ctx, const Progress& s
   run.cast_tensors = loaded.cast_tensors;
 
   auto& ro = run.options;
-  if (!o.mapping.empty()) ro.mapping = resolve_input(o.mapping);
+  if (pipeline::is_search_spec(o.mapping)) {
+    (void)pipeline::parse_search_spec(o.mapping);  // a bad key: before any work
+    run.mapping_search = o.mapping;
+  } else if (!o.mapping.empty()) {
+    ro.mapping = resolve_input(o.mapping);
+  }
   if (!o.intra_core_tiling.empty()) ro.intra_core_tiling = pipeline::parse_intra_core_tiling(o.intra_core_tiling);
   set_cut_points(o.fusion_cut_points, ro);
   ro.threads = o.threads;
@@ -111,9 +121,35 @@ PreparedRun prepare_run(const RunRequest& o, HostContext& ctx, const Progress& s
   return run;
 }
 
+namespace {
+
+// The search's best run; its full mapping (kernels included) goes to best_mapping.yaml and every
+// variant's latency (.inf when it failed) and reason to mapping_search.yaml.
+pipeline::RunResult run_search(PreparedRun& run) {
+  auto options = run.options;
+  options.failure_dir.clear();  // a failed variant's model is not the result's
+  auto s = pipeline::search_mapping(run.workload, run.accelerator, pipeline::parse_search_spec(run.mapping_search), options);
+  std::ostringstream out;
+  out << "search: \"" << run.mapping_search << "\"\nbest: " << (s.best ? std::to_string(*s.best) : "null") << "\nvariants:\n";
+  for (const auto& v : s.variants) {
+    out << "  - {index: " << v.index << ", tag: " << report::dump_json(nlohmann::json(v.tag), -1) << ", latency: ";
+    if (v.reason.empty()) out << static_cast<std::int64_t>(v.latency) << "}\n";
+    else out << ".inf, reason: " << report::dump_json(nlohmann::json(v.reason), -1) << "}\n";
+  }
+  report::write_file(run.results->staging() / "mapping_search.yaml", out.str());
+  if (!s.best)
+    throw Error("mapping search: all " + std::to_string(s.variants.size()) + " variants failed; the first (" +
+                s.variants.front().tag + "): " + s.variants.front().reason);
+  mapping::write_mapping_file(*s.best_mapping, run.results->staging() / "best_mapping.yaml");
+  return std::move(*s.best_run);
+}
+
+}  // namespace
+
 RunOutcome execute_run(PreparedRun run) {
   auto result = [&] {
     try {
+      if (!run.mapping_search.empty()) return run_search(run);
       return pipeline::run(run.workload, run.accelerator, run.options);
     } catch (const Error& e) {  // a group the schedule cannot take: name the workload file
       throw run.source.file.empty() ? e : e.within(Location{.file = run.source.file});

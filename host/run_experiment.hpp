@@ -54,6 +54,7 @@ struct PreparedRun {
   Workload workload;
   std::size_t cast_tensors = 0;
   pipeline::RunOptions options;
+  std::string mapping_search;  ///< `--mapping search[?...]`: run the mapping search instead
   bool inline_timings = false, group_files = true;
   std::unique_ptr<report::StagedResultDirectory> results;
 };

@@ -6,7 +6,9 @@
 #include <iterator>
 #include <sstream>
 
+#include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
+#include <stream/pipeline/mapping_search.hpp>
 
 #include "inputs.hpp"
 
@@ -78,6 +80,15 @@ std::string apply_axis(const sweep::SweepFile& s, const std::string& name, const
     return p.workload.cast;
   }
   if (name == "mapping" && value == "auto") return "auto";
+  if (name == "mapping" && pipeline::is_search_spec(value)) {
+    p.mapping_search = value;
+    try {
+      (void)pipeline::parse_search_spec(value);
+    } catch (const Error& e) {
+      p.problem = e.message();
+    }
+    return value;
+  }
   if (name == "workload" && value.rfind("block:", 0) == 0) {
     read_block(value, p.workload);
     return value;

@@ -34,6 +34,7 @@ struct ResolvedPoint {
   std::vector<hardware::HardwareOverride> overrides;  ///< the `hardware/<path>` axes, in file order
   WorkloadSource workload;
   std::optional<std::filesystem::path> mapping;  ///< none: automatic
+  std::string mapping_search;  ///< `search[?...]` (pipeline/mapping_search.hpp), empty: none
   std::string intra_core_tiling;
   std::string problem;  ///< why the point cannot run (an input that does not resolve), empty when it can
 };

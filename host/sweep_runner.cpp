@@ -19,6 +19,7 @@
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/hardware/hardware_cost.hpp>
 #include <stream/pipeline/group_mapping.hpp>
+#include <stream/pipeline/mapping_search.hpp>
 #include <stream/pipeline/metrics.hpp>
 #include <stream/pipeline/run.hpp>
 #include <stream/report/file_output.hpp>
@@ -110,6 +111,21 @@ void keep_point(Row& row, const pipeline::RunResult& r, const hardware::Accelera
   row["report"] = (rel / "report.html").generic_string();
 }
 
+// The point's run: the pipeline on its mapping, or the mapping search's best (its variant and
+// how many were evaluated go to `found`; a search whose variants all failed fails the point).
+pipeline::RunResult run_point(const ResolvedPoint& p, const Workload& w, const hardware::Accelerator& acc,
+                              const pipeline::RunOptions& ro, Row& found) {
+  if (p.mapping_search.empty()) return pipeline::run(w, acc, ro);
+  auto s = pipeline::search_mapping(w, acc, pipeline::parse_search_spec(p.mapping_search), ro);
+  if (!s.best)
+    throw Error("mapping search: all " + std::to_string(s.variants.size()) + " variants failed; the first (" +
+                s.variants.front().tag + "): " + s.variants.front().reason);
+  found["mapping_variant"] = s.variants[*s.best].tag;
+  found["variants_evaluated"] = s.variants.size();
+  found["variants_failed"] = s.failed();
+  return std::move(*s.best_run);
+}
+
 Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const SharedInputs& in,
              const std::optional<fs::path>& keep_dir) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -137,8 +153,10 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
         if (!p.intra_core_tiling.empty()) ro.intra_core_tiling = pipeline::parse_intra_core_tiling(p.intra_core_tiling);
         ro.cost_backends = in.cost_backends;
         if (!p.workload.decompose) ro.expand = in.expand;
-        const auto r = pipeline::run(*w.workload, *h.accelerator, ro);
+        Row found = Row::object();
+        const auto r = run_point(p, *w.workload, *h.accelerator, ro, found);
         add_figures(row, r, *h.accelerator);
+        row.update(found);
         if (keep_dir) keep_point(row, r, *h.accelerator, *keep_dir, p.id);
         status = r.solved() ? "ok" : "unsolved";
         if (!r.solved()) reason = "a group's allocation MILP has no optimal solution";

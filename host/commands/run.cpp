@@ -73,7 +73,8 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_option("--hardware", opts->hardware, "Accelerator YAML (default: bundled tpu_like_quad_core)");
   cmd->add_option("--workload", opts->workload.file, "Workload model (default: bundled 2-conv ONNX)");
   add_workload_source_options(*cmd, opts->workload);
-  cmd->add_option("--mapping", opts->mapping, "Mapping YAML (default: automatic mapping)");
+  cmd->add_option("--mapping", opts->mapping,
+                  "Mapping YAML, or search[?max=N&...] for the SwiGLU mapping search (docs/sweep.md) (default: automatic mapping)");
   cmd->add_option("--intra-core-tiling", opts->intra_core_tiling, "Node.D<n>=<tile>,... (automatic mapping)");
   cmd->add_option("--fusion-cut-points", opts->fusion_cut_points, "per-layer, or node names N1,N2 (default: automatic)");
   cmd->add_option("--out", opts->out, "Output directory (default: outputs)");

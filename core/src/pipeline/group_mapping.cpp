@@ -49,10 +49,15 @@ tiling::GroupMapping automatic_mapping(const Workload& group, const hardware::Ac
 
 tiling::GroupMapping read_mapping(const std::filesystem::path& file, const Workload& group,
                                   const hardware::Accelerator& acc) {
-  const auto m = mapping::load_mapping_file(file);
+  auto m = mapping::load_mapping_file(file);
+  m.source_file = file.string();
+  return read_mapping(m, group, acc);
+}
+
+tiling::GroupMapping read_mapping(const mapping::Mapping& m, const Workload& group, const hardware::Accelerator& acc) {
   Diagnostics diag;
   mapping::check_mapping(m, group, acc, diag);
-  diag.throw_if_errors("invalid mapping for this workload and accelerator", file.string());
+  diag.throw_if_errors("invalid mapping for this workload and accelerator", m.source_file);
   auto g = to_group_mapping(m, group);
   if (g.intra_core_tiling.empty()) {
     // No fused group: one whole-layer tile on the first node's D0, one steady-state iteration.

@@ -126,7 +126,7 @@ std::vector<Workload> checked_fusion_groups(const Workload& workload, const RunO
   const auto& nodes = workload.nodes();
   if (std::none_of(nodes.begin(), nodes.end(), [](const Node& n) { return n.has_iteration_space(); }))
     throw Error("the workload has no computation node (only graph inputs, outputs and layout ops): nothing to schedule");
-  if (o.mapping) {  // a mapping file describes one fused group: the whole workload
+  if (o.has_mapping()) {  // a mapping file describes one fused group: the whole workload
     try {
       schedule::check_group_structure(workload);
     } catch (const Error& e) {
@@ -156,7 +156,7 @@ class Runner {
  public:
   Runner(const hardware::Accelerator& acc, const RunOptions& o)
       : acc_(acc), o_(o), solver_(allocate::make_solver(o.solver)), timed_(*solver_), router_(acc),
-        fallback_(!o.mapping && !o.costs_only && o.memory_fallback && o.intra_core_tiling.empty()) {}
+        fallback_(!o.has_mapping() && !o.costs_only && o.memory_fallback && o.intra_core_tiling.empty()) {}
 
   RunResult run(const Workload& workload) {
     const auto t_run = clock::now();
@@ -274,8 +274,9 @@ class Runner {
     const std::string tag = "group " + std::to_string(g.index);
     Attempt first;
     auto tm = clock::now();
-    g.mapping = o_.mapping ? read_mapping(*o_.mapping, g.workload, acc_)
-                           : automatic_mapping(g.workload, acc_, o_.intra_core_tiling, {}, mapping::kDefaultFillFraction,
+    g.mapping = o_.mapping        ? read_mapping(*o_.mapping, g.workload, acc_)
+                : o_.mapping_data ? read_mapping(*o_.mapping_data, g.workload, acc_)
+                                  : automatic_mapping(g.workload, acc_, o_.intra_core_tiling, {}, mapping::kDefaultFillFraction,
                                                &first.tile_cap_reached);
     first.mapping_time_s = since(tm);
     g.attempts.push_back(std::move(first));

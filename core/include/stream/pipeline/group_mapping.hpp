@@ -34,6 +34,9 @@ namespace stream::pipeline {
 
 [[nodiscard]] tiling::GroupMapping read_mapping(const std::filesystem::path& file, const Workload& group,
                                                 const hardware::Accelerator& accelerator);
+/// The same for a mapping in memory (checked as a file's; its source_file names it in errors).
+[[nodiscard]] tiling::GroupMapping read_mapping(const mapping::Mapping& mapping, const Workload& group,
+                                                const hardware::Accelerator& accelerator);
 
 /// The group's mapping as a mapping YAML document (layers + one fused group).
 [[nodiscard]] std::string mapping_yaml(const Workload& group, const tiling::GroupMapping& mapping);

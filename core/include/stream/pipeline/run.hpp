@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,10 @@ enum class CutMode { None, Auto, PerLayer, Explicit };
 
 struct RunOptions {
   std::optional<std::filesystem::path> mapping;  ///< a mapping file (one group), else automatic
+  /// A mapping in memory (one group), as a mapping file would give it (the mapping search's
+  /// variants); used when `mapping` is not set.
+  std::shared_ptr<const mapping::Mapping> mapping_data;
+  [[nodiscard]] bool has_mapping() const { return mapping || mapping_data; }
   std::vector<tiling::IntraCoreTile> intra_core_tiling;
   /// None: the workload's FusionEdges only; Auto: determine_fusion_cut_points (the default of the
   /// automatic path); PerLayer; Explicit: `cut_points`.

@@ -1,0 +1,94 @@
+#include "stream/pipeline/mapping_search.hpp"
+
+#include <memory>
+#include <sstream>
+
+#include "stream/error.hpp"
+
+namespace stream::pipeline {
+
+namespace {
+
+std::int64_t positive(const std::string& key, const std::string& value) {
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != value.size() || v < 1) throw Error("mapping search: " + key + " must be a positive integer, got '" + value + "'");
+  return v;
+}
+
+void set(SearchSpec& s, const std::string& key, const std::string& value) {
+  auto& g = s.generator;
+  if (key == "max") s.max = static_cast<std::size_t>(positive(key, value));
+  else if (key == "seq_tile") g.seq_len_tile_size = positive(key, value);
+  else if (key == "emb_tile") g.embedding_tile_size = positive(key, value);
+  else if (key == "hidden_tile") g.hidden_tile_size = positive(key, value);
+  else if (key == "rows") g.nb_rows = static_cast<int>(positive(key, value));
+  else if (key == "cols") g.nb_cols = static_cast<int>(positive(key, value));
+  else
+    throw Error("mapping search: unknown key '" + key +
+                "' (expected max, seq_tile, emb_tile, hidden_tile, rows, cols)");
+}
+
+}  // namespace
+
+bool is_search_spec(const std::string& text) { return text == "search" || text.rfind("search?", 0) == 0; }
+
+SearchSpec parse_search_spec(const std::string& text) {
+  if (!is_search_spec(text)) throw Error("not a mapping search: '" + text + "' (expected search or search?max=N&...)");
+  SearchSpec spec;
+  if (text.size() <= 7) return spec;
+  std::stringstream ss(text.substr(7));
+  for (std::string kv; std::getline(ss, kv, '&');) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos) throw Error("mapping search: expected key=value, got '" + kv + "' in '" + text + "'");
+    set(spec, kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  return spec;
+}
+
+std::size_t SearchResult::failed() const {
+  std::size_t n = 0;
+  for (const auto& v : variants) n += v.reason.empty() ? 0 : 1;
+  return n;
+}
+
+SearchResult search_mapping(const Workload& workload, const hardware::Accelerator& accelerator, const SearchSpec& spec,
+                            RunOptions base) {
+  auto options = spec.generator;
+  options.max_variants = spec.max;
+  auto variants = mapping::generate_mapping_variants(workload, accelerator, options);
+  if (variants.empty())
+    throw Error("mapping search: no variant fits the accelerator's " + std::to_string(accelerator.compute_cores().size()) +
+                " compute cores");
+  if (options.nb_cols) base.nb_cols_to_use = *options.nb_cols;
+  base.mapping.reset();
+  SearchResult result;
+  for (auto& v : variants) {
+    VariantOutcome out{v.index, v.tag, std::numeric_limits<double>::infinity(), ""};
+    auto mapping = std::make_shared<const mapping::Mapping>(std::move(v.mapping));
+    base.mapping_data = mapping;
+    std::optional<RunResult> run_result;
+    try {
+      run_result = run(workload, accelerator, base);
+      if (run_result->solved()) out.latency = static_cast<double>(run_result->total_latency);
+      else out.reason = "a group's allocation MILP has no optimal solution";
+    } catch (const Error& e) {
+      out.reason = e.what();
+    }
+    // The first strictly lower latency wins (ties keep the earlier variant).
+    if (out.reason.empty() && (!result.best || out.latency < result.variants[*result.best].latency)) {
+      result.best = result.variants.size();
+      result.best_run = std::move(run_result);
+      result.best_mapping = *mapping;
+    }
+    result.variants.push_back(std::move(out));
+  }
+  return result;
+}
+
+}  // namespace stream::pipeline
