@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <map>
 
-#include <stream/allocate/tetra.hpp>
+#include <stream/allocate/allocation_milp.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/pipeline/estimate_costs.hpp>
-#include <stream/pipeline/group_mapping.hpp>
+#include <stream/mapping/group_mapping.hpp>
 #include <stream/pipeline/run.hpp>
 #include <stream/report/group_files.hpp>
 #include <stream/report/summary.hpp>
@@ -53,12 +53,12 @@ const hardware::Accelerator& tpu() {
 
 struct Case {
   tiling::TiledGroup tiled;
-  schedule::NodeCosts costs;
+  cost::CostTable costs;
 };
 
 Case make_case(int layers, std::int64_t batch_tile) {
   const Workload wl = chain(layers);
-  auto m = pipeline::automatic_mapping(wl, tpu(), {{"Conv0", 0, batch_tile}});
+  auto m = mapping::automatic_mapping(wl, tpu(), {{"Conv0", 0, batch_tile}});
   Case c{tiling::tile(wl, m), {}};
   for (std::size_t i : c.tiled.workload.computation_nodes())
     for (int core : c.tiled.mapping[i].cores) c.costs[c.tiled.workload.node(i).name].push_back({core, "zigzag.compute", 1000, 0, 0, 0, 0, "zigzag"});
@@ -130,7 +130,7 @@ void BM_GroupYamlText(benchmark::State& state) {
   for (auto _ : state) {
     bytes = 0;
     for (const auto& g : r.groups) {
-      bytes += pipeline::mapping_yaml(g.workload, g.mapping).size() + report::core_cost_lut_yaml(g).size() +
+      bytes += mapping::mapping_yaml(g.workload, g.mapping).size() + report::core_cost_lut_yaml(g).size() +
                report::slot_latency_breakdown_yaml(g).size() + report::optimization_metrics_yaml(g, "cbc", false).size() +
                report::memory_accesses_yaml(g).size();
     }

@@ -6,7 +6,7 @@
 #include <benchmark/benchmark.h>
 
 #include <stream/hardware/accelerator_reader.hpp>
-#include <stream/pipeline/group_mapping.hpp>
+#include <stream/mapping/group_mapping.hpp>
 #include <stream/pipeline/run.hpp>
 
 #include "blocks.hpp"
@@ -27,7 +27,7 @@ Workload decoder_stack(std::int64_t layers) {
 
 void BM_DecoderStackMapping(benchmark::State& state) {
   const Workload w = decoder_stack(state.range(0));
-  for (auto _ : state) benchmark::DoNotOptimize(pipeline::automatic_mapping(w, tpu()));
+  for (auto _ : state) benchmark::DoNotOptimize(mapping::automatic_mapping(w, tpu()));
   state.SetComplexityN(state.range(0));
 }
 BENCHMARK(BM_DecoderStackMapping)->RangeMultiplier(2)->Range(4, 128)->Unit(benchmark::kMillisecond)->Complexity();

@@ -4,11 +4,11 @@
 
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
-#include <stream/pipeline/group_mapping.hpp>
+#include <stream/mapping/group_mapping.hpp>
 #include <stream/pipeline/run_config.hpp>
 #include <stream/report/write.hpp>
-#include <stream/report/file_output.hpp>
-#include <stream/report/utf8.hpp>
+#include <stream/io/file_output.hpp>
+#include <stream/io/utf8.hpp>
 #include <stream/pipeline/mapping_search.hpp>
 #include <stream/mapping/mapping.hpp>
 #include <nlohmann/json.hpp>
@@ -102,7 +102,7 @@ PreparedRun prepare_run(const RunRequest& o, HostContext& ctx, const Progress& s
   } else if (!o.mapping.empty()) {
     ro.mapping = resolve_input(o.mapping);
   }
-  if (!o.intra_core_tiling.empty()) ro.intra_core_tiling = pipeline::parse_intra_core_tiling(o.intra_core_tiling);
+  if (!o.intra_core_tiling.empty()) ro.intra_core_tiling = mapping::parse_tiling_spec(o.intra_core_tiling);
   set_cut_points(o.fusion_cut_points, ro);
   ro.threads = o.threads;
   ro.time_limit_s = o.time_limit;
@@ -132,11 +132,11 @@ pipeline::RunResult run_search(PreparedRun& run) {
   std::ostringstream out;
   out << "search: \"" << run.mapping_search << "\"\nbest: " << (s.best ? std::to_string(*s.best) : "null") << "\nvariants:\n";
   for (const auto& v : s.variants) {
-    out << "  - {index: " << v.index << ", tag: " << report::dump_json(nlohmann::json(v.tag), -1) << ", latency: ";
+    out << "  - {index: " << v.index << ", tag: " << io::dump_json(nlohmann::json(v.tag), -1) << ", latency: ";
     if (v.reason.empty()) out << static_cast<std::int64_t>(v.latency) << "}\n";
-    else out << ".inf, reason: " << report::dump_json(nlohmann::json(v.reason), -1) << "}\n";
+    else out << ".inf, reason: " << io::dump_json(nlohmann::json(v.reason), -1) << "}\n";
   }
-  report::write_file(run.results->staging() / "mapping_search.yaml", out.str());
+  io::write_file(run.results->staging() / "mapping_search.yaml", out.str());
   if (!s.best)
     throw Error("mapping search: all " + std::to_string(s.variants.size()) + " variants failed; the first (" +
                 s.variants.front().tag + "): " + s.variants.front().reason);

@@ -1,7 +1,7 @@
 #include "slurm_submit.hpp"
 
 #include <stream/error.hpp>
-#include <stream/report/file_output.hpp>
+#include <stream/io/file_output.hpp>
 
 #include "subprocess.hpp"
 
@@ -12,7 +12,7 @@ namespace stream::host {
 namespace {
 
 void write_script(const fs::path& path, const std::string& text) {
-  report::write_file(path, text);
+  io::write_file(path, text);
   std::error_code ec;  // executable for whoever runs it by hand; sbatch itself only reads it
   fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec, fs::perm_options::add, ec);
 }

@@ -18,14 +18,14 @@
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/hardware/hardware_cost.hpp>
-#include <stream/pipeline/group_mapping.hpp>
+#include <stream/mapping/group_mapping.hpp>
 #include <stream/pipeline/mapping_search.hpp>
 #include <stream/pipeline/metrics.hpp>
 #include <stream/pipeline/run.hpp>
-#include <stream/report/file_output.hpp>
+#include <stream/io/file_output.hpp>
 #include <stream/report/sweep_report.hpp>
 #include <stream/report/write.hpp>
-#include <stream/report/utf8.hpp>
+#include <stream/io/utf8.hpp>
 #include <stream/sweep/pareto.hpp>
 
 #include "command.hpp"
@@ -130,7 +130,7 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
              const std::optional<fs::path>& keep_dir) {
   const auto t0 = std::chrono::steady_clock::now();
   Row row{{"point", p.index}, {"id", p.id}};
-  for (std::size_t a = 0; a < sweep.axes.size(); ++a) row[sweep.axes[a].name] = report::to_valid_utf8(p.axis_values[a]);
+  for (std::size_t a = 0; a < sweep.axes.size(); ++a) row[sweep.axes[a].name] = io::to_valid_utf8(p.axis_values[a]);
   std::string status = "failed", reason = p.problem;
   if (reason.empty()) {
     const auto variant = p.overrides.empty() ? std::nullopt : std::optional<HardwareEntry>(load_hardware(p, *in.variants));
@@ -150,7 +150,7 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
     if (reason.empty()) try {
         pipeline::RunOptions ro;
         ro.mapping = p.mapping;
-        if (!p.intra_core_tiling.empty()) ro.intra_core_tiling = pipeline::parse_intra_core_tiling(p.intra_core_tiling);
+        if (!p.intra_core_tiling.empty()) ro.intra_core_tiling = mapping::parse_tiling_spec(p.intra_core_tiling);
         ro.cost_backends = in.cost_backends;
         if (!p.workload.decompose) ro.expand = in.expand;
         Row found = Row::object();
@@ -165,7 +165,7 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
       }
   }
   row["status"] = status;
-  row["reason"] = report::to_valid_utf8(reason);
+  row["reason"] = io::to_valid_utf8(reason);
   row["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return row;
 }
@@ -204,7 +204,7 @@ class RowLog {
   RowLog(const RowLog&) = delete;
   RowLog& operator=(const RowLog&) = delete;
   void append(const Row& row) {
-    const std::string line = report::dump_json(row, -1) + "\n";
+    const std::string line = io::dump_json(row, -1) + "\n";
     const std::lock_guard lock(mutex_);
     if (::write(fd_, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
       throw Error("cannot append to the sweep results (is the disk full?)", {}, ErrorKind::Internal);
@@ -261,14 +261,14 @@ std::vector<Row> pareto_rows(const std::vector<Row>& rows) {
 // The final files; `rows` are in product order.
 void write_results(const fs::path& dir, const std::vector<Row>& rows) {
   std::string jsonl;
-  for (const auto& r : rows) jsonl += report::dump_json(r, -1) + "\n";
-  report::write_file(dir / "results.jsonl", jsonl);
-  report::write_file(dir / "results.csv", csv(rows));
+  for (const auto& r : rows) jsonl += io::dump_json(r, -1) + "\n";
+  io::write_file(dir / "results.jsonl", jsonl);
+  io::write_file(dir / "results.csv", csv(rows));
   const auto front = pareto_rows(rows);
-  report::write_file(dir / "pareto.csv", csv(front));
+  io::write_file(dir / "pareto.csv", csv(front));
   std::vector<std::string> front_ids;
   for (const auto& r : front) front_ids.push_back(r["id"].get<std::string>());
-  report::write_file(dir / "report.html", report::sweep_report_html(jsonl, front_ids));
+  io::write_file(dir / "report.html", report::sweep_report_html(jsonl, front_ids));
 }
 
 std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {

@@ -26,7 +26,7 @@ stream::CostBackend my_vendor_backend() {
   b.cost = [](const stream::CostRequest& r) {
     double elements = 1;
     for (const auto& d : r.tile.dims) elements *= static_cast<double>(d.size);
-    stream::schedule::CoreCostEntry e;
+    stream::cost::CostEntry e;
     e.latency_total = e.ideal_cycle = e.ideal_temporal_cycle = elements;
     return e;
   };

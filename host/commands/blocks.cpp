@@ -10,7 +10,7 @@
 #include <stream/error.hpp>
 #include <stream/ir/dimensions.hpp>
 #include <stream/ir/iteration_space.hpp>
-#include <stream/report/utf8.hpp>
+#include <stream/io/utf8.hpp>
 
 #include "../command.hpp"
 #include "../block_catalog.hpp"
@@ -40,7 +40,7 @@ std::map<std::string, std::string> parse_params(const std::vector<std::string>& 
 void list_blocks(Registries& registries, const std::string& format) {
   const auto keys = registries.block_keys();
   if (format == "json") {
-    std::cout << report::dump_json(blocks_json(registries), 2) << "\n";
+    std::cout << io::dump_json(blocks_json(registries), 2) << "\n";
     return;
   }
   if (keys.empty()) {
@@ -140,7 +140,7 @@ void show_block(Registries& registries, const std::string& key, const std::vecto
                        {"num_dimensions", total_dims},
                        {"num_unique_dimensions", unique},
                        {"nodes", nodes}};
-    std::cout << report::dump_json(out, 2) << "\n";
+    std::cout << io::dump_json(out, 2) << "\n";
     return;
   }
   std::string ps;

@@ -25,7 +25,7 @@
 #include "stream/cost/cost_model.hpp"
 #include "stream/error.hpp"
 #include "stream/hardware/core_reader.hpp"
-#include "stream/report/utf8.hpp"
+#include "stream/io/utf8.hpp"
 
 namespace stream::host {
 namespace {
@@ -115,7 +115,7 @@ void run_workload(const Options& o, HostContext& ctx) {
       }
     }
   }
-  if (o.format == "json") std::cout << report::dump_json(nlohmann::json{{"entries", out}}, 1) << "\n";
+  if (o.format == "json") std::cout << io::dump_json(nlohmann::json{{"entries", out}}, 1) << "\n";
 }
 
 void run(const Options& o, HostContext& ctx) {
@@ -187,7 +187,7 @@ void run(const Options& o, HostContext& ctx) {
   if (o.format == "json") {
     nlohmann::json doc{{"cases", out}};
     if (o.check) doc["agreement"] = {{"agree", agree}, {"disagree", disagree}, {"total", agree + disagree}};
-    std::cout << report::dump_json(doc, 1) << "\n";
+    std::cout << io::dump_json(doc, 1) << "\n";
   } else if (o.check) {
     for (const auto& f : failures) std::printf("DISAGREE %s\n", f.c_str());
     std::printf("%d/%d cases agree with the expected results\n", agree, agree + disagree);

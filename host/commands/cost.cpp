@@ -11,8 +11,8 @@
 
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/hardware/hardware_cost.hpp>
-#include <stream/report/file_output.hpp>
-#include <stream/report/utf8.hpp>
+#include <stream/io/file_output.hpp>
+#include <stream/io/utf8.hpp>
 
 #include "../command.hpp"
 #include "../inputs.hpp"
@@ -28,14 +28,14 @@ struct Options {
 };
 
 void print_text(const hardware::HardwareCostReport& r) {
-  std::printf("%s, priced at %s\n", report::to_valid_utf8(r.bundle_name).c_str(), r.technology_node.c_str());
+  std::printf("%s, priced at %s\n", io::to_valid_utf8(r.bundle_name).c_str(), r.technology_node.c_str());
   std::printf("%-5s %-24s %-16s %14s %18s\n", "core", "name", "type", "area (mm2)", "peak (pJ/cycle)");
   for (const auto& c : r.cores) {
     double peak = 0;
     for (const auto& m : c.memories)
       if (m.counted) peak += static_cast<double>(m.instances * m.nb_ports) * m.read_energy_pj;
     if (c.compute && c.compute->modelled) peak += static_cast<double>(c.compute->nb_units) * c.compute->energy_per_op_pj;
-    std::printf("%-5d %-24s %-16s %14.7g %18.7g%s\n", c.core_id, report::to_valid_utf8(c.name).c_str(),
+    std::printf("%-5d %-24s %-16s %14.7g %18.7g%s\n", c.core_id, io::to_valid_utf8(c.name).c_str(),
                 c.core_type.c_str(), c.area_mm2, peak, c.on_die ? "" : "  (off die)");
   }
   std::printf("%-5s %-24s %-16s %14.7g %18.7g\n", "total", "", "", r.total_area_mm2, r.peak_access_energy_pj_per_cycle);
@@ -49,7 +49,7 @@ void cost(const Options& o) {
   const auto acc = hardware::load_accelerator(resolve_input(o.hardware));
   const auto r = hardware::hardware_cost(acc, o.technology_node.empty() ? std::nullopt : std::optional(o.technology_node));
   if (!o.out.empty()) {
-    report::write_file(o.out, hardware::hardware_cost_json(r));
+    io::write_file(o.out, hardware::hardware_cost_json(r));
     std::cerr << "[stream cost] report in " << o.out << "\n";
   }
   if (o.format == "json" && o.out.empty()) std::cout << hardware::hardware_cost_json(r);

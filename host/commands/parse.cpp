@@ -11,7 +11,7 @@
 #include <stream/ir/dimensions.hpp>
 #include <stream/ir/iteration_space.hpp>
 #include <stream/ir/workload.hpp>
-#include <stream/report/utf8.hpp>
+#include <stream/io/utf8.hpp>
 
 #include "../command.hpp"
 #include "../workload_source.hpp"
@@ -66,7 +66,7 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_option("--plugin-dir", ctx.plugin_dirs, "Extra directory to search for plugins (repeatable)");
   cmd->callback([&ctx, source, format] {
     const auto workload = load_workload(ctx, *source).workload;
-    if (*format == "json") std::cout << report::dump_json(workload_json(workload), 2) << "\n";
+    if (*format == "json") std::cout << io::dump_json(workload_json(workload), 2) << "\n";
     else print_text(workload, std::cout);
   });
 }

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include <nlohmann/json.hpp>
-#include <stream/report/utf8.hpp>
+#include <stream/io/utf8.hpp>
 
 #include "../command.hpp"
 #include "../plugin_host.hpp"
@@ -43,7 +43,7 @@ void setup(CLI::App& app, HostContext& ctx) {
     if (*format == "json") {
       nlohmann::json out = nlohmann::json::array();
       for (const auto& r : host.plugins()) out.push_back(plugin_json(r));
-      std::cout << report::dump_json(out, 2) << "\n";
+      std::cout << io::dump_json(out, 2) << "\n";
       return;
     }
     std::printf("%-18s %-9s %-10s %8s  %s\n", "ID", "VERSION", "STATUS", "PRIORITY", "PROVIDES");

@@ -16,7 +16,7 @@
 #include <stream/mapping/auto_mapping.hpp>
 #include <stream/mapping/mapping.hpp>
 #include <stream/pipeline/run.hpp>
-#include <stream/report/utf8.hpp>
+#include <stream/io/utf8.hpp>
 
 #include "../command.hpp"
 #include "../validation.hpp"
@@ -153,7 +153,7 @@ void run(const Options& opt, HostContext& ctx) {
   if (opt.format == "json") {
     if (!diag.has_errors() && !opt.write_mapping.empty() && (generated || map))
       mapping::write_mapping_file(generated ? *generated : *map, opt.write_mapping);
-    std::cout << report::dump_json(validation_json(v, opt), 2) << "\n";
+    std::cout << io::dump_json(validation_json(v, opt), 2) << "\n";
     if (diag.has_errors()) ctx.exit_code = 2;
     return;
   }

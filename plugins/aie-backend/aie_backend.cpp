@@ -30,12 +30,12 @@ int aie_ops_per_cycle(const std::string& node, const std::vector<DType>& inputs,
               "(--cast bf16)");
 }
 
-schedule::CoreCostEntry aie_cost(const CostRequest& r) {
+cost::CostEntry aie_cost(const CostRequest& r) {
   const std::int64_t macs = aie_macs(r.tiled_dims, r.split_factors);
   const double ideal = aie_ops_per_cycle(r.tile.name, r.input_dtypes, r.output_dtype);
   const double u = r.kernel_utilization.value_or(100.0);
   const double m = static_cast<double>(macs);
-  schedule::CoreCostEntry e;
+  cost::CostEntry e;
   e.ideal_cycle = std::ceil(m / ideal);
   e.ideal_temporal_cycle = e.ideal_cycle;
   e.latency_total = std::ceil(m / (ideal * (u / 100.0)));  // IEEE double as the reference: 32 x 0.618 = 19.776

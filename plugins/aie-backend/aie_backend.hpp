@@ -21,7 +21,7 @@ namespace stream::aie {
 /// combination the reference does not model (mixed input types, anything but bf16 or f32).
 [[nodiscard]] int aie_ops_per_cycle(const std::string& node, const std::vector<DType>& inputs, DType output);
 
-[[nodiscard]] schedule::CoreCostEntry aie_cost(const CostRequest& request);
+[[nodiscard]] cost::CostEntry aie_cost(const CostRequest& request);
 
 /// name "aie", priority 10, claims aie2.compute cores.
 [[nodiscard]] CostBackend aie_backend();

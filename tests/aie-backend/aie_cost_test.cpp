@@ -24,7 +24,7 @@ struct Case {
   DType type = DType::bf16;
 };
 
-schedule::CoreCostEntry cost_of(const Case& k) {
+cost::CostEntry cost_of(const Case& k) {
   const cost::Tile tile{.name = "n", .op_type = "Conv", .dims = {}, .operands = {}};
   const auto core = core_of_type(hardware::Namespace::Aie2, hardware::CoreKind::Compute);
   return aie::aie_cost(CostRequest{tile, k.dims, core, k.splits, k.utilization, {k.type, k.type}, k.type});

@@ -23,7 +23,7 @@ hardware::Accelerator aie_hw(const std::string& file) {
 // Both convs on `cores`, D1 (ox) split `split` ways when > 1, one steady-state iteration (Conv1.D0 tile 1).
 tiling::TiledGroup two_conv_on(const Workload& wl, std::vector<int> cores, std::int64_t split,
                                std::optional<double> kernel = {}) {
-  tiling::GroupMapping m;
+  mapping::GroupMapping m;
   m.nodes.resize(wl.size());
   for (const char* n : {"Conv1", "Conv2"}) {
     auto& nm = m.nodes[wl.index_of(n)];
@@ -43,7 +43,7 @@ CostBackend fixed(const std::string& name, std::int64_t priority, double latency
   b.priority = priority;
   b.claims = [](const hardware::Core& c) { return c.type.kind == hardware::CoreKind::Compute; };
   b.cost = [latency](const CostRequest&) {
-    schedule::CoreCostEntry e;
+    cost::CostEntry e;
     e.latency_total = latency;
     return e;
   };

@@ -5,7 +5,7 @@
 // models. Solving is exact (CBC), so every figure is asserted exactly.
 #include <gtest/gtest.h>
 
-#include <stream/allocate/tetra.hpp>
+#include <stream/allocate/allocation_milp.hpp>
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <map>
 
-#include <stream/allocate/tetra.hpp>
+#include <stream/allocate/allocation_milp.hpp>
 #include <stream/schedule/steady_state.hpp>
 
 #include <stream/hardware/accelerator_reader.hpp>
@@ -130,12 +130,12 @@ TEST(StagingAllocation, TwoConvOnTheWholeAieArrayIsCoherent) {
   const auto acc = hardware::load_accelerator(std::string(STREAM_SHARED_DIR) +
                                               "/reference/stream-inputs/aie/hardware/whole_array.yaml");
   const Workload wl = test::two_conv();
-  tiling::GroupMapping m;
+  mapping::GroupMapping m;
   m.nodes.resize(wl.size());
   const std::vector<int> tiles{2, 3, 4, 5, 8, 9, 10, 11, 14, 15, 16, 17, 20, 21, 22, 23};
   for (std::size_t i : wl.computation_nodes()) m.nodes[i] = {tiles, {{1, 16}}};
   m.intra_core_tiling = {{"Conv1", 0, 1}};
-  NodeCosts costs;
+  cost::CostTable costs;
   for (int id : tiles) {
     costs["Conv1"].push_back({id, "aie2.compute", 1000, 0, 0, 0, 0, "aie2"});
     costs["Conv2"].push_back({id, "aie2.compute", 2000, 0, 0, 0, 0, "aie2"});
@@ -158,7 +158,7 @@ TEST(StagingAllocation, TwoConvOnTheWholeAieArrayIsCoherent) {
 // Reuse compatibility of MEM_TO_COMPUTE transfers (spec §4.8 item 9): the memory side holds the
 // tensor at least as long as the compute side (a >= row); aie2 accelerators make it an equality.
 TEST(StagingAllocation, MemToComputeReuseIsAnEqualityOnAie2Only) {
-  auto compat_row = [](const allocate::TetraModel& m, const std::string& name) -> const allocate::Row* {
+  auto compat_row = [](const allocate::AllocationMilp& m, const std::string& name) -> const allocate::Row* {
     for (const auto& r : m.model.rows())
       if (r.name == name) return &r;
     return nullptr;
@@ -173,11 +173,11 @@ TEST(StagingAllocation, MemToComputeReuseIsAnEqualityOnAie2Only) {
 
   const auto tpu = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
   const Workload wl = test::two_conv();
-  tiling::GroupMapping mp;
+  mapping::GroupMapping mp;
   mp.nodes.resize(wl.size());
   for (std::size_t i : wl.computation_nodes()) mp.nodes[i] = {{0, 1, 2, 3}, {{1, 4}}};
   mp.intra_core_tiling = {{"Conv1", 1, 4}};  // ox 32 = 4 cores x tile 4 x 2 iterations
-  NodeCosts costs;
+  cost::CostTable costs;
   for (int id : {0, 1, 2, 3}) {
     costs["Conv1"].push_back({id, "zigzag.compute", 100, 0, 0, 0, 0, "zigzag"});
     costs["Conv2"].push_back({id, "zigzag.compute", 100, 0, 0, 0, 0, "zigzag"});

@@ -315,7 +315,7 @@ TEST(AutoMapping, CapacityTilerSizesATensorByItsWidestReader) {
   const Mapping m = generate_mapping(wl, acc);
   ASSERT_EQ(m.layers[2].cores(), (std::vector<int>{5}));
   // The steady-state tensors the Add's core holds, from the tiling module's own shape rule.
-  tiling::GroupMapping gm;
+  mapping::GroupMapping gm;
   gm.nodes.resize(wl.size());
   for (std::size_t i : wl.computation_nodes()) {
     const auto& lm = m.for_node(wl.node(i));

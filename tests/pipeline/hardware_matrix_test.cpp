@@ -10,7 +10,7 @@
 #include <cstdio>
 
 #include <stream/hardware/accelerator_reader.hpp>
-#include <stream/pipeline/group_mapping.hpp>
+#include <stream/mapping/group_mapping.hpp>
 #include <stream/pipeline/metrics.hpp>
 #include <stream/pipeline/run.hpp>
 
@@ -98,7 +98,7 @@ TEST_P(HardwareMatrix, TwoConvAndSwiGluGiveTheReferenceFigures) {
   const auto t1 = std::chrono::steady_clock::now();
   check(conv, acc, p.two_conv, std::string(p.system) + " 2-conv");
   pipeline::RunOptions o;
-  o.intra_core_tiling = pipeline::parse_intra_core_tiling("Gemm_Left.D1=128,Gemm_Down.D2=128,Gemm_Left.D2=32,Gemm_Left.D0=16");
+  o.intra_core_tiling = mapping::parse_tiling_spec("Gemm_Left.D1=128,Gemm_Down.D2=128,Gemm_Left.D2=32,Gemm_Left.D0=16");
   const auto sw = pipeline::run(swiglu(256, 2048, 8192), acc, o);
   const auto t2 = std::chrono::steady_clock::now();
   check(sw, acc, p.swiglu, std::string(p.system) + " swiglu");

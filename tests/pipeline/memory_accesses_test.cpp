@@ -69,7 +69,7 @@ TEST(MemoryAccesses, TwoConvTpuQuadCoreHandDerived) {
   for (const char* conv : {"Conv1", "Conv2"}) {
     const auto& nm = g.mapping.nodes[g.workload.index_of(conv)];
     ASSERT_EQ(nm.cores, (std::vector<int>{0, 1, 2, 3}));
-    ASSERT_EQ(nm.inter_core_tiling, (std::vector<std::pair<int, std::int64_t>>{{1, 4}}));
+    ASSERT_EQ(nm.inter_core_tiling, (std::vector<mapping::DimSplit>{{1, 4}}));
   }
   ASSERT_EQ(g.schedule.iterations, 1);
   const auto& m = g.memory_accesses;

@@ -5,7 +5,7 @@
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/pipeline/estimate_costs.hpp>
 #include <stream/pipeline/fusion_groups.hpp>
-#include <stream/pipeline/group_mapping.hpp>
+#include <stream/mapping/group_mapping.hpp>
 #include <stream/pipeline/run.hpp>
 
 #include "../schedule/two_conv_fixture.hpp"
@@ -21,11 +21,11 @@ hardware::Accelerator hw(const std::string& file) {
 TEST(GroupMapping, AutomaticSplitsTheFourTpuCoresOverOx) {
   const auto acc = hw("tpu_like_quad_core.yaml");
   const Workload wl = test::two_conv();
-  const auto m = pipeline::automatic_mapping(wl, acc);
+  const auto m = mapping::automatic_mapping(wl, acc);
   const auto conv1 = wl.index_of("Conv1");
   EXPECT_EQ(m.nodes[conv1].cores, (std::vector<int>{0, 1, 2, 3}));  // pooling/simd are specialized
   ASSERT_EQ(m.nodes[conv1].inter_core_tiling.size(), 1u);
-  EXPECT_EQ(m.nodes[conv1].inter_core_tiling[0], (std::pair<int, std::int64_t>{1, 4}));  // D1 (ox) split 4
+  EXPECT_EQ(m.nodes[conv1].inter_core_tiling[0], (mapping::DimSplit{1, 4}));  // D1 (ox) split 4
   ASSERT_EQ(m.intra_core_tiling.size(), 1u);
   EXPECT_EQ(m.intra_core_tiling[0].node, "Conv1");
   EXPECT_EQ(m.intra_core_tiling[0].dim, 0);
@@ -35,7 +35,7 @@ TEST(GroupMapping, AutomaticSplitsTheFourTpuCoresOverOx) {
 TEST(EstimateCosts, TwoConvTpuTilesMatchTheSpec) {
   const auto acc = hw("tpu_like_quad_core.yaml");
   const Workload wl = test::two_conv();
-  const auto tiled = tiling::tile(wl, pipeline::automatic_mapping(wl, acc));
+  const auto tiled = tiling::tile(wl, mapping::automatic_mapping(wl, acc));
   const auto costs = pipeline::estimate_costs(tiled, acc);
   ASSERT_EQ(costs.at("Conv1").size(), 4u);
   // spec §6.3 table: per-core tiles on tpu_like.
@@ -71,7 +71,7 @@ TEST(Pipeline, TwoConvHandWrittenKSplitMappingIs14344) {
   const auto r = pipeline::run(test::two_conv(), acc, o);
   ASSERT_TRUE(r.solved());
   // k split over four cores: the same per-core costs as the ox split (spec §6.2).
-  EXPECT_EQ(r.groups[0].mapping.nodes[3].inter_core_tiling[0], (std::pair<int, std::int64_t>{6, 4}));
+  EXPECT_EQ(r.groups[0].mapping.nodes[3].inter_core_tiling[0], (mapping::DimSplit{6, 4}));
   EXPECT_EQ(r.groups[0].costs.at("Conv1")[0].latency_total, 2376);
   EXPECT_EQ(r.groups[0].costs.at("Conv2")[0].latency_total, 4656);
   EXPECT_EQ(r.total_latency, 14344);

@@ -3,6 +3,7 @@
 // mapping twice and no finer fill once the tile cap stopped the capacity tiler.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -57,7 +58,9 @@ void check_phases(const json& t, const std::string& where) {
     sum += p[k].get<double>();
   EXPECT_NEAR(p["accounted_time_s"].get<double>(), sum, 1e-5) << where;
   EXPECT_GT(total, 0.0) << where;
-  EXPECT_LE(std::abs(sum - total), 0.05 * total) << where << ": phases " << sum << " s, run " << total << " s";
+  // Within 5 %, or 25 ms on a short run: a busy machine may deschedule the run for a few time
+  // slices between two phases, which no phase's clock sees.
+  EXPECT_LE(std::abs(sum - total), std::max(0.05 * total, 0.025)) << where << ": phases " << sum << " s, run " << total << " s";
   EXPECT_LE(p["milp_solve_time_s"].get<double>(), p["allocation_time_s"].get<double>() + 1e-5) << where;
 }
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include <stream/report/utf8.hpp>
+#include <stream/io/utf8.hpp>
 
 #include <expat.h>
 
@@ -44,7 +44,7 @@ void expect_readable_results(const fs::path& dir) {
   for (const auto& e : fs::recursive_directory_iterator(dir)) {
     if (!e.is_regular_file()) continue;
     const auto text = read(e.path());
-    EXPECT_TRUE(stream::report::is_valid_utf8(text)) << e.path();
+    EXPECT_TRUE(stream::io::is_valid_utf8(text)) << e.path();
     if (e.path().extension() == ".json") {
       EXPECT_TRUE(nlohmann::json::accept(text)) << e.path();
     }
@@ -86,7 +86,7 @@ TEST(Utf8Names, JsonOnStdoutParses) {
     ASSERT_EQ(r.code, 0) << c << "\n" << r.out;
     nlohmann::json j;
     ASSERT_NO_THROW(j = nlohmann::json::parse(r.out)) << c << "\n" << r.out;
-    EXPECT_TRUE(stream::report::is_valid_utf8(r.out)) << c;
+    EXPECT_TRUE(stream::io::is_valid_utf8(r.out)) << c;
     EXPECT_NE(j.dump().find("conv" + kFffd), std::string::npos) << c;
   }
   const auto parsed = nlohmann::json::parse(run_stream(commands[0], stream::test::Stderr::Discard).out);

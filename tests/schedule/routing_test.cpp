@@ -267,7 +267,7 @@ TEST(Routing, UnreachableTargetIsAnError) {
 TEST(Routing, SteadyStateTransfersUseTheMulticastPlans) {
   const auto s = simba();
   const Workload wl = test::two_conv();
-  tiling::GroupMapping m;
+  mapping::GroupMapping m;
   m.nodes.resize(wl.size());
   for (std::size_t i : wl.computation_nodes()) m.nodes[i] = {{6, 7}, {{1, 2}}};
   m.intra_core_tiling = {{"Conv1", 0, 1}};

@@ -19,7 +19,7 @@
 
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/ir/workload.hpp>
-#include <stream/schedule/node_costs.hpp>
+#include <stream/cost/cost_table.hpp>
 #include <stream/tiling/tiled_group.hpp>
 
 namespace stream::test {
@@ -83,15 +83,15 @@ inline Workload staging_gemm_add() {
 /// Every compute node on cores {5, 6}, split in two along its dim 1 (n); `m_tile` rows of the
 /// Gemm per steady-state iteration (16: one iteration).
 inline tiling::TiledGroup staging_tiled(const Workload& wl, std::int64_t m_tile = 16) {
-  tiling::GroupMapping m;
+  mapping::GroupMapping m;
   m.nodes.resize(wl.size());
   for (std::size_t i : wl.computation_nodes()) m.nodes[i] = {{5, 6}, {{1, 2}}};
   m.intra_core_tiling = {{"Gemm", 0, m_tile}};
   return tiling::tile(wl, m);
 }
 
-inline schedule::NodeCosts staging_costs(double gemm, double add = 0) {
-  schedule::NodeCosts c;
+inline cost::CostTable staging_costs(double gemm, double add = 0) {
+  cost::CostTable c;
   for (int id : {5, 6}) {
     c["Gemm"].push_back({id, "aie2.compute", gemm, 0, 0, 0, 0, "aie2"});
     c["Add"].push_back({id, "aie2.compute", add, 0, 0, 0, 0, "aie2"});

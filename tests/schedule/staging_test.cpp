@@ -243,7 +243,7 @@ TEST(Staging, TwoConvOnTheWholeAieArray) {
                                               "/reference/stream-inputs/aie/hardware/whole_array.yaml");
   EXPECT_EQ(staging_memory_cores(acc), (std::vector<int>{1, 7, 13, 19}));
   const Workload wl = test::two_conv();
-  tiling::GroupMapping m;
+  mapping::GroupMapping m;
   m.nodes.resize(wl.size());
   const std::vector<int> tiles{2, 3, 4, 5, 8, 9, 10, 11, 14, 15, 16, 17, 20, 21, 22, 23};
   for (std::size_t i : wl.computation_nodes()) m.nodes[i] = {tiles, {{1, 16}}};

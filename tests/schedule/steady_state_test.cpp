@@ -2,7 +2,7 @@
 // reference's tpu_like_quad_core hardware and hand-given per-core costs.
 #include <gtest/gtest.h>
 
-#include <stream/allocate/tetra.hpp>
+#include <stream/allocate/allocation_milp.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/schedule/steady_state.hpp>
 #include <stream/tiling/tiled_group.hpp>
@@ -18,17 +18,17 @@ hardware::Accelerator reference_hw(const std::string& file) {
   return hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/" + file);
 }
 
-tiling::TiledGroup tiled_two_conv(const std::vector<int>& cores, std::vector<std::pair<int, std::int64_t>> split) {
+tiling::TiledGroup tiled_two_conv(const std::vector<int>& cores, std::vector<mapping::DimSplit> split) {
   static const Workload wl = test::two_conv();
-  tiling::GroupMapping m;
+  mapping::GroupMapping m;
   m.nodes.resize(wl.size());
   for (std::size_t i : wl.computation_nodes()) m.nodes[i] = {cores, split};
   m.intra_core_tiling = {{"Conv1", 0, 1}};
   return tiling::tile(wl, m);
 }
 
-NodeCosts costs(const std::vector<int>& cores, double c1, double c2) {
-  NodeCosts c;
+cost::CostTable costs(const std::vector<int>& cores, double c1, double c2) {
+  cost::CostTable c;
   for (int id : cores) {
     c["Conv1"].push_back({id, "zigzag.compute", c1, 0, 0, 0, 0, "zigzag"});
     c["Conv2"].push_back({id, "zigzag.compute", c2, 0, 0, 0, 0, "zigzag"});
@@ -81,7 +81,7 @@ TEST(SteadyState, ActiveLatencyRoundsHalfToEven) {
   EXPECT_EQ(active_latency(loops, 14), 4);  // 3.5 -> 4
 }
 
-TEST(Tetra, TwoConvTpuQuadCoreIs14344) {
+TEST(AllocationMilp, TwoConvTpuQuadCoreIs14344) {
   const auto acc = reference_hw("tpu_like_quad_core.yaml");
   const auto ss = steady_state(tiled_two_conv({0, 1, 2, 3}, {{1, 4}}), costs({0, 1, 2, 3}, 2376, 4656), acc);
   const auto solver = allocate::make_solver("cbc");
@@ -96,7 +96,7 @@ TEST(Tetra, TwoConvTpuQuadCoreIs14344) {
   EXPECT_NEAR(a.level_objectives[2], 10.0, 1e-6);
 }
 
-TEST(Tetra, TwoConvEyerissSingleCoreIs114999) {
+TEST(AllocationMilp, TwoConvEyerissSingleCoreIs114999) {
   const auto acc = reference_hw("eyeriss_like_single_core.yaml");
   const auto ss = steady_state(tiled_two_conv({0}, {}), costs({0}, 21048, 83423), acc);
   const auto solver = allocate::make_solver("cbc");

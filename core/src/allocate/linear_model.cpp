@@ -43,7 +43,7 @@ void LinearModel::add_range(const LinExpr& expr, double lo, double hi, std::stri
   std::sort(t.begin(), t.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [v, c] : t) {
     if (v < 0 || static_cast<std::size_t>(v) >= vars_.size())
-      throw Error("MILP row '" + row.name + "' uses an unknown variable", Location{});
+      throw Error("MILP row '" + row.name + "' uses an unknown variable", Location{}, ErrorKind::Internal);
     if (!row.terms.empty() && row.terms.back().first == v)
       row.terms.back().second += c;
     else

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <cmath>
+#include <optional>
 
 #include "stream/cost/layer.hpp"
-#include "stream/cost/loop_factors.hpp"
-#include "stream/cost/memory_allocator.hpp"
+#include "stream/cost/loma.hpp"
 
 namespace stream::cost {
 
@@ -68,31 +67,110 @@ int fallback_cycles_per_op(const std::string& op_type) {
   return is_slow_op(t) ? 4 : 1;
 }
 
-CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& options) {
-  CoreCost result;
+namespace {
+
+std::int64_t tile_macs(const Tile& tile) {
+  std::int64_t macs = 1;
+  for (const auto& d : tile.dims) macs *= d.size;
+  return macs;
+}
+
+// Why the core's memory operands cannot take a node of `n_tensors` tensors (Stream's assertion
+// before ZigZag, then ZigZag's KeyError on an unlinked memory operand), or nothing.
+std::optional<std::string> memory_operand_problem(int n_tensors, const CoreModel& core, const std::string& assertion) {
+  if (n_tensors > core.memop_count() || !core.has_memop(kI1) || !core.has_memop(kI2) || !core.has_memop(kO))
+    return assertion;
+  const int m = unlinked_memop(n_tensors, core);
+  if (m >= 0) return std::string("KeyError: ") + (m == kI1 ? "I1" : m == kI2 ? "I2" : "O");
+  return std::nullopt;
+}
+
+// The checks that need no layer: a cheap early exit (the stream_error check on the axes comes
+// first, as in Stream, so they apply only to axes Stream can describe).
+std::optional<std::string> tile_problem(const Tile& tile, const CoreModel& core) {
   // The memory operands link one output (O) and up to two inputs: a second output (TopK's indices,
   // an LSTM cell's c) would be costed as an input, so such a node takes the fallback.
-  if (std::count_if(tile.operands.begin(), tile.operands.end(), [](const TileOperand& o) { return o.role == "O"; }) > 1) {
-    std::int64_t macs = 1;
-    for (const auto& d : tile.dims) macs *= d.size;
-    set_fallback(result, macs, core, tile.op_type, "the node has several outputs; the per-core model costs one");
-    return result;
+  if (std::count_if(tile.operands.begin(), tile.operands.end(), [](const TileOperand& o) { return o.role == "O"; }) > 1)
+    return "the node has several outputs; the per-core model costs one";
+  if (!axes_supported(tile)) return std::nullopt;
+  return memory_operand_problem(static_cast<int>(tile.operands.size()), core, "AssertionError");
+}
+
+// The memory operand each layer operand links to: O, then I1, then I2.
+std::vector<int> memory_operands_of(int n_tensors) {
+  std::vector<int> memop_of_op{kO};
+  for (int i = 1; i < n_tensors; ++i) memop_of_op.push_back(i == 1 ? kI1 : kI2);
+  return memop_of_op;
+}
+
+void record_best(CoreCost& result, MappingCost best, int cycles_per_op) {
+  result.status = CostStatus::Ok;
+  result.cycles_per_op = cycles_per_op;
+  result.latency_total = best.latency_total2;
+  result.energy_total = best.energy_total;
+  result.ideal_cycle = best.ideal_cycle;
+  result.ideal_temporal_cycle = best.ideal_temporal_cycle;
+  result.mac_spatial_utilization = best.ideal_cycle / best.ideal_temporal_cycle;
+  result.best = std::move(best);
+}
+
+// ZigZag's steps for one layer on one core: the spatial mapping, LOMA's temporal search at one
+// cycle per operation, and the re-evaluation of the best ordering at the operator's own cycles per
+// op (an exact, case-sensitive match, as Stream does).
+void cost_layer(const Layer& layer, const CoreModel& core, const std::string& op_type, const CostOptions& options,
+                CoreCost& result) {
+  const int n_tensors = static_cast<int>(layer.operands.size());
+  const std::vector<int> memop_of_op = memory_operands_of(n_tensors);
+  const SpatialMapping sm = generate_spatial_mapping(layer, core, memop_of_op);
+  std::vector<OperandSpatial> frac, integer;
+  for (int op = 0; op < n_tensors; ++op) {
+    frac.push_back(convert_spatial_mapping(layer, core, sm, op, memop_of_op[static_cast<std::size_t>(op)], false));
+    integer.push_back(convert_spatial_mapping(layer, core, sm, op, memop_of_op[static_cast<std::size_t>(op)], true));
   }
-  // Nodes that fail Stream's memory-operand checks need no layer at all (a cheap early exit; the
-  // stream_error check on the axes comes first, as in Stream).
-  const int n_tiles_tensors = static_cast<int>(tile.operands.size());
-  if (axes_supported(tile)) {
-    std::int64_t macs = 1;
-    for (const auto& d : tile.dims) macs *= d.size;
-    if (n_tiles_tensors > core.memop_count() || !core.has_memop(kI1) || !core.has_memop(kI2) || !core.has_memop(kO)) {
-      set_fallback(result, macs, core, tile.op_type, "AssertionError");
-      return result;
-    }
-    const int m = unlinked_memop(n_tiles_tensors, core);
-    if (m >= 0) {
-      set_fallback(result, macs, core, tile.op_type, m == kI1 ? "KeyError: I1" : m == kI2 ? "KeyError: I2" : "KeyError: O");
-      return result;
-    }
+  const auto loops = temporal_loops(layer, frac[1]);
+  const auto lpfs = loop_prime_factors(loops, options.lpf_limit);
+  result.orderings_total = ordering_count(lpfs);
+
+  MemoryAllocator allocator(layer, core, memop_of_op, frac, options.even_mapping);
+  Evaluator evaluator(layer, core, memop_of_op, frac, integer, 1);
+  if (!allocator.can_fit_some_ordering(loops)) {
+    set_fallback(result, layer, core, op_type,
+                 "NoValidLoopOrderingFoundException: the operands cannot fit the memories in any loop ordering");
+    return;
+  }
+  LomaResult search = loma_search(lpfs, allocator, evaluator, options.time_budget_s);
+  result.orderings_visited = search.orderings_visited;
+  result.orderings_evaluated = search.orderings_evaluated;
+  result.search_cut = search.search_cut;
+  if (!search.found) {
+    set_fallback(result, layer, core, op_type,
+                 search.search_cut ? "time budget exhausted before a valid loop ordering was found"
+                                   : "NoValidLoopOrderingFoundException: no loop ordering fits the memories");
+    return;
+  }
+  const int cpo = is_slow_op(op_type) ? 4 : 1;
+  if (cpo != 1) {
+    Evaluator final_eval(layer, core, memop_of_op, frac, integer, cpo);
+    final_eval.evaluate(search.ordering, search.allocation, search.cost, options.detail);
+    if (options.detail) result.temporal_mapping = final_eval.stationary();
+  } else if (options.detail) {
+    evaluator.evaluate(search.ordering, search.allocation, search.cost, true);
+    result.temporal_mapping = evaluator.stationary();
+  }
+  record_best(result, std::move(search.cost), cpo);
+  if (options.detail) {
+    result.spatial_mapping = sm;
+    result.spatial_mapping_text = sm.str(core);
+  }
+}
+
+}  // namespace
+
+CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& options) {
+  CoreCost result;
+  if (auto problem = tile_problem(tile, core)) {
+    set_fallback(result, tile_macs(tile), core, tile.op_type, std::move(*problem));
+    return result;
   }
   Layer layer;
   try {
@@ -107,98 +185,14 @@ CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& op
   if (core.accumulator_bits > 0) layer.operands[0].precision = core.accumulator_bits;
   if (options.detail)
     for (const auto& o : layer.operands) result.operand_names.push_back(o.name);
-
-  // Stream's checks before ZigZag, then the memory-operand links ZigZag needs for every memory
-  // operand of the core (an unlinked one raises KeyError inside ZigZag).
   const int n_tensors = static_cast<int>(layer.operands.size());
-  if (n_tensors > core.memop_count() || !core.has_memop(kI1) || !core.has_memop(kI2) || !core.has_memop(kO)) {
-    set_fallback(result, layer, core, tile.op_type, "AssertionError: memory operand links (node has " +
-                                                        std::to_string(n_tensors) + " tensors)");
+  if (auto problem = memory_operand_problem(
+          n_tensors, core, "AssertionError: memory operand links (node has " + std::to_string(n_tensors) + " tensors)")) {
+    set_fallback(result, layer, core, tile.op_type, std::move(*problem));
     return result;
   }
-  std::vector<int> memop_of_op{kO};
-  for (int i = 1; i < n_tensors; ++i) memop_of_op.push_back(i == 1 ? kI1 : kI2);
-  for (int m = 0; m < kNumMemOps; ++m)
-    if (core.has_memop(m) && std::find(memop_of_op.begin(), memop_of_op.end(), m) == memop_of_op.end()) {
-      set_fallback(result, layer, core, tile.op_type, std::string("KeyError: ") + (m == kI1 ? "I1" : m == kI2 ? "I2" : "O"));
-      return result;
-    }
-
   try {
-    const SpatialMapping sm = generate_spatial_mapping(layer, core, memop_of_op);
-    std::vector<OperandSpatial> frac, integer;
-    frac.reserve(static_cast<std::size_t>(n_tensors));
-    integer.reserve(static_cast<std::size_t>(n_tensors));
-    for (int op = 0; op < n_tensors; ++op) {
-      frac.push_back(convert_spatial_mapping(layer, core, sm, op, memop_of_op[static_cast<std::size_t>(op)], false));
-      integer.push_back(convert_spatial_mapping(layer, core, sm, op, memop_of_op[static_cast<std::size_t>(op)], true));
-    }
-    const auto loops = temporal_loops(layer, frac[1]);
-    const auto lpfs = loop_prime_factors(loops, options.lpf_limit);
-    result.orderings_total = ordering_count(lpfs);
-
-    MemoryAllocator allocator(layer, core, memop_of_op, frac, options.even_mapping);
-    Evaluator evaluator(layer, core, memop_of_op, frac, integer, 1);
-    if (!allocator.can_fit_some_ordering(loops)) {
-      set_fallback(result, layer, core, tile.op_type,
-                   "NoValidLoopOrderingFoundException: the operands cannot fit the memories in any loop ordering");
-      return result;
-    }
-    MultisetPermutations perms(lpfs);
-    Allocation alloc, best_alloc;
-    std::vector<TemporalLoop> best_ordering;
-    MappingCost cost, best;
-    bool found = false;
-    const auto start = std::chrono::steady_clock::now();
-    do {
-      ++result.orderings_visited;
-      if (options.time_budget_s > 0 && (result.orderings_visited & 15) == 0) {
-        const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (el > options.time_budget_s) {
-          result.search_cut = true;
-          break;
-        }
-      }
-      const auto& ordering = perms.current();
-      if (!allocator.allocate(ordering, alloc)) continue;
-      evaluator.evaluate(ordering, alloc, cost, false);
-      ++result.orderings_evaluated;
-      if (!found || cost.latency_total2 < best.latency_total2 ||
-          (cost.latency_total2 == best.latency_total2 && cost.energy_total < best.energy_total)) {
-        best = cost;
-        best_ordering = ordering;
-        best_alloc = alloc;
-        found = true;
-      }
-    } while (perms.next());
-    if (!found) {
-      set_fallback(result, layer, core, tile.op_type,
-                   result.search_cut ? "time budget exhausted before a valid loop ordering was found"
-                                     : "NoValidLoopOrderingFoundException: no loop ordering fits the memories");
-      return result;
-    }
-    // Re-evaluation with the operator's cycles per op (exact, case-sensitive match as Stream does).
-    const int cpo = is_slow_op(tile.op_type) ? 4 : 1;
-    if (cpo != 1) {
-      Evaluator final_eval(layer, core, memop_of_op, frac, integer, cpo);
-      final_eval.evaluate(best_ordering, best_alloc, best, options.detail);
-      if (options.detail) result.temporal_mapping = final_eval.stationary();
-    } else if (options.detail) {
-      evaluator.evaluate(best_ordering, best_alloc, best, true);
-      result.temporal_mapping = evaluator.stationary();
-    }
-    result.status = CostStatus::Ok;
-    result.cycles_per_op = cpo;
-    result.latency_total = best.latency_total2;
-    result.energy_total = best.energy_total;
-    result.ideal_cycle = best.ideal_cycle;
-    result.ideal_temporal_cycle = best.ideal_temporal_cycle;
-    result.mac_spatial_utilization = best.ideal_cycle / best.ideal_temporal_cycle;
-    if (options.detail) {
-      result.spatial_mapping = sm;
-      result.spatial_mapping_text = sm.str(core);
-    }
-    result.best = std::move(best);
+    cost_layer(layer, core, tile.op_type, options, result);
   } catch (const std::exception& e) {
     set_fallback(result, layer, core, tile.op_type, e.what());
   }

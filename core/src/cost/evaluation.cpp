@@ -106,84 +106,92 @@ Evaluator::Evaluator(const Layer& layer, const CoreModel& core, const std::vecto
   prev_ir_.resize(static_cast<std::size_t>(layer.n_pr));
 }
 
-// R/IR products of C1 (TMs[a-1] ++ SM[a]) and C2 (TMs[a-1] ++ SM[a-1]) with pr decoupling, then
-// the per-arch-level data sizes and precisions.
-void Evaluator::sizes_for(int op_i, int v) {
-  const auto op = static_cast<std::size_t>(op_i);
-  const LayerOperand& lo = layer_.operands[op];
-  const auto& sm = (*sm_[v])[op].loops;
-  const int n = n_[op];
-  const auto nn = static_cast<std::size_t>(n);
-  Version& V = ver_[op][static_cast<std::size_t>(v)];
+// One loop's contribution to an operand's relevant (R) and irrelevant (IR) products. A pr dim's
+// source loops contribute through the pr size (pr decoupling: the window's new R and IR over the
+// previous ones); `flag` records an IR factor above 1.
+void Evaluator::accumulate(const int* cls, int dim, double size, double& R, double& IR, char* flag) {
+  const int c = cls[dim];
+  if (c >= 3) {
+    const int k = c - 3;
+    const PrRelation& rel = layer_.pr[static_cast<std::size_t>(k)];
+    run_[static_cast<std::size_t>(dim)] *= size;
+    const double ra = run_[static_cast<std::size_t>(rel.a)], rb = run_[static_cast<std::size_t>(rel.b)];
+    const double rc = layer_.pr_size(k, ra, rb);
+    const double irc = ra * rb / rc;
+    const double rf = rc / prev_r_[static_cast<std::size_t>(k)];
+    const double irf = irc / prev_ir_[static_cast<std::size_t>(k)];
+    prev_r_[static_cast<std::size_t>(k)] = rc;
+    prev_ir_[static_cast<std::size_t>(k)] = irc;
+    R *= rf;
+    IR *= irf;
+    if (flag && irf > 1) *flag = 1;
+  } else if (c == 1) {
+    R *= size;
+  } else if (c == 2) {
+    IR *= size;
+    if (flag && size > 1) *flag = 1;
+  }
+}
+
+void Evaluator::reset_pr_products() {
+  std::fill(run_.begin(), run_.end(), 1.0);
+  std::fill(prev_r_.begin(), prev_r_.end(), 1.0);
+  std::fill(prev_ir_.begin(), prev_ir_.end(), 1.0);
+}
+
+// R/IR products of C1 (TMs[a-1] ++ SM[a]) and C2 (TMs[a-1] ++ SM[a-1]) with pr decoupling.
+void Evaluator::level_products(std::size_t op, const OperandSpatial& spatial) {
+  const auto& sm = spatial.loops;
+  const auto nn = static_cast<std::size_t>(n_[op]);
+  const int* cls = layer_.operands[op].dim_class.data();
   r1_.assign(nn + 1, 1.0);
   ir1_.assign(nn + 1, 1.0);
   r2_.assign(nn + 1, 1.0);
   irflag_.assign(nn + 1, 0);
-
-  const int* cls = lo.dim_class.data();
-  auto process = [&](int dim, double size, double& R, double& IR, char* flag) {
-    const int c = cls[dim];
-    if (c >= 3) {
-      const int k = c - 3;
-      const PrRelation& rel = layer_.pr[static_cast<std::size_t>(k)];
-      run_[static_cast<std::size_t>(dim)] *= size;
-      const double ra = run_[static_cast<std::size_t>(rel.a)], rb = run_[static_cast<std::size_t>(rel.b)];
-      const double rc = layer_.pr_size(k, ra, rb);
-      const double irc = ra * rb / rc;
-      const double rf = rc / prev_r_[static_cast<std::size_t>(k)];
-      const double irf = irc / prev_ir_[static_cast<std::size_t>(k)];
-      prev_r_[static_cast<std::size_t>(k)] = rc;
-      prev_ir_[static_cast<std::size_t>(k)] = irc;
-      R *= rf;
-      IR *= irf;
-      if (flag && irf > 1) *flag = 1;
-    } else if (c == 1) {
-      R *= size;
-    } else if (c == 2) {
-      IR *= size;
-      if (flag && size > 1) *flag = 1;
-    }
-  };
-
-  // C1
-  std::fill(run_.begin(), run_.end(), 1.0);
-  std::fill(prev_r_.begin(), prev_r_.end(), 1.0);
-  std::fill(prev_ir_.begin(), prev_ir_.end(), 1.0);
+  reset_pr_products();
   for (std::size_t a = 0; a <= nn; ++a) {
     double R = 1, IR = 1;
     char flag = 0;
     if (a > 0)
-      for (int i = bnd_[op][a - 1]; i < bnd_[op][a]; ++i) process(ord_[i].dim, static_cast<double>(ord_[i].size), R, IR, &flag);
-    for (const auto& l : sm[a]) process(l.dim, l.size, R, IR, &flag);
+      for (int i = bnd_[op][a - 1]; i < bnd_[op][a]; ++i) accumulate(cls, ord_[i].dim, static_cast<double>(ord_[i].size), R, IR, &flag);
+    for (const auto& l : sm[a]) accumulate(cls, l.dim, l.size, R, IR, &flag);
     r1_[a] = R;
     ir1_[a] = IR;
     irflag_[a] = flag;
   }
-  // C2
-  std::fill(run_.begin(), run_.end(), 1.0);
-  std::fill(prev_r_.begin(), prev_r_.end(), 1.0);
-  std::fill(prev_ir_.begin(), prev_ir_.end(), 1.0);
+  reset_pr_products();
   for (std::size_t a = 1; a <= nn; ++a) {
     double R = 1, IR = 1;
-    for (int i = bnd_[op][a - 1]; i < bnd_[op][a]; ++i) process(ord_[i].dim, static_cast<double>(ord_[i].size), R, IR, nullptr);
-    for (const auto& l : sm[a - 1]) process(l.dim, l.size, R, IR, nullptr);
+    for (int i = bnd_[op][a - 1]; i < bnd_[op][a]; ++i) accumulate(cls, ord_[i].dim, static_cast<double>(ord_[i].size), R, IR, nullptr);
+    for (const auto& l : sm[a - 1]) accumulate(cls, l.dim, l.size, R, IR, nullptr);
     r2_[a] = R;
   }
-  // caal (output) and psum flags.
-  if (op == 0) {
-    double p = 1;
-    V.caal[nn + 1] = V.caal[nn + 2] = 1;
-    for (std::size_t a = nn + 1; a-- > 0;) {
-      p *= ir1_[a];
-      V.caal[a] = p;
-    }
-    bool any = false;
-    V.psum[nn] = 0;
-    for (std::size_t m = nn; m-- > 0;) {
-      any = any || irflag_[m + 1];
-      V.psum[m] = any ? 1 : 0;
-    }
+}
+
+// The output's caal (the IR product above each level) and partial-sum flags.
+void Evaluator::output_flags(Version& V, std::size_t nn) {
+  double p = 1;
+  V.caal[nn + 1] = V.caal[nn + 2] = 1;
+  for (std::size_t a = nn + 1; a-- > 0;) {
+    p *= ir1_[a];
+    V.caal[a] = p;
   }
+  bool any = false;
+  V.psum[nn] = 0;
+  for (std::size_t m = nn; m-- > 0;) {
+    any = any || irflag_[m + 1];
+    V.psum[m] = any ? 1 : 0;
+  }
+}
+
+// The per-arch-level data sizes and precisions of operand `op_i` under spatial version v.
+void Evaluator::sizes_for(int op_i, int v) {
+  const auto op = static_cast<std::size_t>(op_i);
+  const LayerOperand& lo = layer_.operands[op];
+  const auto nn = static_cast<std::size_t>(n_[op]);
+  Version& V = ver_[op][static_cast<std::size_t>(v)];
+  level_products(op, (*sm_[v])[op]);
+  if (op == 0) output_flags(V, nn);
   double pr2 = 1;
   for (std::size_t a = 0; a <= nn; ++a) {
     pr2 *= r2_[a];

@@ -53,6 +53,15 @@ AffineExpr AffineExpr::from_linear(const LinearForm& form) {
 
 AffineExpr::Kind AffineExpr::kind() const { return node_->kind; }
 int AffineExpr::position() const { return static_cast<int>(node_->value); }
+
+int AffineExpr::bare_dim() const {
+  if (is_dim()) return position();
+  auto f = linear();
+  if (f && f->constant == 0 && f->num_terms() == 1)
+    for (std::size_t d = 0; d < f->coeffs.size(); ++d)
+      if (f->coeffs[d] == 1) return static_cast<int>(d);
+  return -1;
+}
 std::int64_t AffineExpr::value() const { return node_->value; }
 const AffineExpr& AffineExpr::lhs() const { return node_->lhs_; }
 const AffineExpr& AffineExpr::rhs() const { return node_->rhs_; }

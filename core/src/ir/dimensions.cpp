@@ -121,10 +121,8 @@ std::string print_relation(const GlobalForm& f) {
   return s;
 }
 
-}  // namespace
-
-UnifiedDimensions compute_unified_dimensions(const Workload& wl) {
-  UnifiedDimensions u;
+// Every compute node's loops get consecutive global slots, in dataflow order; returns the count.
+std::size_t assign_slots(const Workload& wl, UnifiedDimensions& u) {
   const auto& nodes = wl.nodes();
   u.first_slot.assign(nodes.size(), -1);
   std::int64_t total = 0;
@@ -139,19 +137,35 @@ UnifiedDimensions compute_unified_dimensions(const Workload& wl) {
     const auto& sizes = wl.loop_sizes(i);
     for (std::size_t d = 0; d < sizes.size(); ++d) u.slot_size[static_cast<std::size_t>(u.first_slot[i]) + d] = sizes[d];
   }
+  return static_cast<std::size_t>(total);
+}
 
-  OffsetUnionFind uf(static_cast<std::size_t>(total));
-  auto relate = [&](std::size_t a, const AffineExpr& ea, std::size_t b, const AffineExpr& eb) {
-    const GlobalForm rel = difference(globalise(ea, u.first_slot[a]), globalise(eb, u.first_slot[b]));
+// Unifies the slots two accesses of one tensor axis relate.
+class Relator {
+ public:
+  Relator(UnifiedDimensions& u, std::size_t slots) : u_(u), uf_(slots) {}
+
+  void relate(std::size_t a, const AffineExpr& ea, std::size_t b, const AffineExpr& eb) {
+    const GlobalForm rel = difference(globalise(ea, u_.first_slot[a]), globalise(eb, u_.first_slot[b]));
     // Only identity relations d_x - d_y + c = 0 unify loops (a window index s*o + f - p does not).
     if (rel.terms.size() != 2 || rel.terms[0].second * rel.terms[1].second != -1) return;
     const std::size_t plus = rel.terms[0].second > 0 ? rel.terms[0].first : rel.terms[1].first;
     const std::size_t minus = rel.terms[0].second > 0 ? rel.terms[1].first : rel.terms[0].first;
-    u.relations.push_back(print_relation(rel));
+    u_.relations.push_back(print_relation(rel));
     // plus - minus + c = 0  =>  value(plus) = value(minus) - c
-    uf.unite(plus, minus, -rel.constant);
-  };
+    uf_.unite(plus, minus, -rel.constant);
+  }
 
+  OffsetUnionFind& classes() { return uf_; }
+
+ private:
+  UnifiedDimensions& u_;
+  OffsetUnionFind uf_;
+};
+
+// A producer's output and its consumer's read of it, axis by axis.
+void relate_producer_edges(const Workload& wl, Relator& relator) {
+  const auto& nodes = wl.nodes();
   for (auto [src, dst] : wl.edges()) {
     if (!nodes[src].has_iteration_space() || !nodes[dst].has_iteration_space()) continue;
     const Tensor* shared = nullptr;
@@ -163,41 +177,49 @@ UnifiedDimensions compute_unified_dimensions(const Workload& wl) {
     if (!shared) continue;
     const auto* ms = nodes[src].mapping_of(*shared);
     const auto* md = nodes[dst].mapping_of(*shared);
-    for (std::size_t axis = 0; axis < ms->num_results(); ++axis) relate(src, ms->result(axis), dst, md->result(axis));
+    for (std::size_t axis = 0; axis < ms->num_results(); ++axis) relator.relate(src, ms->result(axis), dst, md->result(axis));
   }
+}
 
+// Two readers of one graph input, axis by axis.
+void relate_readers(const Workload& wl, const Tensor& t, std::size_t a, std::size_t b, Relator& relator) {
+  const auto& nodes = wl.nodes();
+  const auto* ma = nodes[a].mapping_of(t);
+  const auto* mb = nodes[b].mapping_of(t);
+  if (!ma || !mb) return;
+  const auto ka = iterator_kinds(nodes[a]);
+  const auto kb = iterator_kinds(nodes[b]);
+  for (std::size_t axis = 0; axis < ma->num_results(); ++axis) {
+    const auto& ra = ma->result(axis);
+    const auto& rb = mb->result(axis);
+    // Two readers' parallel loops over a shared input are not the same axis by themselves.
+    if (ra.is_dim() && rb.is_dim() && ka[static_cast<std::size_t>(ra.position())] == IteratorKind::Parallel &&
+        kb[static_cast<std::size_t>(rb.position())] == IteratorKind::Parallel)
+      continue;
+    relator.relate(a, ra, b, rb);
+  }
+}
+
+void relate_shared_inputs(const Workload& wl, Relator& relator) {
+  const auto& nodes = wl.nodes();
   for (std::size_t e = 0; e < nodes.size(); ++e) {
     if (nodes[e].kind != NodeKind::InEdge) continue;
-    const Tensor& t = *nodes[e].outputs.front();
     std::vector<std::size_t> readers;
     for (auto s : wl.successors(e))
       if (nodes[s].has_iteration_space()) readers.push_back(s);
-    for (std::size_t x = 0; x < readers.size(); ++x) {
-      for (std::size_t y = x + 1; y < readers.size(); ++y) {
-        const auto a = readers[x], b = readers[y];
-        const auto* ma = nodes[a].mapping_of(t);
-        const auto* mb = nodes[b].mapping_of(t);
-        if (!ma || !mb) continue;
-        const auto ka = iterator_kinds(nodes[a]);
-        const auto kb = iterator_kinds(nodes[b]);
-        for (std::size_t axis = 0; axis < ma->num_results(); ++axis) {
-          const auto& ra = ma->result(axis);
-          const auto& rb = mb->result(axis);
-          // Two readers' parallel loops over a shared input are not the same axis by themselves.
-          if (ra.is_dim() && rb.is_dim() && ka[static_cast<std::size_t>(ra.position())] == IteratorKind::Parallel &&
-              kb[static_cast<std::size_t>(rb.position())] == IteratorKind::Parallel)
-            continue;
-          relate(a, ra, b, rb);
-        }
-      }
-    }
+    for (std::size_t x = 0; x < readers.size(); ++x)
+      for (std::size_t y = x + 1; y < readers.size(); ++y)
+        relate_readers(wl, *nodes[e].outputs.front(), readers[x], readers[y], relator);
   }
+}
 
+// Numbers the classes by their root slot and sizes each by a member at offset 0 (else any member).
+void number_classes(UnifiedDimensions& u, OffsetUnionFind& uf, std::size_t total) {
   std::vector<std::size_t> roots;
-  u.slot_dim.resize(static_cast<std::size_t>(total));
-  u.slot_offset.resize(static_cast<std::size_t>(total));
-  std::vector<std::size_t> root_of(static_cast<std::size_t>(total));
-  for (std::size_t s = 0; s < static_cast<std::size_t>(total); ++s) {
+  u.slot_dim.resize(total);
+  u.slot_offset.resize(total);
+  std::vector<std::size_t> root_of(total);
+  for (std::size_t s = 0; s < total; ++s) {
     auto [r, off] = uf.find(s);
     root_of[s] = r;
     u.slot_offset[s] = off;
@@ -209,7 +231,7 @@ UnifiedDimensions compute_unified_dimensions(const Workload& wl) {
   for (std::size_t k = 0; k < roots.size(); ++k) rank[roots[k]] = static_cast<int>(k);
   u.dim_size.assign(roots.size(), 0);
   std::vector<bool> pure_seen(roots.size(), false);
-  for (std::size_t s = 0; s < static_cast<std::size_t>(total); ++s) {
+  for (std::size_t s = 0; s < total; ++s) {
     const int z = rank[root_of[s]];
     u.slot_dim[s] = z;
     auto zi = static_cast<std::size_t>(z);
@@ -220,6 +242,17 @@ UnifiedDimensions compute_unified_dimensions(const Workload& wl) {
       u.dim_size[zi] = u.slot_size[s];
     }
   }
+}
+
+}  // namespace
+
+UnifiedDimensions compute_unified_dimensions(const Workload& wl) {
+  UnifiedDimensions u;
+  const std::size_t total = assign_slots(wl, u);
+  Relator relator(u, total);
+  relate_producer_edges(wl, relator);
+  relate_shared_inputs(wl, relator);
+  number_classes(u, relator.classes(), total);
   return u;
 }
 

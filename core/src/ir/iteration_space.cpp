@@ -20,17 +20,6 @@ const std::unordered_set<std::string>& data_dependent_types() {
   return types;
 }
 
-// A result that is a bare dim (coefficient 1, no offset) names that dim, else -1.
-int bare_dim(const AffineExpr& e) {
-  if (e.is_dim()) return e.position();
-  auto f = e.linear();
-  if (f && f->constant == 0 && f->num_terms() == 1) {
-    for (std::size_t d = 0; d < f->coeffs.size(); ++d)
-      if (f->coeffs[d] == 1) return static_cast<int>(d);
-  }
-  return -1;
-}
-
 }  // namespace
 
 AccessRelation access_relation(const Node& node, std::size_t i) {
@@ -47,17 +36,17 @@ AccessRelation access_relation(const Node& node, std::size_t i) {
   return r;
 }
 
-std::vector<std::int64_t> loop_sizes(const Node& node) {
-  if (!node.has_iteration_space()) return {};
-  const int dims = node.num_dims();
-  std::vector<std::int64_t> size(static_cast<std::size_t>(dims), 0);
-  std::vector<std::size_t> source(static_cast<std::size_t>(dims), 0);  // operand that set the size
+namespace {
 
-  // Outputs first: a Slice's loop has the slice's extent, not its source's (spec §1.6 [REC]).
+// Sizes from the axes that a bare dim indexes. Outputs first: a Slice's loop has the slice's
+// extent, not its source's (spec §1.6 [REC]). 0 where no such axis exists.
+std::vector<std::int64_t> sizes_from_bare_axes(const Node& node) {
+  const auto dims = static_cast<std::size_t>(node.num_dims());
+  std::vector<std::int64_t> size(dims, 0);
+  std::vector<std::size_t> source(dims, 0);  // operand that set the size
   std::vector<std::size_t> order;
   for (std::size_t i = node.inputs.size(); i < node.num_operands(); ++i) order.push_back(i);
   for (std::size_t i = 0; i < node.inputs.size(); ++i) order.push_back(i);
-
   for (std::size_t i : order) {
     const auto& t = *node.operand(i);
     const auto& map = node.operand_mapping[i];
@@ -66,7 +55,7 @@ std::vector<std::int64_t> loop_sizes(const Node& node) {
     const bool data_dependent = access == AccessKind::DataDependent ||
                                 (access == AccessKind::PiecewiseAffine && !node.is_output_operand(i));
     for (std::size_t axis = 0; axis < map.num_results(); ++axis) {
-      const int d = bare_dim(map.result(axis));
+      const int d = map.result(axis).bare_dim();
       if (d < 0) continue;
       const auto extent = t.shape[axis];
       auto& s = size[static_cast<std::size_t>(d)];
@@ -84,46 +73,34 @@ std::vector<std::int64_t> loop_sizes(const Node& node) {
                     node.operand(source[static_cast<std::size_t>(d)])->name + "'");
     }
   }
-  for (const auto& [d, extent] : node.window_extents)
-    if (size[static_cast<std::size_t>(d)] == 0) size[static_cast<std::size_t>(d)] = extent;
+  return size;
+}
 
-  // Legacy inference for hand-built windowed nodes without window_extents (spec §1.6 step 2).
-  for (int d = 0; d < dims; ++d) {
-    if (size[static_cast<std::size_t>(d)] != 0) continue;
-    for (std::size_t i = 0; i < node.num_operands() && size[static_cast<std::size_t>(d)] == 0; ++i) {
-      const auto& map = node.operand_mapping[i];
-      for (std::size_t axis = 0; axis < map.num_results(); ++axis) {
-        auto f = map.result(axis).linear();
-        if (!f || f->coeff(d) == 0) continue;
-        const auto coef = f->coeff(d);
-        std::int64_t other_max = 0;
-        bool known = true;
-        for (int o = 0; o < static_cast<int>(f->coeffs.size()); ++o) {
-          if (o == d || f->coeff(o) == 0) continue;
-          if (size[static_cast<std::size_t>(o)] == 0) {
-            known = false;
-            break;
-          }
-          other_max += std::max<std::int64_t>(0, f->coeff(o) * (size[static_cast<std::size_t>(o)] - 1));
-        }
-        if (!known || coef < 0) continue;
-        const auto extent = node.operand(i)->shape[axis];
-        const auto inferred = (extent - 1 - f->constant - other_max) / coef + 1;
-        if (inferred >= 1) {
-          size[static_cast<std::size_t>(d)] = inferred;
-          break;
-        }
+// Legacy inference for hand-built windowed nodes without window_extents (spec §1.6 step 2): the
+// largest size of dim d that keeps an axis c*d + (other dims, known) + const inside its extent.
+std::int64_t inferred_window_size(const Node& node, int d, const std::vector<std::int64_t>& size) {
+  for (std::size_t i = 0; i < node.num_operands(); ++i) {
+    const auto& map = node.operand_mapping[i];
+    for (std::size_t axis = 0; axis < map.num_results(); ++axis) {
+      auto f = map.result(axis).linear();
+      if (!f || f->coeff(d) == 0 || f->coeff(d) < 0) continue;
+      std::int64_t other_max = 0;
+      bool known = true;
+      for (int o = 0; o < static_cast<int>(f->coeffs.size()) && known; ++o) {
+        if (o == d || f->coeff(o) == 0) continue;
+        known = size[static_cast<std::size_t>(o)] != 0;
+        other_max += std::max<std::int64_t>(0, f->coeff(o) * (size[static_cast<std::size_t>(o)] - 1));
       }
+      if (!known) continue;
+      const auto inferred = (node.operand(i)->shape[axis] - 1 - f->constant - other_max) / f->coeff(d) + 1;
+      if (inferred >= 1) return inferred;
     }
   }
-  std::string missing;
-  for (int d = 0; d < dims; ++d)
-    if (size[static_cast<std::size_t>(d)] == 0) missing += (missing.empty() ? "" : ", ") + node.dim_name(d);
-  if (!missing.empty())
-    fail_node(node.name, "",
-              "cannot determine the size of loop(s) " + missing +
-                  ": no operand axis indexes them alone and the node gives no window_extents");
-  // Every output element a loop point writes must exist.
+  return 0;
+}
+
+// Every output element a loop point writes must exist.
+void check_outputs_in_bounds(const Node& node, const std::vector<std::int64_t>& size) {
   for (std::size_t i = node.inputs.size(); i < node.num_operands(); ++i) {
     const auto& t = *node.operand(i);
     const auto ranges = node.operand_mapping[i].ranges(size);
@@ -133,6 +110,25 @@ std::vector<std::int64_t> loop_sizes(const Node& node) {
                   "output axis " + std::to_string(axis) + " is written at indices [" + std::to_string(ranges[axis].lo) +
                       ", " + std::to_string(ranges[axis].hi) + "] outside its extent " + std::to_string(t.shape[axis]));
   }
+}
+
+}  // namespace
+
+std::vector<std::int64_t> loop_sizes(const Node& node) {
+  if (!node.has_iteration_space()) return {};
+  std::vector<std::int64_t> size = sizes_from_bare_axes(node);
+  for (const auto& [d, extent] : node.window_extents)
+    if (size[static_cast<std::size_t>(d)] == 0) size[static_cast<std::size_t>(d)] = extent;
+  for (int d = 0; d < node.num_dims(); ++d)
+    if (size[static_cast<std::size_t>(d)] == 0) size[static_cast<std::size_t>(d)] = inferred_window_size(node, d, size);
+  std::string missing;
+  for (int d = 0; d < node.num_dims(); ++d)
+    if (size[static_cast<std::size_t>(d)] == 0) missing += (missing.empty() ? "" : ", ") + node.dim_name(d);
+  if (!missing.empty())
+    fail_node(node.name, "",
+              "cannot determine the size of loop(s) " + missing +
+                  ": no operand axis indexes them alone and the node gives no window_extents");
+  check_outputs_in_bounds(node, size);
   return size;
 }
 

@@ -15,16 +15,6 @@ namespace {
 
 using Shape = std::vector<std::int64_t>;
 
-// The dim a result indexes alone (coefficient 1, no offset), or -1.
-int bare_dim(const AffineExpr& e) {
-  if (e.is_dim()) return e.position();
-  auto f = e.linear();
-  if (f && f->constant == 0 && f->num_terms() == 1)
-    for (std::size_t d = 0; d < f->coeffs.size(); ++d)
-      if (f->coeffs[d] == 1) return static_cast<int>(d);
-  return -1;
-}
-
 std::vector<std::int64_t> row_major_strides(const Shape& e) {
   std::vector<std::int64_t> s(e.size(), 1);
   for (std::size_t t = e.size(); t-- > 1;) s[t - 1] = s[t] * e[t];
@@ -51,7 +41,7 @@ std::vector<std::pair<std::size_t, std::size_t>> split_loop(Node& n, int d, cons
     const auto& map = n.operand_mapping[i];
     for (std::size_t a = 0; a < map.num_results(); ++a) {
       const auto& r = map.result(a);
-      if (bare_dim(r) == d) {
+      if (r.bare_dim() == d) {
         for (int t = 0; t < m; ++t) results.push_back(AffineExpr::dim(d + t));
         expanded.emplace_back(i, a);
       } else if (r.uses_dim(d)) {
@@ -265,7 +255,7 @@ class Folder {
       if (g.kind != Group::Merge) continue;
       const auto o = g.ys[0];
       const auto r = y_results(o)[0];
-      const int d = bare_dim(r);
+      const int d = r.bare_dim();
       if (d < 0) throw Failed{};
       const auto& res = R.operand_mapping[operand].results();
       int uses = 0;
@@ -293,7 +283,7 @@ class Folder {
           break;
         case Group::LoneY: {
           const auto r = y_results(g.ys[0])[0];
-          const int d = bare_dim(r);
+          const int d = r.bare_dim();
           if (!(r.is_constant() && r.value() == 0) && d < 0) throw Failed{};
           if (d >= 0) dropped_.push_back(d);
           break;
@@ -405,103 +395,126 @@ class Folder {
 
   void refine(const Refinement& item) {
     const auto& e = item.factors;
-    const auto m = e.size();
     auto T = find_tensor(item.tensor);
-    if (!T) return;
-    if (m <= 1) return;
+    if (!T || e.size() <= 1) return;
     if (item.axis >= T->rank()) throw Failed{};
     if (T->shape[item.axis] != product(e)) {
       // Already refined through another path?
-      if (item.axis + m <= T->rank() && std::equal(e.begin(), e.end(), T->shape.begin() + static_cast<std::ptrdiff_t>(item.axis)))
+      if (item.axis + e.size() <= T->rank() &&
+          std::equal(e.begin(), e.end(), T->shape.begin() + static_cast<std::ptrdiff_t>(item.axis)))
         return;
       throw Failed{};
     }
+    const auto refined = refine_shape(T, item);
+    for (std::size_t ni : unique_accessors(T->name)) {
+      if (item.done.count(ni) != 0) continue;
+      touch(ni);
+      Node& N = nodes_[ni];
+      if (N.kind == NodeKind::FusionEdge) {
+        if (is_transpose(N)) refine_transpose(ni, T->name, item);
+      } else if (N.has_iteration_space()) {
+        refine_reader(ni, T, *refined, item);
+      }
+    }
+  }
+
+  // Replaces the tensor by one whose axis is split into the factors, and moves the later axes of
+  // the queued refinements of that tensor that do not wait for this one.
+  TensorPtr refine_shape(const TensorPtr& T, const Refinement& item) {
+    const auto& e = item.factors;
     Shape shape(T->shape.begin(), T->shape.begin() + static_cast<std::ptrdiff_t>(item.axis));
     shape.insert(shape.end(), e.begin(), e.end());
     shape.insert(shape.end(), T->shape.begin() + static_cast<std::ptrdiff_t>(item.axis) + 1, T->shape.end());
     auto refined = make_tensor(T->name, T->dtype, shape);
     replace_tensor(T->name, refined);
     for (auto& w : work_)
-      if (w.tensor == T->name && w.axis > item.axis && w.after.count(item.id) == 0) w.axis += m - 1;
+      if (w.tensor == T->name && w.axis > item.axis && w.after.count(item.id) == 0) w.axis += e.size() - 1;
+    return refined;
+  }
 
-    const auto stride = row_major_strides(e);
-    for (std::size_t ni : unique_accessors(T->name)) {
-      if (item.done.count(ni) != 0) continue;
-      touch(ni);
-      Node& N = nodes_[ni];
-      if (N.kind == NodeKind::FusionEdge) {
-        if (!is_transpose(N)) continue;
-        auto& p = perms_[N.name];
-        const bool is_input = N.inputs[0]->name == T->name;
-        const bool is_output = N.outputs[0]->name == T->name;
-        if (!is_input && !is_output) continue;
-        std::size_t a = 0, k = 0;  // X axis a <-> Y axis k
-        if (is_input) {
-          a = item.axis;
-          k = static_cast<std::size_t>(std::find(p.begin(), p.end(), static_cast<std::int64_t>(a)) - p.begin());
-          work_.push_back({N.outputs[0]->name, k, e, {ni}});
-        } else {
-          k = item.axis;
-          a = static_cast<std::size_t>(p[k]);
-          work_.push_back({N.inputs[0]->name, a, e, {ni}});
-        }
-        std::vector<std::int64_t> np;
-        for (std::size_t j = 0; j < p.size(); ++j) {
-          if (j == k) {
-            for (std::size_t t = 0; t < m; ++t) np.push_back(static_cast<std::int64_t>(a + t));
-          } else {
-            np.push_back(p[j] > static_cast<std::int64_t>(a) ? p[j] + static_cast<std::int64_t>(m) - 1 : p[j]);
-          }
-        }
-        p = np;
-        continue;
-      }
-      if (!N.has_iteration_space()) continue;
-      // Every operand of N that is T and not yet expanded.
-      for (;;) {
-        std::size_t j = N.num_operands();
-        for (std::size_t i = 0; i < N.num_operands(); ++i)
-          if (N.operand(i)->name == T->name && N.operand_mapping[i].num_results() != refined->rank()) {
-            j = i;
-            break;
-          }
-        if (j == N.num_operands()) break;
-        const auto r = N.operand_mapping[j].result(item.axis);
-        const int d = bare_dim(r);
-        if (d >= 0) {
-          for (auto [u, b] : split_loop(N, d, e)) {
-            if (N.operand(u)->name == T->name) {
-              if (b != item.axis) throw Failed{};
-              continue;
-            }
-            push_expanded(ni, N.operand(u)->name, b, e);
-          }
-        } else if (auto comps = row_major_components(unrefined(N, j, T), r, e)) {
-          // The node already walks the axis with one loop per factor (a grouped conv's g*K/G + k).
-          std::vector<AffineExpr> res;
-          const auto& old = N.operand_mapping[j].results();
-          res.insert(res.end(), old.begin(), old.begin() + static_cast<std::ptrdiff_t>(item.axis));
-          res.insert(res.end(), comps->begin(), comps->end());
-          res.insert(res.end(), old.begin() + static_cast<std::ptrdiff_t>(item.axis) + 1, old.end());
-          N.operand_mapping[j] = AffineMap(N.num_dims(), std::move(res));
-          if (j < N.access_overrides.size() && N.access_overrides[j]) N.access_overrides[j]->pieces = {N.operand_mapping[j]};
-        } else if (r.is_constant() && r.value() >= 0 && r.value() < product(e)) {
-          std::vector<AffineExpr> res;
-          const auto& old = N.operand_mapping[j].results();
-          res.insert(res.end(), old.begin(), old.begin() + static_cast<std::ptrdiff_t>(item.axis));
-          auto c = r.value();
-          for (std::size_t t = 0; t < m; ++t) {
-            res.push_back(AffineExpr::constant(c / stride[t]));
-            c %= stride[t];
-          }
-          res.insert(res.end(), old.begin() + static_cast<std::ptrdiff_t>(item.axis) + 1, old.end());
-          N.operand_mapping[j] = AffineMap(N.num_dims(), std::move(res));
-          if (j < N.access_overrides.size() && N.access_overrides[j]) N.access_overrides[j]->pieces = {N.operand_mapping[j]};
-        } else {
-          throw Failed{};
-        }
+  // A Transpose passes the split to its other side and its permutation gains the new axes.
+  void refine_transpose(std::size_t ni, const std::string& tensor, const Refinement& item) {
+    const Node& N = nodes_[ni];
+    const auto m = item.factors.size();
+    auto& p = perms_[N.name];
+    const bool is_input = N.inputs[0]->name == tensor;
+    if (!is_input && N.outputs[0]->name != tensor) return;
+    std::size_t a = 0, k = 0;  // X axis a <-> Y axis k
+    if (is_input) {
+      a = item.axis;
+      k = static_cast<std::size_t>(std::find(p.begin(), p.end(), static_cast<std::int64_t>(a)) - p.begin());
+      work_.push_back({N.outputs[0]->name, k, item.factors, {ni}});
+    } else {
+      k = item.axis;
+      a = static_cast<std::size_t>(p[k]);
+      work_.push_back({N.inputs[0]->name, a, item.factors, {ni}});
+    }
+    std::vector<std::int64_t> np;
+    for (std::size_t j = 0; j < p.size(); ++j) {
+      if (j == k) {
+        for (std::size_t t = 0; t < m; ++t) np.push_back(static_cast<std::int64_t>(a + t));
+      } else {
+        np.push_back(p[j] > static_cast<std::int64_t>(a) ? p[j] + static_cast<std::int64_t>(m) - 1 : p[j]);
       }
     }
+    p = np;
+  }
+
+  // Every operand of the reader that is the tensor and not yet expanded (`before`: the tensor
+  // before this refinement).
+  void refine_reader(std::size_t ni, const TensorPtr& before, const Tensor& refined, const Refinement& item) {
+    Node& N = nodes_[ni];
+    for (;;) {
+      std::size_t j = N.num_operands();
+      for (std::size_t i = 0; i < N.num_operands(); ++i)
+        if (N.operand(i)->name == refined.name && N.operand_mapping[i].num_results() != refined.rank()) {
+          j = i;
+          break;
+        }
+      if (j == N.num_operands()) return;
+      refine_operand(ni, j, before, item);
+    }
+  }
+
+  void refine_operand(std::size_t ni, std::size_t j, const TensorPtr& before, const Refinement& item) {
+    Node& N = nodes_[ni];
+    const auto& e = item.factors;
+    const auto r = N.operand_mapping[j].result(item.axis);
+    const int d = r.bare_dim();
+    if (d >= 0) {
+      for (auto [u, b] : split_loop(N, d, e)) {
+        if (N.operand(u)->name == item.tensor) {
+          if (b != item.axis) throw Failed{};
+          continue;
+        }
+        push_expanded(ni, N.operand(u)->name, b, e);
+      }
+    } else if (auto comps = row_major_components(unrefined(N, j, before), r, e)) {
+      // The node already walks the axis with one loop per factor (a grouped conv's g*K/G + k).
+      set_axis_results(N, j, item.axis, *comps);
+    } else if (r.is_constant() && r.value() >= 0 && r.value() < product(e)) {
+      const auto stride = row_major_strides(e);
+      std::vector<AffineExpr> comps;
+      auto c = r.value();
+      for (std::size_t t = 0; t < e.size(); ++t) {
+        comps.push_back(AffineExpr::constant(c / stride[t]));
+        c %= stride[t];
+      }
+      set_axis_results(N, j, item.axis, comps);
+    } else {
+      throw Failed{};
+    }
+  }
+
+  // Operand j's map with result `axis` replaced by one result per factor.
+  static void set_axis_results(Node& N, std::size_t j, std::size_t axis, const std::vector<AffineExpr>& comps) {
+    std::vector<AffineExpr> res;
+    const auto& old = N.operand_mapping[j].results();
+    res.insert(res.end(), old.begin(), old.begin() + static_cast<std::ptrdiff_t>(axis));
+    res.insert(res.end(), comps.begin(), comps.end());
+    res.insert(res.end(), old.begin() + static_cast<std::ptrdiff_t>(axis) + 1, old.end());
+    N.operand_mapping[j] = AffineMap(N.num_dims(), std::move(res));
+    if (j < N.access_overrides.size() && N.access_overrides[j]) N.access_overrides[j]->pieces = {N.operand_mapping[j]};
   }
 
   FoldState& state_;
@@ -569,52 +582,6 @@ std::vector<Node> fold_layout_ops(std::vector<Node> nodes, const LayoutFoldingOp
   for (std::size_t i = 0; i < state.nodes.size(); ++i)
     if (!state.removed[i]) out.push_back(std::move(state.nodes[i]));
   return out;
-}
-
-std::vector<Node> fold_reductions_into_contractions(std::vector<Node> nodes) {
-  static const std::set<std::string> contractions{"MatMul", "Gemm", "Einsum", "Conv"};
-  for (std::size_t ri = 0; ri < nodes.size(); ++ri) {
-    const Node& R = nodes[ri];
-    if (R.kind != NodeKind::Computation || R.type != "ReduceSum" || R.inputs.size() != 1 || R.outputs.size() != 1) continue;
-    const auto& T = R.inputs[0];
-    std::size_t pi = nodes.size(), readers = 0;
-    for (std::size_t j = 0; j < nodes.size(); ++j) {
-      for (const auto& o : nodes[j].outputs)
-        if (o->name == T->name) pi = j;
-      for (const auto& in : nodes[j].inputs)
-        if (in->name == T->name) ++readers;
-    }
-    if (pi == nodes.size() || readers != 1) continue;
-    Node& P = nodes[pi];
-    if (P.kind != NodeKind::Computation || contractions.count(P.type) == 0 || P.outputs.size() != 1) continue;
-    const auto& pout = P.operand_mapping.back();
-    const auto& rin = R.operand_mapping[0];
-    const auto& rout = R.operand_mapping[1];
-    // Each R loop that reads T must do so bare; reduced axes must be parallel bare loops of P.
-    std::vector<AffineExpr> subs(static_cast<std::size_t>(R.num_dims()), AffineExpr::constant(0));
-    bool ok = true;
-    for (std::size_t a = 0; a < rin.num_results() && ok; ++a) {
-      const int d = bare_dim(rin.result(a));
-      if (d < 0) { ok = false; break; }
-      subs[static_cast<std::size_t>(d)] = pout.result(a);
-      if (!rout.uses_dim(d) && bare_dim(pout.result(a)) < 0) ok = false;
-    }
-    if (!ok) continue;
-    std::vector<AffineExpr> results;
-    for (const auto& r : rout.results()) results.push_back(r.substitute(subs));
-    Node folded = P;
-    folded.outputs = R.outputs;
-    folded.operand_mapping.back() = AffineMap(P.num_dims(), std::move(results));
-    try {
-      validate(folded);
-    } catch (const Error&) {
-      continue;
-    }
-    P = std::move(folded);
-    nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(ri));
-    --ri;
-  }
-  return nodes;
 }
 
 }  // namespace stream

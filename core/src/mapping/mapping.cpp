@@ -9,7 +9,7 @@
 #include "stream/ir/checked.hpp"
 #include "stream/ir/iteration_space.hpp"
 #include "stream/ir/workload.hpp"
-#include "stream/report/file_output.hpp"
+#include "stream/io/file_output.hpp"
 #include "stream/yaml/yaml_reader.hpp"
 
 namespace stream::mapping {
@@ -536,7 +536,7 @@ std::string to_yaml(const Mapping& mapping) {
 }
 
 void write_mapping_file(const Mapping& mapping, const std::filesystem::path& path) {
-  report::write_file(path, to_yaml(mapping));
+  io::write_file(path, to_yaml(mapping));
 }
 
 std::vector<TileEntry> parse_tiling_spec(const std::string& text) {

@@ -5,7 +5,7 @@
 
 namespace stream::pipeline {
 
-Energy group_energy(const schedule::SteadyState& ss, const allocate::Allocation& a, const schedule::NodeCosts& costs,
+Energy group_energy(const schedule::SteadyState& ss, const allocate::Allocation& a, const cost::CostTable& costs,
                     const hardware::Accelerator& acc) {
   Energy e;
   const double I = static_cast<double>(ss.iterations);

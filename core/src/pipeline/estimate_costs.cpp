@@ -113,8 +113,8 @@ std::string fallback_reason(const cost::CoreCost& r, const cost::Tile& tile) {
   return r.reason + " (operand widths in bits: " + widths + ")";
 }
 
-schedule::CoreCostEntry fallback_entry(const cost::Tile& tile, const hardware::Core& core, std::string reason) {
-  schedule::CoreCostEntry e;
+cost::CostEntry fallback_entry(const cost::Tile& tile, const hardware::Core& core, std::string reason) {
+  cost::CostEntry e;
   double macs = 1;
   for (const auto& d : tile.dims) macs *= static_cast<double>(d.size);
   const double units = static_cast<double>(std::max<std::int64_t>(core.total_unit_count(), 1));
@@ -162,17 +162,17 @@ struct Job {
   std::size_t node = 0;
   int core = -1;  // representative
   const CostBackend* backend = nullptr;  // nullptr: the built-in model
-  schedule::CoreCostEntry result;
+  cost::CostEntry result;
   std::exception_ptr error;
 };
 
-schedule::CoreCostEntry builtin_entry(const Job& j, const hardware::Core& core, const cost::CoreModel* model,
+cost::CostEntry builtin_entry(const Job& j, const hardware::Core& core, const cost::CoreModel* model,
                                       const cost::CostOptions& copt) {
   if (model == nullptr)
     return fallback_entry(j.tile, core, "no per-core cost model for core type '" + core.type.str() + "'");
   const cost::CoreCost r = cost::estimate(j.tile, *model, copt);
   if (r.status == cost::CostStatus::StreamError) return fallback_entry(j.tile, core, r.reason);
-  schedule::CoreCostEntry e;
+  cost::CostEntry e;
   e.latency_total = r.latency_total;
   e.energy_total = r.energy_total;
   e.ideal_cycle = r.ideal_cycle;
@@ -183,20 +183,24 @@ schedule::CoreCostEntry builtin_entry(const Job& j, const hardware::Core& core, 
   return e;
 }
 
-}  // namespace
-
-schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc,
-                                   const CostEstimateOptions& options) {
-  const Workload& w = tiled.workload;
-  const auto reps = acc.performance_representatives();
-  std::vector<Job> jobs;
-  std::map<std::pair<std::string, int>, std::size_t> job_of;
+// One costing job per distinct (tile, backend request, representative core), and every
+// (node, core) pair that uses one.
+struct JobPlan {
   struct Use {
     std::string node;
     int core;
     std::size_t job;
   };
+  std::vector<Job> jobs;
   std::vector<Use> uses;
+};
+
+JobPlan plan_jobs(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc,
+                  const std::vector<CostBackend>& backends) {
+  const Workload& w = tiled.workload;
+  const auto reps = acc.performance_representatives();
+  JobPlan plan;
+  std::map<std::pair<std::string, int>, std::size_t> job_of;
   const tiling::TensorAccessors accessors(w);
   for (std::size_t i : w.computation_nodes()) {
     const cost::Tile tile = core_tile(tiled, accessors, i);
@@ -204,27 +208,27 @@ schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled, const hardwa
     for (int c : tiled.mapping.at(i).cores) {
       // A backend may claim cores by what performance equivalence ignores (a vendor's by name): the
       // representative stands in for a core only when the same backend claims both.
-      const CostBackend* backend = select_cost_backend(options.backends, acc.core(c));
+      const CostBackend* backend = select_cost_backend(backends, acc.core(c));
       int rep = reps.at(static_cast<std::size_t>(c));
-      if (select_cost_backend(options.backends, acc.core(rep)) != backend) rep = c;
+      if (select_cost_backend(backends, acc.core(rep)) != backend) rep = c;
       const std::string full_key =
           backend == nullptr ? key : key + backend->name + request_key(backend_request(tiled, i, tile, acc.core(rep)));
-      auto [it, fresh] = job_of.try_emplace({full_key, rep}, jobs.size());
-      if (fresh) jobs.push_back({it->first, false, tile, i, rep, backend, {}, nullptr});
-      uses.push_back({w.node(i).name, c, it->second});
+      auto [it, fresh] = job_of.try_emplace({full_key, rep}, plan.jobs.size());
+      if (fresh) plan.jobs.push_back({it->first, false, tile, i, rep, backend, {}, nullptr});
+      plan.uses.push_back({w.node(i).name, c, it->second});
     }
   }
-  if (options.cache != nullptr)
-    for (auto& j : jobs)
-      if (auto hit = options.cache->find(j.key); hit != options.cache->end()) {
-        j.result = hit->second;
-        j.cached = true;
-      }
+  return plan;
+}
+
+// Runs the uncached jobs on `threads` threads; the first failing job in job order rethrows, so
+// that the error does not depend on the threads' timing.
+void run_jobs(std::vector<Job>& jobs, const tiling::TiledGroup& tiled, const hardware::Accelerator& acc,
+              const CostEstimateOptions& options) {
   std::map<int, cost::CoreModel> models;
   for (const auto& j : jobs)
     if (!j.cached && j.backend == nullptr && !models.count(j.core) && acc.core(j.core).is_zigzag())
       models.emplace(j.core, cost::CoreModel::from_core(acc.core(j.core)));
-
   cost::CostOptions copt;
   copt.lpf_limit = options.lpf_limit;
   copt.detail = false;
@@ -252,15 +256,28 @@ schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled, const hardwa
   for (int t = 1; t < nthreads; ++t) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
-  for (const auto& j : jobs)  // the first failing job in job order: deterministic
+  for (const auto& j : jobs)
     if (j.error) std::rethrow_exception(j.error);
-  if (options.cache != nullptr)
-    for (const auto& j : jobs)
-      if (!j.cached) options.cache->emplace(j.key, j.result);
+}
 
-  schedule::NodeCosts out;
-  for (const auto& u : uses) {
-    schedule::CoreCostEntry e = jobs[u.job].result;
+}  // namespace
+
+cost::CostTable estimate_costs(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc,
+                               const CostEstimateOptions& options) {
+  JobPlan plan = plan_jobs(tiled, acc, options.backends);
+  if (options.cache != nullptr)
+    for (auto& j : plan.jobs)
+      if (auto hit = options.cache->find(j.key); hit != options.cache->end()) {
+        j.result = hit->second;
+        j.cached = true;
+      }
+  run_jobs(plan.jobs, tiled, acc, options);
+  if (options.cache != nullptr)
+    for (const auto& j : plan.jobs)
+      if (!j.cached) options.cache->emplace(j.key, j.result);
+  cost::CostTable out;
+  for (const auto& u : plan.uses) {
+    cost::CostEntry e = plan.jobs[u.job].result;
     e.core_id = u.core;
     e.core_type = acc.core(u.core).type.str();
     out[u.node].push_back(e);

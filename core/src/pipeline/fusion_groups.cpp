@@ -100,15 +100,11 @@ std::vector<std::string> size_capped_cut_points(const Workload& w, const std::ve
   return ordered;
 }
 
-std::vector<Workload> split_fusion_groups(const Workload& w, const std::vector<std::string>& cut_list) {
-  for (const auto& c : cut_list) (void)w.index_of(c);  // unknown names are an error
-  const std::unordered_set<std::string> cut_points(cut_list.begin(), cut_list.end());
-  auto has = [](const std::unordered_set<std::string>& set, const std::string& name) { return set.count(name) > 0; };
-  const bool any_fe = !w.nodes_of_kind(NodeKind::FusionEdge).empty();
-  if (!any_fe && cut_points.empty()) return {w};
+namespace {
 
-  // Group of every compute / OutEdge node, walking the dataflow order.
-  const std::size_t npos = Workload::npos;
+// The group of every compute and OutEdge node, walking the dataflow order: a FusionEdge or a cut
+// point closes the group; an OutEdge joins its producer's group. -1 for the others.
+std::vector<int> assign_groups(const Workload& w, const std::unordered_set<std::string>& cut_points) {
   std::vector<int> group(w.size(), -1);
   int g = 0;
   bool used = false;
@@ -122,89 +118,128 @@ std::vector<Workload> split_fusion_groups(const Workload& w, const std::vector<s
     if (n.kind == NodeKind::InEdge) continue;
     if (n.kind == NodeKind::OutEdge) {
       const std::size_t p = w.producer_of(n.inputs.front()->name);
-      group[i] = p != npos && group[p] >= 0 ? group[p] : g;
+      group[i] = p != Workload::npos && group[p] >= 0 ? group[p] : g;
       continue;
     }
     group[i] = g;
     used = true;
-    if (has(cut_points, n.name)) {
+    if (cut_points.count(n.name)) {
       ++g;
       used = false;
     }
   }
-  const int ngroups = g + 1;
-  std::vector<std::vector<Node>> members(static_cast<std::size_t>(ngroups));
-  std::vector<std::vector<Node>> inputs(static_cast<std::size_t>(ngroups));
-  std::vector<std::vector<Node>> outputs(static_cast<std::size_t>(ngroups));
-  std::vector<std::set<std::string>> have_in(static_cast<std::size_t>(ngroups));
-  std::vector<std::set<std::string>> have_out(static_cast<std::size_t>(ngroups));
+  return group;
+}
 
-  // Where a tensor read by group `cg` comes from, and the edge pair to add.
-  auto group_input = [&](int cg, const TensorPtr& t) -> TensorPtr {
-    const std::size_t p = w.producer_of(t->name);
-    const Node& pn = w.node(p);
+// Builds each group's workload: its members, the InEdges it reads and the OutEdges it writes, each
+// edge added once.
+class GroupBuilder {
+ public:
+  GroupBuilder(const Workload& w, const std::unordered_set<std::string>& cut_points)
+      : w_(w), cut_points_(cut_points), group_(assign_groups(w, cut_points)) {
+    const auto n = static_cast<std::size_t>(*std::max_element(group_.begin(), group_.end()) + 1);
+    groups_.resize(std::max<std::size_t>(n, 1));
+  }
+
+  void place_all() {
+    for (std::size_t i : w_.dataflow_order()) {
+      if (group_[i] < 0) continue;
+      const Node& n = w_.node(i);
+      if (n.kind == NodeKind::OutEdge) {
+        place_graph_output(n, group_[i]);
+        continue;
+      }
+      Node copy = n;
+      for (auto& t : copy.inputs) t = group_input(group_[i], t);
+      groups_[static_cast<std::size_t>(group_[i])].members.push_back(std::move(copy));
+    }
+  }
+
+  // The groups with at least one compute node, in order.
+  std::vector<Workload> workloads() {
+    std::vector<Workload> out;
+    for (auto& g : groups_) {
+      if (std::none_of(g.members.begin(), g.members.end(), [](const Node& n) { return n.has_iteration_space(); }))
+        continue;
+      std::vector<Node> nodes = std::move(g.inputs);
+      nodes.insert(nodes.end(), g.members.begin(), g.members.end());
+      nodes.insert(nodes.end(), g.outputs.begin(), g.outputs.end());
+      out.emplace_back(std::move(nodes));
+    }
+    return out;
+  }
+
+ private:
+  struct Group {
+    std::vector<Node> members, inputs, outputs;
+    std::set<std::string> have_in, have_out;
+  };
+
+  void add_input(int g, Node edge) {
+    auto& grp = groups_[static_cast<std::size_t>(g)];
+    if (grp.have_in.insert(edge.name).second) grp.inputs.push_back(std::move(edge));
+  }
+  void add_output(int g, const std::string& name, const TensorPtr& t) {
+    if (g < 0) return;
+    auto& grp = groups_[static_cast<std::size_t>(g)];
+    if (grp.have_out.insert(name).second) grp.outputs.push_back(make_out_edge(name, t));
+  }
+
+  // Where a tensor read by group `cg` comes from, adding the edge pair when it crosses groups.
+  TensorPtr group_input(int cg, const TensorPtr& t) {
+    const std::size_t p = w_.producer_of(t->name);
+    const Node& pn = w_.node(p);
     if (pn.kind == NodeKind::InEdge) {
-      if (have_in[static_cast<std::size_t>(cg)].insert(pn.name).second)
-        inputs[static_cast<std::size_t>(cg)].push_back(pn);
+      add_input(cg, pn);
       return t;
     }
-    std::string in_name, out_name;
-    TensorPtr src = t;
+    std::string in_name;
     if (pn.kind == NodeKind::FusionEdge) {
       // The layout op sits between groups: its input leaves the producer's group, its output enters.
       in_name = pn.name + "_in";
-      out_name = pn.name + "_out";
-      const TensorPtr before = before_layout_ops(w, t);
-      const int pg = group[w.producer_of(before->name)];
-      if (pg >= 0 && have_out[static_cast<std::size_t>(pg)].insert(out_name).second)
-        outputs[static_cast<std::size_t>(pg)].push_back(make_out_edge(out_name, before));
+      const TensorPtr before = before_layout_ops(w_, t);
+      add_output(group_[w_.producer_of(before->name)], pn.name + "_out", before);
     } else {
-      const int pg = group[p];
+      const int pg = group_[p];
       if (pg == cg) return t;
-      const bool cut = has(cut_points, pn.name);
+      const bool cut = cut_points_.count(pn.name) > 0;
       in_name = cut ? pn.name + "_cut_in" : t->name + "_bridge_in";
-      out_name = cut ? pn.name + "_cut_out" : t->name + "_bridge_out";
-      if (pg >= 0 && have_out[static_cast<std::size_t>(pg)].insert(out_name).second)
-        outputs[static_cast<std::size_t>(pg)].push_back(make_out_edge(out_name, t));
+      add_output(pg, cut ? pn.name + "_cut_out" : t->name + "_bridge_out", t);
     }
-    if (have_in[static_cast<std::size_t>(cg)].insert(in_name).second)
-      inputs[static_cast<std::size_t>(cg)].push_back(make_in_edge(in_name, src));
-    return src;
-  };
-  for (std::size_t i : w.dataflow_order()) {
-    const Node& n = w.node(i);
-    if (group[i] < 0) continue;
-    if (n.kind == NodeKind::OutEdge) {
-      const TensorPtr& t = n.inputs.front();
-      const NodeKind from = w.node(w.producer_of(t->name)).kind;
-      if (from == NodeKind::FusionEdge) {
-        // A graph output behind layout ops: the producing group writes the tensor before them
-        // off-chip under the output's name (nothing to write when a graph input is reshaped).
-        const TensorPtr before = before_layout_ops(w, t);
-        const int pg = group[w.producer_of(before->name)];
-        if (pg >= 0 && have_out[static_cast<std::size_t>(pg)].insert(n.name).second)
-          outputs[static_cast<std::size_t>(pg)].push_back(make_out_edge(n.name, before));
-        continue;
-      }
-      if (from == NodeKind::InEdge) (void)group_input(group[i], t);  // a graph input passed through
-      if (have_out[static_cast<std::size_t>(group[i])].insert(n.name).second)
-        outputs[static_cast<std::size_t>(group[i])].push_back(n);
-      continue;
+    add_input(cg, make_in_edge(in_name, t));
+    return t;
+  }
+
+  void place_graph_output(const Node& n, int g) {
+    const TensorPtr& t = n.inputs.front();
+    const NodeKind from = w_.node(w_.producer_of(t->name)).kind;
+    if (from == NodeKind::FusionEdge) {
+      // A graph output behind layout ops: the producing group writes the tensor before them
+      // off-chip under the output's name (nothing to write when a graph input is reshaped).
+      const TensorPtr before = before_layout_ops(w_, t);
+      add_output(group_[w_.producer_of(before->name)], n.name, before);
+      return;
     }
-    Node copy = n;
-    for (auto& t : copy.inputs) t = group_input(group[i], t);
-    members[static_cast<std::size_t>(group[i])].push_back(std::move(copy));
+    if (from == NodeKind::InEdge) (void)group_input(g, t);  // a graph input passed through
+    auto& grp = groups_[static_cast<std::size_t>(g)];
+    if (grp.have_out.insert(n.name).second) grp.outputs.push_back(n);
   }
-  std::vector<Workload> out;
-  for (int k = 0; k < ngroups; ++k) {
-    auto& m = members[static_cast<std::size_t>(k)];
-    if (std::none_of(m.begin(), m.end(), [](const Node& n) { return n.has_iteration_space(); })) continue;
-    std::vector<Node> nodes = inputs[static_cast<std::size_t>(k)];
-    nodes.insert(nodes.end(), m.begin(), m.end());
-    for (auto& o : outputs[static_cast<std::size_t>(k)]) nodes.push_back(o);
-    out.emplace_back(std::move(nodes));
-  }
-  return out;
+
+  const Workload& w_;
+  const std::unordered_set<std::string>& cut_points_;
+  std::vector<int> group_;
+  std::vector<Group> groups_;
+};
+
+}  // namespace
+
+std::vector<Workload> split_fusion_groups(const Workload& w, const std::vector<std::string>& cut_list) {
+  for (const auto& c : cut_list) (void)w.index_of(c);  // unknown names are an error
+  const std::unordered_set<std::string> cut_points(cut_list.begin(), cut_list.end());
+  if (w.nodes_of_kind(NodeKind::FusionEdge).empty() && cut_points.empty()) return {w};
+  GroupBuilder builder(w, cut_points);
+  builder.place_all();
+  return builder.workloads();
 }
 
 }  // namespace stream::pipeline

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <deque>
 #include <optional>
-#include <sstream>
 #include <unordered_map>
 
 #include "stream/allocate/solver.hpp"
@@ -13,9 +12,10 @@
 #include "stream/ir/name_order.hpp"
 #include "stream/pipeline/estimate_costs.hpp"
 #include "stream/pipeline/fusion_groups.hpp"
-#include "stream/pipeline/group_mapping.hpp"
+#include "stream/mapping/group_mapping.hpp"
 #include "stream/pipeline/structural_key.hpp"
 #include "stream/schedule/group_structure.hpp"
+#include "memory_fallback.hpp"
 #include "timed_solver.hpp"
 
 namespace stream::pipeline {
@@ -62,63 +62,8 @@ void check_finite(const GroupResult& g, const std::string& tag) {
   check_finite(g.energy.total(), "total energy", tag);
 }
 
-bool same_mapping(const tiling::GroupMapping& a, const tiling::GroupMapping& b) {
-  if (a.nodes.size() != b.nodes.size() || a.intra_core_tiling.size() != b.intra_core_tiling.size()) return false;
-  for (std::size_t i = 0; i < a.nodes.size(); ++i)
-    if (a.nodes[i].cores != b.nodes[i].cores || a.nodes[i].inter_core_tiling != b.nodes[i].inter_core_tiling)
-      return false;
-  for (std::size_t i = 0; i < a.intra_core_tiling.size(); ++i) {
-    const auto &x = a.intra_core_tiling[i], &y = b.intra_core_tiling[i];
-    if (x.node != y.node || x.dim != y.dim || x.tile != y.tile) return false;
-  }
-  return true;
-}
-
-constexpr double kSmallestFill = 0.125;  // two halvings: transfer copies and double buffering
-
 using clock = std::chrono::steady_clock;
 double since(clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); }
-
-struct Remap {
-  tiling::GroupMapping mapping;
-  std::string change;
-  bool tile_cap_reached = false;
-  double mapping_time_s = 0;  ///< every mapping generated to find it, repeats included
-};
-
-// The memory fallback's next mapping of a group whose last allocation failed on memory capacity,
-// with a line saying what changed; nothing when no option is left. Updates g's fallback state.
-// A finer fill is tried only while the tiler met its fill: once the tile cap stopped it, a
-// smaller fill cannot tile finer. A mapping already tried for the group is never tried again.
-std::optional<Remap> next_fallback(GroupResult& g, const hardware::Accelerator& acc, bool tile_cap_reached,
-                                   const std::vector<tiling::GroupMapping>& tried) {
-  double mapping_time = 0;
-  for (;;) {
-    std::string what;
-    if (g.fill_fraction > kSmallestFill && !tile_cap_reached) {
-      g.fill_fraction /= 2;
-      std::ostringstream line;
-      line << "tiling finer (capacity tiler fill " << g.fill_fraction * 100 << "%)";
-      what = line.str();
-    } else {
-      const auto before = g.excluded_cores;
-      for (int c : g.allocation.blocking_cores)
-        if (acc.core(c).operator_types &&
-            std::find(g.excluded_cores.begin(), g.excluded_cores.end(), c) == g.excluded_cores.end())
-          g.excluded_cores.push_back(c);
-      if (g.excluded_cores == before) return std::nullopt;
-      g.fill_fraction = mapping::kDefaultFillFraction;
-      std::string cores;
-      for (int c : g.excluded_cores) cores += (cores.empty() ? "" : ", ") + std::to_string(c);
-      what = "mapping again without core(s) " + cores;
-    }
-    const auto t0 = clock::now();
-    auto m = automatic_mapping(g.workload, acc, {}, g.excluded_cores, g.fill_fraction, &tile_cap_reached);
-    mapping_time += since(t0);
-    if (std::none_of(tried.begin(), tried.end(), [&](const auto& t) { return same_mapping(m, t); }))
-      return Remap{std::move(m), what, tile_cap_reached, mapping_time};
-  }
-}
 
 }  // namespace
 
@@ -214,11 +159,6 @@ class Runner {
     return ao;
   }
 
-  static bool memory_bound(const allocate::Allocation& a) {
-    return a.slot_latency.empty() &&
-           std::find(a.culprit_families.begin(), a.culprit_families.end(), "memory_capacity") != a.culprit_families.end();
-  }
-
   // The allocation of the group's schedule: an earlier identical problem's optimum when there is
   // one (every figure of an allocation is index-based and its solve deterministic), else solved.
   allocate::Allocation allocate(const GroupResult& g, const allocate::AllocateOptions& ao, Attempt& at) {
@@ -265,55 +205,62 @@ class Runner {
     at.capacity_proved = g.allocation.capacity_proved;
   }
 
-  // The group through its attempts: its first mapping, then the memory fallback's.
-  GroupResult run_group(Pending next) {
+  // The group's first mapping: the mapping file's, or the automatic one.
+  GroupResult first_mapping(Pending next) {
     GroupResult g;
     g.index = static_cast<int>(r_.groups.size());
     g.split_from = next.split_from;
     g.workload = std::move(next.workload);
-    const std::string tag = "group " + std::to_string(g.index);
     Attempt first;
     auto tm = clock::now();
-    g.mapping = o_.mapping        ? read_mapping(*o_.mapping, g.workload, acc_)
-                : o_.mapping_data ? read_mapping(*o_.mapping_data, g.workload, acc_)
-                                  : automatic_mapping(g.workload, acc_, o_.intra_core_tiling, {}, mapping::kDefaultFillFraction,
+    g.mapping = o_.mapping        ? mapping::read_mapping(*o_.mapping, g.workload, acc_)
+                : o_.mapping_data ? mapping::read_mapping(*o_.mapping_data, g.workload, acc_)
+                                  : mapping::automatic_mapping(g.workload, acc_, o_.intra_core_tiling, {}, mapping::kDefaultFillFraction,
                                                &first.tile_cap_reached);
     first.mapping_time_s = since(tm);
     g.attempts.push_back(std::move(first));
-    std::vector<tiling::GroupMapping> tried;
+    return g;
+  }
+
+  static void adopt(GroupResult& g, Remap remap) {
+    g.mapping = std::move(remap.mapping);
+    g.fill_fraction = remap.fill_fraction;
+    g.excluded_cores = std::move(remap.excluded_cores);
+    Attempt again;
+    again.change = std::move(remap.change);
+    again.tile_cap_reached = remap.tile_cap_reached;
+    again.mapping_time_s = remap.mapping_time_s;
+    g.attempts.push_back(std::move(again));
+  }
+
+  // The group through its attempts: its first mapping, then the memory fallback's.
+  GroupResult run_group(Pending next) {
+    GroupResult g = first_mapping(std::move(next));
+    const std::string tag = "group " + std::to_string(g.index);
+    MemoryFallback fallback(acc_);
     for (;;) {
       Attempt& at = g.attempts.back();
       at.fill_fraction = g.fill_fraction;
       at.excluded_cores = g.excluded_cores;
       attempt(g, tag, at);
-      if (o_.costs_only || !fallback_ || !memory_bound(g.allocation)) break;
-      tried.push_back(g.mapping);
-      auto remapped = next_fallback(g, acc_, at.tile_cap_reached, tried);
+      if (o_.costs_only || !fallback_ || !failed_on_memory(g.allocation)) break;
+      auto remapped = fallback.next(g, at.tile_cap_reached);
       if (!remapped) break;
       say(tag + ": infeasible, core memory too small; " + remapped->change);
-      g.mapping = std::move(remapped->mapping);
-      Attempt again;
-      again.change = remapped->change;
-      again.tile_cap_reached = remapped->tile_cap_reached;
-      again.mapping_time_s = remapped->mapping_time_s;
-      g.attempts.push_back(std::move(again));
+      adopt(g, std::move(*remapped));
     }
     return g;
   }
 
-  bool cuttable(const GroupResult& g) const {
-    return fallback_ && memory_bound(g.allocation) && g.split_from < 0 && g.workload.computation_nodes().size() > 1;
-  }
-
   // A fused group that cannot fit: one group per layer (each through the fallback on its own).
   std::optional<std::vector<Workload>> cut(const GroupResult& g) {
-    if (!cuttable(g)) return std::nullopt;
+    if (!fallback_ || !failed_on_memory(g.allocation) || g.split_from >= 0) return std::nullopt;
     const auto t0 = clock::now();
-    auto parts = split_fusion_groups(g.workload, per_layer_cut_points(g.workload));
+    auto parts = per_layer_groups(g.workload);
     r_.grouping_time_s += since(t0);
-    if (parts.size() <= 1) return std::nullopt;
-    say("group " + std::to_string(g.index) + ": infeasible, core memory too small; cutting it into " +
-        std::to_string(parts.size()) + " groups, one per layer");
+    if (parts)
+      say("group " + std::to_string(g.index) + ": infeasible, core memory too small; cutting it into " +
+          std::to_string(parts->size()) + " groups, one per layer");
     return parts;
   }
 
@@ -343,12 +290,7 @@ class Runner {
   TimedSolver timed_;
   schedule::Router router_;  // paths and plans repeat across groups and fallback attempts
   CostCache cost_cache_;     // so do (node, core) costs: each distinct pair is costed once per run
-  // Beyond the reference, which stops with InfeasibleAllocationError: when memory capacity alone
-  // makes an automatically mapped group infeasible, tile it finer (the capacity tiler's fill
-  // fraction halves, twice), then map it again without the specialised cores whose memory alone
-  // blocks it (their work moves to the generic cores), and last cut a fused group into one group
-  // per layer (docs/pipeline.md).
-  bool fallback_;
+  bool fallback_;  ///< the memory fallback applies (memory_fallback.hpp): automatic mappings only
   std::unordered_map<std::string, allocate::Allocation> solved_;  ///< optimal allocations by problem
   RunResult r_;
 };

@@ -1,7 +1,7 @@
 #include "stream/report/group_files.hpp"
 #include "stream/report/timings.hpp"
 
-#include "stream/report/yaml_text.hpp"
+#include "stream/yaml/yaml_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,19 +14,19 @@ namespace {
 using schedule::SsKind;
 
 // Integral doubles print as integers (the reference coerces them the same way).
-void num(report::YamlText& out, double v) {
+void num(yamlx::YamlText& out, double v) {
   if (std::abs(v) < 9e15 && v == std::floor(v))
     out << static_cast<long long>(v);
   else
     out << v;
 }
 
-std::string done(report::YamlText& out) { return std::string(out.c_str()) + "\n"; }
+std::string done(yamlx::YamlText& out) { return std::string(out.c_str()) + "\n"; }
 
 }  // namespace
 
 std::string core_cost_lut_yaml(const pipeline::GroupResult& g) {
-  report::YamlText out;
+  yamlx::YamlText out;
   out << YAML::BeginMap << YAML::Key << "nodes" << YAML::Value << YAML::BeginSeq;
   for (std::size_t i : g.tiled.workload.computation_nodes()) {
     const Node& node = g.tiled.workload.node(i);
@@ -71,7 +71,7 @@ namespace {
 
 // slot_latency_breakdown.yaml, one section per function in the file's order.
 
-void write_totals(report::YamlText& out, const pipeline::GroupResult& g) {
+void write_totals(yamlx::YamlText& out, const pipeline::GroupResult& g) {
   const auto& a = g.allocation;
   out << YAML::Key << "totals" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "iterations" << YAML::Value << g.schedule.iterations;
@@ -84,7 +84,7 @@ void write_totals(report::YamlText& out, const pipeline::GroupResult& g) {
 
 // Slack of each resource (core, link) = its idle time within one iteration, least first; resources
 // in first-use order among equals.
-void write_resource_slack(report::YamlText& out, const pipeline::GroupResult& g) {
+void write_resource_slack(yamlx::YamlText& out, const pipeline::GroupResult& g) {
   const auto& ss = g.schedule;
   const auto& a = g.allocation;
   std::map<std::string, std::int64_t> busy;
@@ -110,7 +110,7 @@ void write_resource_slack(report::YamlText& out, const pipeline::GroupResult& g)
   out << YAML::EndSeq;
 }
 
-void write_tensor_reuse(report::YamlText& out, const pipeline::GroupResult& g) {
+void write_tensor_reuse(yamlx::YamlText& out, const pipeline::GroupResult& g) {
   const auto& ss = g.schedule;
   const auto& a = g.allocation;
   out << YAML::Key << "tensor_reuse" << YAML::Value << YAML::BeginSeq;
@@ -130,7 +130,7 @@ void write_tensor_reuse(report::YamlText& out, const pipeline::GroupResult& g) {
 }
 
 // The compute nodes of slot s: LUT latency scaled by the non-ABSENT fraction of their loops.
-void write_compute_contributors(report::YamlText& out, const pipeline::GroupResult& g, int s) {
+void write_compute_contributors(yamlx::YamlText& out, const pipeline::GroupResult& g, int s) {
   out << YAML::Key << "compute_contributors" << YAML::Value << YAML::BeginSeq;
   for (const auto& n : g.schedule.nodes) {
     if (n.kind != SsKind::Compute || n.slot != s) continue;
@@ -151,7 +151,7 @@ void write_compute_contributors(report::YamlText& out, const pipeline::GroupResu
 }
 
 // The transfers of slot s over their chosen plan: path cycles, reuse and MILP contribution.
-void write_transfer_contributors(report::YamlText& out, const pipeline::GroupResult& g, int s) {
+void write_transfer_contributors(yamlx::YamlText& out, const pipeline::GroupResult& g, int s) {
   const auto& ss = g.schedule;
   const auto& a = g.allocation;
   out << YAML::Key << "transfer_contributors" << YAML::Value << YAML::BeginSeq;
@@ -174,7 +174,7 @@ void write_transfer_contributors(report::YamlText& out, const pipeline::GroupRes
   out << YAML::EndSeq;
 }
 
-void write_slots(report::YamlText& out, const pipeline::GroupResult& g) {
+void write_slots(yamlx::YamlText& out, const pipeline::GroupResult& g) {
   out << YAML::Key << "slots" << YAML::Value << YAML::BeginSeq;
   for (int s = 0; s <= g.schedule.max_slot; ++s) {
     out << YAML::BeginMap << YAML::Key << "slot" << YAML::Value << s;
@@ -189,7 +189,7 @@ void write_slots(report::YamlText& out, const pipeline::GroupResult& g) {
 }  // namespace
 
 std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& g) {
-  report::YamlText out;
+  yamlx::YamlText out;
   out << YAML::BeginMap;
   write_totals(out, g);
   if (!g.allocation.slot_latency.empty()) {  // without an allocation the file holds the totals only
@@ -203,7 +203,7 @@ std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& g) {
 
 std::string optimization_metrics_yaml(const pipeline::GroupResult& g, const std::string& solver, bool inline_timings) {
   const auto& a = g.allocation;
-  report::YamlText out;
+  yamlx::YamlText out;
   out << YAML::BeginMap;
   out << YAML::Key << "solver" << YAML::Value << solver;
   out << YAML::Key << "status" << YAML::Value << allocate::name(a.status);
@@ -240,7 +240,7 @@ std::string optimization_metrics_yaml(const pipeline::GroupResult& g, const std:
 
 std::string memory_accesses_yaml(const pipeline::GroupResult& g) {
   const auto& m = g.memory_accesses;
-  report::YamlText out;
+  yamlx::YamlText out;
   out << YAML::BeginMap;
   out << YAML::Key << "scope" << YAML::Value << "whole group";
   out << YAML::Key << "iterations" << YAML::Value << m.iterations;

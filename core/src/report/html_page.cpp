@@ -1,6 +1,6 @@
 #include "html_page.hpp"
 
-#include "stream/report/utf8.hpp"
+#include "stream/io/utf8.hpp"
 
 namespace stream::report::detail {
 
@@ -23,13 +23,13 @@ td.none { color: #aaa; } table.results th { cursor: pointer; } tr.front td { bac
 // strings, where \u003c is the same character, so no "</script>" can end the element early.
 std::string embeddable(const nlohmann::ordered_json& j) {
   std::string out;
-  for (char c : dump_json(j, -1)) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
+  for (char c : io::dump_json(j, -1)) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
   return out;
 }
 
 std::string html_text(const std::string& s) {
   std::string o;
-  for (char c : to_valid_utf8(s)) o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
+  for (char c : io::to_valid_utf8(s)) o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
   return o;
 }
 

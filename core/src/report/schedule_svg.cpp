@@ -7,7 +7,7 @@
 
 #include "axis_ticks.hpp"
 #include "lanes.hpp"
-#include "stream/report/utf8.hpp"
+#include "stream/io/utf8.hpp"
 #include "svg_text.hpp"
 #include "timeline.hpp"
 

@@ -1,13 +1,13 @@
 #include "stream/report/summary.hpp"
 
-#include "stream/report/yaml_text.hpp"
+#include "stream/yaml/yaml_text.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "stream/report/cost_fallbacks.hpp"
 #include "stream/report/timings.hpp"
-#include "stream/report/utf8.hpp"
+#include "stream/io/utf8.hpp"
 
 namespace stream::report {
 
@@ -21,21 +21,21 @@ bool used_fallback(const pipeline::GroupResult& g) {
   return !g.excluded_cores.empty() || g.fill_fraction != mapping::kDefaultFillFraction || g.split_from >= 0;
 }
 // How many (node, core) costs the run has and how many are ideal-cycle estimates (cost_fallbacks.hpp).
-void costs_yaml(report::YamlText& out, const CostFallbacks& f) {
+void costs_yaml(yamlx::YamlText& out, const CostFallbacks& f) {
   out << YAML::Key << "costs" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "entries" << YAML::Value
       << f.entries << YAML::Key << "fallback" << YAML::Value << f.count() << YAML::EndMap;
 }
 nlohmann::ordered_json costs_json(const CostFallbacks& f) { return {{"entries", f.entries}, {"fallback", f.count()}}; }
 
 // One optional figure: its value, or null (a figure the definition leaves undefined).
-void opt_yaml(report::YamlText& out, const char* key, const std::optional<double>& v) {
+void opt_yaml(yamlx::YamlText& out, const char* key, const std::optional<double>& v) {
   out << YAML::Key << key << YAML::Value;
   if (v) out << *v;
   else out << YAML::Null;
 }
 nlohmann::ordered_json opt_json(const std::optional<double>& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(); }
 
-void metrics_yaml(report::YamlText& out, const pipeline::GroupMetrics& m) {
+void metrics_yaml(yamlx::YamlText& out, const pipeline::GroupMetrics& m) {
   out << YAML::Key << "metrics" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "mac_spatial_utilization" << YAML::Value << m.mac_spatial_utilization;
   opt_yaml(out, "end_to_end_mac_utilization", m.end_to_end_mac_utilization);
@@ -57,7 +57,7 @@ nlohmann::ordered_json metrics_json(const pipeline::GroupMetrics& m) {
 }  // namespace
 
 std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings, const pipeline::RunMetrics* metrics) {
-  report::YamlText out;
+  yamlx::YamlText out;
   out << YAML::BeginMap;
   out << YAML::Key << "total_latency" << YAML::Value << r.total_latency;
   out << YAML::Key << "total_energy" << YAML::Value << r.total_energy;
@@ -136,7 +136,7 @@ std::string summary_json(const pipeline::RunResult& r, bool inline_timings, cons
     groups["group_" + std::to_string(g.index)] = gj;
   }
   j["groups"] = groups;
-  return dump_json(j, 2) + "\n";
+  return io::dump_json(j, 2) + "\n";
 }
 
 }  // namespace stream::report

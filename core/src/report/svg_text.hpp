@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-#include "stream/report/utf8.hpp"
+#include "stream/io/utf8.hpp"
 
 namespace stream::report::detail {
 
@@ -14,7 +14,7 @@ namespace stream::report::detail {
 /// character references) become U+FFFD, so the file always parses.
 inline std::string xml_text(const std::string& s) {
   std::string o;
-  for (char c : to_valid_utf8(s)) {
+  for (char c : io::to_valid_utf8(s)) {
     const auto u = static_cast<unsigned char>(c);
     if (c == '<') o += "&lt;";
     else if (c == '>') o += "&gt;";
@@ -37,7 +37,7 @@ inline std::size_t code_points(const std::string& s) {
 /// Width estimate of `text` at `font_px`: 0.62 em per code point, above the average advance of
 /// sans-serif fonts (about 0.5 to 0.55 em for mixed text), so an estimate that fits does fit.
 inline double text_width(const std::string& text, double font_px) {
-  return 0.62 * font_px * static_cast<double>(code_points(to_valid_utf8(text)));
+  return 0.62 * font_px * static_cast<double>(code_points(io::to_valid_utf8(text)));
 }
 
 inline bool text_fits(const std::string& text, double font_px, double width) { return text_width(text, font_px) <= width; }

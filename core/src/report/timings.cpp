@@ -1,13 +1,13 @@
 #include "stream/report/timings.hpp"
 
-#include "stream/report/yaml_text.hpp"
+#include "stream/yaml/yaml_text.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "stream/report/utf8.hpp"
+#include "stream/io/utf8.hpp"
 
 namespace stream::report {
 
@@ -128,7 +128,7 @@ Json timings(const pipeline::RunResult& r) {
 bool scalar(const Json& j) { return !j.is_object() && !j.is_array(); }
 
 // The JSON document as YAML: seconds as seconds_text, maps of scalars in flow style.
-void emit(report::YamlText& out, const Json& j) {
+void emit(yamlx::YamlText& out, const Json& j) {
   if (j.is_object()) {
     const bool flow = !j.empty() && std::all_of(j.begin(), j.end(), [](const Json& v) { return scalar(v); });
     if (flow) out << YAML::Flow;
@@ -157,11 +157,11 @@ void emit(report::YamlText& out, const Json& j) {
 }  // namespace
 
 std::string timings_yaml(const pipeline::RunResult& r) {
-  report::YamlText out;
+  yamlx::YamlText out;
   emit(out, timings(r));
   return std::string(out.c_str()) + "\n";
 }
 
-std::string timings_json(const pipeline::RunResult& r) { return dump_json(timings(r), 2) + "\n"; }
+std::string timings_json(const pipeline::RunResult& r) { return io::dump_json(timings(r), 2) + "\n"; }
 
 }  // namespace stream::report

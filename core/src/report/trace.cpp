@@ -8,7 +8,7 @@
 
 #include "lanes.hpp"
 #include "resources.hpp"
-#include "stream/report/utf8.hpp"
+#include "stream/io/utf8.hpp"
 
 namespace stream::report {
 
@@ -197,7 +197,7 @@ std::string steady_state_trace_json(const pipeline::GroupResult& g, const hardwa
   j["traceEvents"] = TraceBuilder(g, acc).build();
   j["displayTimeUnit"] = "ns";
   j["otherData"] = other_data(g);
-  return dump_json(j, 2) + "\n";
+  return io::dump_json(j, 2) + "\n";
 }
 
 }  // namespace stream::report

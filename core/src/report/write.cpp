@@ -1,8 +1,8 @@
 #include "stream/report/write.hpp"
 
 #include "stream/error.hpp"
-#include "stream/pipeline/group_mapping.hpp"
-#include "stream/report/file_output.hpp"
+#include "stream/mapping/group_mapping.hpp"
+#include "stream/io/file_output.hpp"
 #include "stream/report/group_files.hpp"
 #include "stream/report/html_report.hpp"
 #include "stream/report/schedule_svg.hpp"
@@ -13,7 +13,7 @@
 namespace stream::report {
 
 namespace {
-void write(const std::filesystem::path& p, const std::string& text) { write_file(p, text, FileMode::RefuseLink); }
+void write(const std::filesystem::path& p, const std::string& text) { io::write_file(p, text, io::FileMode::RefuseLink); }
 
 // create_directory (not create_directories): the parent exists, and a symbolic link already at
 // the name is an error instead of a way out of the result directory.
@@ -40,7 +40,7 @@ void write_results(const pipeline::RunResult& r, const hardware::Accelerator& ac
   for (const auto& g : r.groups) {
     const auto gd = dir / ("group_" + std::to_string(g.index));
     make_directory(gd);
-    write(gd / "mapping.yaml", pipeline::mapping_yaml(g.workload, g.mapping));
+    write(gd / "mapping.yaml", mapping::mapping_yaml(g.workload, g.mapping));
     write(gd / "core_cost_lut.yaml", core_cost_lut_yaml(g));
     write(gd / "slot_latency_breakdown.yaml", slot_latency_breakdown_yaml(g));
     write(gd / "optimization_metrics.yaml", optimization_metrics_yaml(g, solver, inline_timings));

@@ -580,12 +580,12 @@ SteadyState assign_time_slots(SteadyState ss) {
   return ss;
 }
 
-SteadyState add_compute_latencies(SteadyState ss, const NodeCosts& costs) {
+SteadyState add_compute_latencies(SteadyState ss, const cost::CostTable& costs) {
   for (auto& n : ss.nodes) {
     if (n.kind != SsKind::Compute) continue;
     auto it = costs.find(n.name);
     if (it == costs.end() || it->second.empty())
-      throw Error("no cost entry for compute node '" + n.name + "'", Location{.node = n.name});
+      throw Error("no cost entry for compute node '" + n.name + "'", Location{.node = n.name}, ErrorKind::Internal);
     double mx = 0;
     for (const auto& e : it->second) mx = std::max(mx, e.latency_total);
     n.lut_latency = std::ceil(mx);
@@ -594,7 +594,7 @@ SteadyState add_compute_latencies(SteadyState ss, const NodeCosts& costs) {
   return ss;
 }
 
-SteadyState steady_state(const tiling::TiledGroup& tiled, const NodeCosts& costs, const hardware::Accelerator& acc,
+SteadyState steady_state(const tiling::TiledGroup& tiled, const cost::CostTable& costs, const hardware::Accelerator& acc,
                          Router* router, int nb_cols_to_use) {
   return add_compute_latencies(assign_time_slots(add_iteration_spaces(add_transfers(tiled, acc, nb_cols_to_use, router))), costs);
 }

@@ -89,16 +89,17 @@ std::vector<std::int64_t> tiled_tensor_shape(const Workload& group, const Tensor
   return tiled_tensor_shape(group, TensorAccessors(group), t, sizes);
 }
 
-TiledGroup tile(const Workload& group, const GroupMapping& mapping) {
-  const auto& ud = group.unified_dimensions();
-  if (mapping.nodes.size() != group.size())
-    throw Error("the group mapping has " + std::to_string(mapping.nodes.size()) + " entries for " +
-                    std::to_string(group.size()) + " nodes",
-                Location{});
-  TiledGroup out;
-  out.mapping = mapping.nodes;
+namespace {
 
-  // Spatial unrollings in global dims: first appearance, largest factor per dim (spec §4.3.1).
+std::int64_t unroll_of(const TiledGroup& out, int z) {
+  for (const auto& [d, f] : out.spatial_unrollings)
+    if (d == z) return f;
+  return 1;
+}
+
+// Spatial unrollings in global dims: first appearance, largest factor per dim (spec §4.3.1).
+void add_spatial_unrollings(const Workload& group, const mapping::GroupMapping& mapping, TiledGroup& out) {
+  const auto& ud = group.unified_dimensions();
   for (std::size_t i = 0; i < group.size(); ++i) {
     const Node& n = group.node(i);
     if (!n.has_iteration_space()) continue;
@@ -107,7 +108,7 @@ TiledGroup tile(const Workload& group, const GroupMapping& mapping) {
       if (local < 0 || local >= n.num_dims())
         throw Error("inter-core split of node '" + n.name + "' names dim D" + std::to_string(local) +
                         " but the node has " + std::to_string(n.num_dims()) + " dims",
-                    Location{"", 0, 0, n.name, ""});
+                    Location{.node = n.name});
       const int z = dims[static_cast<std::size_t>(local)];
       auto it = std::find_if(out.spatial_unrollings.begin(), out.spatial_unrollings.end(),
                              [&](const auto& p) { return p.first == z; });
@@ -117,13 +118,11 @@ TiledGroup tile(const Workload& group, const GroupMapping& mapping) {
         it->second = std::max(it->second, f);
     }
   }
-  auto unroll = [&](int z) -> std::int64_t {
-    for (const auto& [d, f] : out.spatial_unrollings)
-      if (d == z) return f;
-    return 1;
-  };
+}
 
-  // Fusion splits (spec §4.3.2).
+// Fusion splits (spec §4.3.2); returns the unified dims' sizes in one iteration.
+std::vector<std::int64_t> add_fusion_splits(const Workload& group, const mapping::GroupMapping& mapping, TiledGroup& out) {
+  const auto& ud = group.unified_dimensions();
   std::vector<std::int64_t> sizes = ud.dim_size;
   for (const auto& t : mapping.intra_core_tiling) {
     const std::size_t idx = group.index_of(t.node);
@@ -131,35 +130,37 @@ TiledGroup tile(const Workload& group, const GroupMapping& mapping) {
     if (t.dim < 0 || t.dim >= n.num_dims())
       throw Error("intra-core tiling names " + t.node + ".D" + std::to_string(t.dim) + " but the node has " +
                       std::to_string(n.num_dims()) + " dims",
-                  Location{"", 0, 0, t.node, ""});
+                  Location{.node = t.node});
     const int z = ud.dims_of(idx, n.num_dims())[static_cast<std::size_t>(t.dim)];
     const std::int64_t size = ud.dim_size.at(static_cast<std::size_t>(z));
-    const std::int64_t denom = t.tile * unroll(z);
+    const std::int64_t denom = t.tile * unroll_of(out, z);
     if (t.tile <= 0 || size % denom != 0)
       throw Error("intra-core tile " + std::to_string(t.tile) + " of " + t.node + ".D" + std::to_string(t.dim) +
-                      " (size " + std::to_string(size) + ", inter-core unrolling " + std::to_string(unroll(z)) +
+                      " (size " + std::to_string(size) + ", inter-core unrolling " + std::to_string(unroll_of(out, z)) +
                       ") does not divide the dimension",
-                  Location{"", 0, 0, t.node, ""});
+                  Location{.node = t.node});
     const std::int64_t splits = size / denom;
     if (std::none_of(out.fusion_splits.begin(), out.fusion_splits.end(), [&](const auto& p) { return p.first == z; }))
       out.fusion_splits.emplace_back(z, splits);
     sizes[static_cast<std::size_t>(z)] = size / splits;
   }
+  return sizes;
+}
 
-  // MACs of the untiled group.
+std::int64_t untiled_mac_ops(const Workload& group) {
+  std::int64_t total = 0;
   for (std::size_t i : group.computation_nodes()) {
-    const Node& n = group.node(i);
-    if (!is_mac_type(n.type)) continue;
+    if (!is_mac_type(group.node(i).type)) continue;
     std::int64_t p = 1;
     for (auto s : group.loop_sizes(i)) p *= s;
-    out.total_mac_ops += p;
+    total += p;
   }
+  return total;
+}
 
-  if (sizes == ud.dim_size) {
-    out.workload = group;
-    return out;
-  }
-  // Rebuild every tensor with its one-iteration shape, then every node on the new tensors.
+// Every tensor rebuilt with its one-iteration shape, then every node on the new tensors.
+Workload one_iteration(const Workload& group, const std::vector<std::int64_t>& sizes) {
+  const auto& ud = group.unified_dimensions();
   std::map<std::string, TensorPtr> reshaped;
   const TensorAccessors accessors(group);
   for (const auto& t : group.tensors()) {
@@ -177,7 +178,22 @@ TiledGroup tile(const Workload& group, const GroupMapping& mapping) {
     }
     nodes.push_back(std::move(n));
   }
-  out.workload = Workload(std::move(nodes));
+  return Workload(std::move(nodes));
+}
+
+}  // namespace
+
+TiledGroup tile(const Workload& group, const mapping::GroupMapping& mapping) {
+  if (mapping.nodes.size() != group.size())
+    throw Error("the group mapping has " + std::to_string(mapping.nodes.size()) + " entries for " +
+                    std::to_string(group.size()) + " nodes",
+                Location{}, ErrorKind::Internal);
+  TiledGroup out;
+  out.mapping = mapping.nodes;
+  add_spatial_unrollings(group, mapping, out);
+  const std::vector<std::int64_t> sizes = add_fusion_splits(group, mapping, out);
+  out.total_mac_ops = untiled_mac_ops(group);
+  out.workload = sizes == group.unified_dimensions().dim_size ? group : one_iteration(group, sizes);
   return out;
 }
 

@@ -25,6 +25,7 @@
 #include <stream/error.hpp>
 #include <stream/ir/graph_edges.hpp>
 #include <stream/ir/layout_folding.hpp>
+#include <stream/ir/reduction_folding.hpp>
 #include <stream/registry/registries.hpp>
 
 #include "model_checks.hpp"

@@ -1,5 +1,4 @@
-// Reading a .pt2: the zip container (libzip) and the ExportedProgram JSON (nlohmann_json), with
-// the tolerance rules of the format document (§2.1): unions as one key or as "the one non-null
+// Decoding a .pt2's ExportedProgram JSON (nlohmann_json), with the tolerance rules of the format document (§2.1): unions as one key or as "the one non-null
 // key", as_none as true or [], bare Infinity/NaN tokens, missing optional fields, old signatures.
 #include <algorithm>
 #include <array>
@@ -10,148 +9,16 @@
 #include <set>
 
 #include <nlohmann/json.hpp>
-#include <zip.h>
 
 #include <stream/error.hpp>
 #include <stream/ir/checked.hpp>
 
 #include "program.hpp"
+#include "size_expr.hpp"
 
 namespace stream::torch_frontend {
 
 using json = nlohmann::json;
-
-// ------------------------------------------------------------------------------------------------
-// Archive
-// ------------------------------------------------------------------------------------------------
-namespace {
-
-struct ZipCloser {
-  void operator()(zip_t* z) const { zip_discard(z); }
-};
-
-class Zip {
- public:
-  explicit Zip(const std::filesystem::path& path) : file_(path.string()) {
-    int err = 0;
-    zip_.reset(zip_open(file_.c_str(), ZIP_RDONLY, &err));
-    if (!zip_) {
-      zip_error_t e;
-      zip_error_init_with_code(&e, err);
-      std::string why = zip_error_strerror(&e);
-      zip_error_fini(&e);
-      throw Error("cannot open the archive: " + why + " (a .pt2 written by torch.export.save is a zip file)",
-                  Location{.file = file_});
-    }
-    const auto n = zip_get_num_entries(zip_.get(), 0);
-    for (zip_int64_t i = 0; i < n; ++i) {
-      const char* name = zip_get_name(zip_.get(), static_cast<zip_uint64_t>(i), 0);
-      names_.emplace_back(name ? name : "");
-    }
-  }
-  [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
-  [[nodiscard]] bool has(const std::string& name) const {
-    return std::find(names_.begin(), names_.end(), name) != names_.end();
-  }
-  // At most `limit` bytes once inflated: the size the entry declares is checked first, and the
-  // inflated stream is counted as it arrives (a declared size can lie), so a small archive never
-  // inflates into gigabytes.
-  [[nodiscard]] std::string read(const std::string& name, std::uint64_t limit) const {
-    zip_stat_t st;
-    zip_stat_init(&st);
-    if (zip_stat(zip_.get(), name.c_str(), 0, &st) != 0) fail("entry '" + name + "' is missing");
-    if ((st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method != ZIP_CM_STORE && st.comp_method != ZIP_CM_DEFLATE)
-      fail("entry '" + name + "' uses compression method " + std::to_string(st.comp_method) +
-           "; only stored and deflated entries are supported");
-    if ((st.valid & ZIP_STAT_SIZE) && st.size > limit) too_large(name, std::to_string(st.size) + " bytes", limit);
-    std::unique_ptr<zip_file_t, int (*)(zip_file_t*)> f(zip_fopen(zip_.get(), name.c_str(), 0), zip_fclose);
-    if (!f) fail("cannot read entry '" + name + "': " + zip_strerror(zip_.get()));
-    std::string data;
-    std::array<char, 65536> buf{};
-    for (;;) {
-      const auto got = zip_fread(f.get(), buf.data(), buf.size());
-      if (got < 0) fail("cannot read entry '" + name + "': " + zip_file_strerror(f.get()));
-      if (got == 0) break;
-      if (data.size() + static_cast<std::uint64_t>(got) > limit) too_large(name, "more than that", limit);
-      data.append(buf.data(), static_cast<std::size_t>(got));
-    }
-    return data;
-  }
-  [[noreturn]] void too_large(const std::string& name, const std::string& size, std::uint64_t limit) const {
-    fail("entry '" + name + "' inflates to " + size + "; at most " + std::to_string(limit) +
-         " bytes are read from a .pt2 entry (see the torch frontend README)");
-  }
-  [[noreturn]] void fail(const std::string& message) const { throw Error(message, Location{.file = file_}); }
-
- private:
-  std::string file_;
-  std::unique_ptr<zip_t, ZipCloser> zip_;
-  std::vector<std::string> names_;
-};
-
-std::string trimmed(std::string s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
-  std::size_t i = 0;
-  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-  return s.substr(i);
-}
-
-}  // namespace
-
-ArchiveProgram read_archive(const std::filesystem::path& path, const std::string& model) {
-  Zip zip(path);
-  ArchiveProgram out;
-  if (zip.has("serialized_exported_program.json")) {
-    out.layout = ArchiveLayout::Legacy;
-    out.json_entry = "serialized_exported_program.json";
-    out.json = zip.read(out.json_entry, kMaxProgramJsonBytes);
-    return out;
-  }
-  if (zip.names().empty()) zip.fail("the archive is empty; expected a torch.export.save archive");
-  // PT2: the first entry's top folder is the archive name, provided P/archive_format exists;
-  // otherwise the flat variant (entries at the root).
-  std::string prefix;
-  const auto& first = zip.names().front();
-  const auto slash = first.find('/');
-  if (slash != std::string::npos && zip.has(first.substr(0, slash + 1) + "archive_format")) prefix = first.substr(0, slash + 1);
-  else if (!zip.has("archive_format"))
-    zip.fail("not a torch.export archive: no serialized_exported_program.json (torch <= 2.7) and no archive_format "
-             "record (PT2 archive, torch >= 2.8)");
-  const auto format = trimmed(zip.read(prefix + "archive_format", kMaxRecordBytes));
-  if (format != "pt2") zip.fail("archive_format is '" + format + "', expected 'pt2'");
-  if (!prefix.empty())
-    for (const auto& n : zip.names())
-      if (n.rfind(prefix, 0) != 0)
-        zip.fail("entry '" + n + "' is outside the archive folder '" + prefix + "' that the first entry defines");
-  std::vector<std::string> models;
-  const auto models_dir = prefix + "models/";
-  for (const auto& n : zip.names()) {
-    if (n.rfind(models_dir, 0) != 0 || n.size() <= models_dir.size() + 5) continue;
-    const auto rest = n.substr(models_dir.size());
-    if (rest.find('/') != std::string::npos || rest.substr(rest.size() - 5) != ".json") continue;
-    models.push_back(rest.substr(0, rest.size() - 5));
-  }
-  if (models.empty())
-    zip.fail("the PT2 archive holds no ExportedProgram (no " + models_dir +
-             "*.json; an AOTInductor package holds compiled code only)");
-  std::string pick = model;
-  if (pick.empty()) {
-    if (std::find(models.begin(), models.end(), "model") != models.end()) pick = "model";
-    else if (models.size() == 1) pick = models.front();
-  }
-  if (pick.empty() || std::find(models.begin(), models.end(), pick) == models.end()) {
-    std::string list;
-    for (const auto& m : models) list += (list.empty() ? "" : ", ") + m;
-    zip.fail((model.empty() ? std::string("the archive holds several models") : "the archive has no model '" + model + "'") +
-             " (" + list + "); choose one with the frontend option model=<name>");
-  }
-  out.layout = ArchiveLayout::Pt2;
-  out.prefix = prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1);
-  out.model = pick;
-  out.json_entry = models_dir + pick + ".json";
-  out.json = zip.read(out.json_entry, kMaxProgramJsonBytes);
-  return out;
-}
 
 // ------------------------------------------------------------------------------------------------
 // AtenCall accessors
@@ -286,191 +153,6 @@ double as_double(const json& v, const std::string& file) {
   throw Error("expected a float, got " + v.dump(), Location{.file = file});
 }
 
-// ---- symbolic sizes ---------------------------------------------------------------------------
-
-struct UnknownSymbol {
-  std::string name;
-};
-struct BadExpr {};
-
-class ExprParser {
- public:
-  ExprParser(const std::string& text, const std::function<std::int64_t(const std::string&)>& lookup)
-      : s_(text), lookup_(lookup) {}
-  std::int64_t parse() {
-    const auto v = expr();
-    skip();
-    if (i_ != s_.size()) throw BadExpr{};
-    return v;
-  }
-  // The symbol named by an expression that is exactly one symbol, or "".
-  static std::string lone_symbol(const std::string& text) {
-    std::string t;
-    for (char c : text)
-      if (!std::isspace(static_cast<unsigned char>(c))) t += c;
-    auto ident = [](const std::string& x) {
-      if (x.empty() || !(std::isalpha(static_cast<unsigned char>(x[0])) || x[0] == '_')) return false;
-      return std::all_of(x.begin(), x.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-    };
-    if (ident(t)) return t;
-    const std::string head = "Symbol('";
-    if (t.rfind(head, 0) == 0 && t.back() == ')') {
-      const auto end = t.find('\'', head.size());
-      if (end != std::string::npos) return t.substr(head.size(), end - head.size());
-    }
-    return "";
-  }
-
- private:
-  void skip() {
-    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
-  }
-  bool eat(const std::string& tok) {
-    skip();
-    if (s_.compare(i_, tok.size(), tok) == 0) {
-      i_ += tok.size();
-      return true;
-    }
-    return false;
-  }
-  std::int64_t expr() {
-    auto v = term();
-    for (;;) {
-      if (eat("+")) v = add(v, term());
-      else if (eat("-")) v = add(v, neg(term()));
-      else return v;
-    }
-  }
-  // Checked (stream/ir/checked.hpp): a size expression that overflows int64 cannot be evaluated
-  // (BadExpr), and a power is computed by squaring, so `s0**1000000000000` costs 40 steps.
-  template <typename Op>
-  static std::int64_t checked(Op op) {
-    try {
-      return op();
-    } catch (const Error&) {
-      throw BadExpr{};
-    }
-  }
-  static std::int64_t add(std::int64_t a, std::int64_t b) { return checked([&] { return checked_add(a, b, "size"); }); }
-  static std::int64_t mul(std::int64_t a, std::int64_t b) { return checked([&] { return checked_mul(a, b, "size"); }); }
-  static std::int64_t neg(std::int64_t a) { return mul(a, -1); }
-  static std::int64_t power(std::int64_t base, std::int64_t e) {
-    if (e < 0) throw BadExpr{};
-    std::int64_t r = 1;
-    for (; e > 0; e >>= 1) {
-      if (e & 1) r = mul(r, base);
-      if (e > 1) base = mul(base, base);
-    }
-    return r;
-  }
-  static std::int64_t floordiv(std::int64_t a, std::int64_t b) {
-    if (b == 0 || (a == std::numeric_limits<std::int64_t>::min() && b == -1)) throw BadExpr{};
-    auto q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-    return q;
-  }
-  std::int64_t term() {
-    auto v = factor();
-    for (;;) {
-      if (eat("**")) {
-        v = power(v, factor());
-      } else if (eat("*")) v = mul(v, factor());
-      else if (eat("//")) v = floordiv(v, factor());
-      else if (eat("/")) v = floordiv(v, factor());
-      else if (eat("%")) {
-        const auto b = factor();
-        if (b == 0) throw BadExpr{};
-        v = add(v, neg(mul(floordiv(v, b), b)));
-      } else return v;
-    }
-  }
-  std::string ident() {
-    skip();
-    const auto start = i_;
-    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) ++i_;
-    return s_.substr(start, i_ - start);
-  }
-  std::int64_t factor() {
-    skip();
-    if (i_ >= s_.size()) throw BadExpr{};
-    if (eat("-")) return neg(factor());
-    if (eat("(")) {
-      const auto v = expr();
-      if (!eat(")")) throw BadExpr{};
-      return v;
-    }
-    if (std::isdigit(static_cast<unsigned char>(s_[i_]))) {
-      std::int64_t v = 0;
-      while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) v = add(mul(v, 10), s_[i_++] - '0');
-      return v;
-    }
-    const auto id = ident();
-    if (id.empty()) throw BadExpr{};
-    if (!eat("(")) return lookup_(id);
-    // srepr call: Symbol('s0', integer=True), Integer(2), Mul(a, b), Add(a, b), FloorDiv(a, b), ...
-    if (id == "Symbol") {
-      skip();
-      if (i_ >= s_.size() || (s_[i_] != '\'' && s_[i_] != '"')) throw BadExpr{};
-      const char q = s_[i_++];
-      const auto end = s_.find(q, i_);
-      if (end == std::string::npos) throw BadExpr{};
-      const auto name = s_.substr(i_, end - i_);
-      i_ = end + 1;
-      skip_rest_of_call();
-      return lookup_(name);
-    }
-    std::vector<std::int64_t> args;
-    skip();
-    if (!eat(")")) {
-      for (;;) {
-        // keyword arguments (integer=True) carry no value
-        const auto save = i_;
-        const auto kw = ident();
-        if (!kw.empty() && eat("=")) {
-          ident();
-        } else {
-          i_ = save;
-          args.push_back(expr());
-        }
-        if (eat(")")) break;
-        if (!eat(",")) throw BadExpr{};
-      }
-    }
-    if (args.empty()) throw BadExpr{};
-    if (id == "Integer") return args[0];
-    if (id == "Add") {
-      std::int64_t v = 0;
-      for (auto a : args) v = add(v, a);
-      return v;
-    }
-    if (id == "Mul") {
-      std::int64_t v = 1;
-      for (auto a : args) v = mul(v, a);
-      return v;
-    }
-    if (id == "FloorDiv" && args.size() == 2) return floordiv(args[0], args[1]);
-    if ((id == "Mod" || id == "PythonMod") && args.size() == 2 && args[1] != 0)
-      return add(args[0], neg(mul(floordiv(args[0], args[1]), args[1])));
-    if (id == "Max") return *std::max_element(args.begin(), args.end());
-    if (id == "Min") return *std::min_element(args.begin(), args.end());
-    if (id == "Pow" && args.size() == 2) return power(args[0], args[1]);
-    throw BadExpr{};
-  }
-  void skip_rest_of_call() {
-    int depth = 1;
-    while (i_ < s_.size() && depth > 0) {
-      if (s_[i_] == '(') ++depth;
-      else if (s_[i_] == ')') --depth;
-      ++i_;
-    }
-    if (depth != 0) throw BadExpr{};
-  }
-
-  const std::string& s_;
-  const std::function<std::int64_t(const std::string&)>& lookup_;
-  std::size_t i_ = 0;
-};
-
 class Decoder {
  public:
   Decoder(const std::string& file, const FrontendOptions& options) : file_(file), options_(options) {}
@@ -583,7 +265,7 @@ class Decoder {
       auto [tag, v] = union_member(s);
       if (tag != "as_expr" || !v || !v->is_object()) return;
       const auto expr = v->value("expr_str", std::string());
-      const auto sym = ExprParser::lone_symbol(expr);
+      const auto sym = lone_symbol(expr);
       if (sym.empty()) return;
       auto h = v->find("hint");
       if (h == v->end() || h->is_null()) return;
@@ -637,7 +319,7 @@ class Decoder {
       }
       const std::function<std::int64_t(const std::string&)> lookup = [this](const std::string& n) { return symbol_value(n); };
       try {
-        return ExprParser(expr, lookup).parse();
+        return evaluate_size(expr, lookup);
       } catch (const UnknownSymbol& u) {
         if (hint) return *hint;
         fail(what + " has the symbolic size '" + expr + "' and symbol '" + u.name +

@@ -76,6 +76,11 @@ class Evaluator {
     SmallVec<char, kArch> psum;
     SmallVec<std::array<Movement, kNumDirs>, kLev> mv;  // per memory level
   };
+  // The cost model's innermost steps: forced inline, as the loop bodies they were.
+  [[gnu::always_inline]] inline void accumulate(const int* cls, int dim, double size, double& R, double& IR, char* flag);
+  [[gnu::always_inline]] inline void reset_pr_products();
+  [[gnu::always_inline]] inline void level_products(std::size_t op, const OperandSpatial& spatial);
+  [[gnu::always_inline]] inline void output_flags(Version& V, std::size_t nn);
   void sizes_for(int op, int v);
   void movement_for(int op, int v);
 

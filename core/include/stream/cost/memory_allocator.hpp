@@ -38,6 +38,16 @@ class MemoryAllocator {
   bool allocate(const std::vector<TemporalLoop>& ordering, Allocation& out);
 
  private:
+  // The steps of allocate(), the cost model's inner loop: forced inline, as the loop bodies they were.
+  [[gnu::always_inline]] inline void reset(Allocation& out);
+  [[gnu::always_inline]] inline double precision_at(std::size_t op, const std::vector<TemporalLoop>& ordering) const;
+  /// The tile sizes (bits) of every prefix of the operand's unallocated loops that fits the
+  /// memory, and their "remaining iterations x tile bits"; false when none fits.
+  [[gnu::always_inline]] inline bool list_prefixes(const CoreMemory& mem, std::size_t k, const std::vector<TemporalLoop>& ordering);
+  [[gnu::always_inline]] inline bool even_combination(const CoreMemory& mem) const;
+  [[gnu::always_inline]] inline bool choose_combination(const CoreMemory& mem);
+  [[gnu::always_inline]] inline bool take_chosen(const CoreMemory& mem, const std::vector<TemporalLoop>& ordering, Allocation& out);
+
   const Layer& layer_;
   const CoreModel& core_;
   SmallVec<int, 3> memop_of_op_;

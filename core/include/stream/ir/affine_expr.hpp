@@ -62,6 +62,8 @@ class AffineExpr {
   [[nodiscard]] std::vector<int> dims() const;
   /// Set when the expression has no floordiv/mod (after simplification).
   [[nodiscard]] std::optional<LinearForm> linear() const;
+  /// The dim this expression indexes alone (coefficient 1, no offset), or -1.
+  [[nodiscard]] int bare_dim() const;
 
   [[nodiscard]] std::int64_t eval(std::span<const std::int64_t> dims) const;
   /// Exact minimum and maximum over the box 0 <= d_i < extents[i]; every used dim needs an extent >= 1.

@@ -10,11 +10,7 @@
 // ([6,4] as [4,6]), whose merged axis a reader walks other than with one bare loop, or whose
 // refinement meets a windowed or offset index stays a FusionEdge. Layout ops are processed from
 // the last to the first, so chains (reshape -> transpose -> reshape) compose.
-//
-// fold_reductions_into_contractions then folds a ReduceSum over axes that its producing
-// contraction (MatMul, Gemm, Einsum, Conv) computes in parallel, when nothing else reads the
-// contraction's output, into that contraction as further reduction loops (per-head projections
-// summed over the heads become one contraction over heads and head dimension).
+// (Reductions folded into contractions: reduction_folding.hpp.)
 #pragma once
 
 #include <cstdint>
@@ -45,8 +41,5 @@ struct LayoutFoldingReport {
 /// remaining nodes is kept. Tensors refined by a split keep their name and element type.
 [[nodiscard]] std::vector<Node> fold_layout_ops(std::vector<Node> nodes, const LayoutFoldingOptions& options = {},
                                                 LayoutFoldingReport* report = nullptr);
-
-/// Folds ReduceSum nodes into their producing contraction where allowed (see above).
-[[nodiscard]] std::vector<Node> fold_reductions_into_contractions(std::vector<Node> nodes);
 
 }  // namespace stream

@@ -8,9 +8,9 @@
 // with fires = product of the transfer's non-absent temporal loop sizes / its reuse factor.
 #pragma once
 
-#include "stream/allocate/tetra.hpp"
+#include "stream/allocate/allocation_milp.hpp"
 #include "stream/hardware/accelerator.hpp"
-#include "stream/schedule/node_costs.hpp"
+#include "stream/cost/cost_table.hpp"
 #include "stream/schedule/steady_state.hpp"
 
 namespace stream::pipeline {
@@ -23,6 +23,6 @@ struct Energy {
 };
 
 [[nodiscard]] Energy group_energy(const schedule::SteadyState& ss, const allocate::Allocation& allocation,
-                                  const schedule::NodeCosts& costs, const hardware::Accelerator& accelerator);
+                                  const cost::CostTable& costs, const hardware::Accelerator& accelerator);
 
 }  // namespace stream::pipeline

@@ -21,14 +21,14 @@
 #include "stream/cost/tile.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/registry/cost_backends.hpp"
-#include "stream/schedule/node_costs.hpp"
+#include "stream/cost/cost_table.hpp"
 #include "stream/tiling/tiled_group.hpp"
 
 namespace stream::pipeline {
 
 /// Cost entries by dedup key (tile, backend request) and representative core, without the
 /// per-use core id and type; shared by the groups and fallback attempts of one run.
-using CostCache = std::map<std::pair<std::string, int>, schedule::CoreCostEntry>;
+using CostCache = std::map<std::pair<std::string, int>, cost::CostEntry>;
 
 struct CostEstimateOptions {
   int threads = 1;
@@ -43,7 +43,7 @@ struct CostEstimateOptions {
 /// The per-core tile of node `node_index` of the tiled group.
 [[nodiscard]] cost::Tile core_tile(const tiling::TiledGroup& tiled, std::size_t node_index);
 
-[[nodiscard]] schedule::NodeCosts estimate_costs(const tiling::TiledGroup& tiled,
+[[nodiscard]] cost::CostTable estimate_costs(const tiling::TiledGroup& tiled,
                                                  const hardware::Accelerator& accelerator,
                                                  const CostEstimateOptions& options = {});
 

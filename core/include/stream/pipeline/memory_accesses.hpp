@@ -39,7 +39,7 @@
 #include <string>
 #include <vector>
 
-#include "stream/allocate/tetra.hpp"
+#include "stream/allocate/allocation_milp.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/schedule/steady_state.hpp"
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "stream/allocate/tetra.hpp"
+#include "stream/allocate/allocation_milp.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/workload.hpp"
 #include "stream/mapping/auto_mapping.hpp"
@@ -38,7 +38,7 @@ struct RunOptions {
   /// variants); used when `mapping` is not set.
   std::shared_ptr<const mapping::Mapping> mapping_data;
   [[nodiscard]] bool has_mapping() const { return mapping || mapping_data; }
-  std::vector<tiling::IntraCoreTile> intra_core_tiling;
+  std::vector<mapping::TileEntry> intra_core_tiling;
   /// None: the workload's FusionEdges only; Auto: determine_fusion_cut_points (the default of the
   /// automatic path); PerLayer; Explicit: `cut_points`.
   CutMode cut_mode = CutMode::Auto;
@@ -98,9 +98,9 @@ struct Attempt {
 struct GroupResult {
   int index = 0;
   Workload workload;
-  tiling::GroupMapping mapping;
+  mapping::GroupMapping mapping;
   tiling::TiledGroup tiled;
-  schedule::NodeCosts costs;
+  cost::CostTable costs;
   schedule::SteadyState schedule;
   allocate::Allocation allocation;
   Energy energy;

@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "stream/allocate/tetra.hpp"
+#include "stream/allocate/allocation_milp.hpp"
 #include "stream/schedule/steady_state.hpp"
 
 namespace stream::pipeline {

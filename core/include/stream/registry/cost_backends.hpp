@@ -20,7 +20,7 @@
 #include "stream/cost/tile.hpp"
 #include "stream/hardware/core.hpp"
 #include "stream/ir/dtype.hpp"
-#include "stream/schedule/node_costs.hpp"
+#include "stream/cost/cost_table.hpp"
 
 namespace stream {
 
@@ -41,7 +41,7 @@ struct CostBackend {
   std::vector<std::string> core_types;  ///< what it declares it costs (informative, for listings)
   std::function<bool(const hardware::Core&)> claims;
   /// core_id and core_type of the result are filled by the caller.
-  std::function<schedule::CoreCostEntry(const CostRequest&)> cost;
+  std::function<cost::CostEntry(const CostRequest&)> cost;
 };
 
 inline constexpr const char* kBuiltinCostBackend = "zigzag";

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "stream/hardware/accelerator.hpp"
-#include "stream/schedule/node_costs.hpp"
+#include "stream/cost/cost_table.hpp"
 #include "stream/schedule/routing.hpp"
 #include "stream/tiling/tiled_group.hpp"
 
@@ -115,10 +115,10 @@ inline constexpr int kDefaultNbColsToUse = 4;
 [[nodiscard]] SteadyState add_iteration_spaces(SteadyState ss);
 [[nodiscard]] SteadyState assign_time_slots(SteadyState ss);
 /// Compute latencies from the cost table (throws when a compute node has no entry).
-[[nodiscard]] SteadyState add_compute_latencies(SteadyState ss, const NodeCosts& costs);
+[[nodiscard]] SteadyState add_compute_latencies(SteadyState ss, const cost::CostTable& costs);
 
 /// `nb_cols_to_use`: see staging_memory_cores (the reference's AIE tests pass 8).
-[[nodiscard]] SteadyState steady_state(const tiling::TiledGroup& tiled, const NodeCosts& costs,
+[[nodiscard]] SteadyState steady_state(const tiling::TiledGroup& tiled, const cost::CostTable& costs,
                                        const hardware::Accelerator& accelerator, Router* router = nullptr,
                                        int nb_cols_to_use = kDefaultNbColsToUse);
 

@@ -17,34 +17,13 @@
 #include <vector>
 
 #include "stream/ir/workload.hpp"
+#include "stream/mapping/group_mapping.hpp"
 
 namespace stream::tiling {
 
-/// The mapping of one compute node, as the scheduler needs it.
-struct NodeMapping {
-  std::vector<int> cores;  ///< the one candidate core group
-  /// Inter-core split: (node-local dim, factor), in mapping-file order.
-  std::vector<std::pair<int, std::int64_t>> inter_core_tiling;
-  /// The mapping entry's kernel utilisation (percent), when the entry has a kernel: read only by
-  /// cost backends that model kernels (the AIE backend, aie-and-defaults §1.3).
-  std::optional<double> kernel_utilization;
-};
-
-struct IntraCoreTile {
-  std::string node;  ///< node name
-  int dim = 0;       ///< node-local dim
-  std::int64_t tile = 1;
-};
-
-struct GroupMapping {
-  /// Per node index of the group workload (empty cores for edges).
-  std::vector<NodeMapping> nodes;
-  std::vector<IntraCoreTile> intra_core_tiling;
-};
-
 struct TiledGroup {
   Workload workload;  ///< one steady-state iteration
-  std::vector<NodeMapping> mapping;  ///< per node index (same indices as the input group)
+  std::vector<mapping::NodeMapping> mapping;  ///< per node index (same indices as the input group)
   /// (unified dim, nb splits) in intra-core tiling order; iterations = product of the splits.
   std::vector<std::pair<int, std::int64_t>> fusion_splits;
   /// (unified dim, factor), first appearance, keeping the largest factor per dim.
@@ -54,7 +33,7 @@ struct TiledGroup {
 };
 
 /// Throws stream::Error (naming node and dim) when a tile does not divide its dim.
-[[nodiscard]] TiledGroup tile(const Workload& group, const GroupMapping& mapping);
+[[nodiscard]] TiledGroup tile(const Workload& group, const mapping::GroupMapping& mapping);
 
 /// Shape of `tensor` when the unified dims take `dim_sizes` (affine ranges clipped to the current
 /// shape, maximum over every node that accesses it).

@@ -1,6 +1,4 @@
-#include "stream/pipeline/group_mapping.hpp"
-
-#include "stream/report/yaml_text.hpp"
+#include "stream/mapping/group_mapping.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -11,52 +9,46 @@
 #include "stream/error.hpp"
 #include "stream/mapping/auto_mapping.hpp"
 #include "stream/mapping/mapping.hpp"
+#include "stream/yaml/yaml_text.hpp"
 
-namespace stream::pipeline {
+namespace stream::mapping {
 
-
-std::vector<tiling::IntraCoreTile> parse_intra_core_tiling(const std::string& spec) {
-  std::vector<tiling::IntraCoreTile> out;
-  for (const auto& t : mapping::parse_tiling_spec(spec)) out.push_back({t.node, t.dim, t.tile});
-  return out;
-}
-
-tiling::GroupMapping to_group_mapping(const mapping::Mapping& m, const Workload& group) {
-  tiling::GroupMapping g;
+GroupMapping to_group_mapping(const Mapping& m, const Workload& group) {
+  GroupMapping g;
   g.nodes.resize(group.size());
-  const mapping::LayerLookup lookup(m);
+  const LayerLookup lookup(m);
   for (std::size_t i : group.computation_nodes()) {
     const auto& lm = lookup.for_node(group.node(i));
     g.nodes[i].cores = lm.cores();
-    for (const auto& s : lm.splits()) g.nodes[i].inter_core_tiling.emplace_back(s.dim, s.split);
+    g.nodes[i].inter_core_tiling = lm.splits();
     if (lm.kernel) g.nodes[i].kernel_utilization = lm.kernel->utilization;
   }
   for (const auto& fg : m.fused_groups)
-    for (const auto& t : fg.intra_core_tiling) g.intra_core_tiling.push_back({t.node, t.dim, t.tile});
+    g.intra_core_tiling.insert(g.intra_core_tiling.end(), fg.intra_core_tiling.begin(), fg.intra_core_tiling.end());
   return g;
 }
 
-tiling::GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& acc,
-                                       const std::vector<tiling::IntraCoreTile>& user_tiling,
+GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& acc,
+                                       const std::vector<TileEntry>& user_tiling,
                                        const std::vector<int>& excluded_cores, double fill_fraction,
                                        bool* tile_cap_reached) {
-  mapping::AutoMappingOptions o;
+  AutoMappingOptions o;
   o.excluded_cores = excluded_cores;
   o.fill_fraction = fill_fraction;
-  for (const auto& t : user_tiling) o.intra_core_tiling.push_back({t.node, t.dim, t.tile});
-  return to_group_mapping(mapping::generate_mapping(group, acc, o, nullptr, tile_cap_reached), group);
+  o.intra_core_tiling = user_tiling;
+  return to_group_mapping(generate_mapping(group, acc, o, nullptr, tile_cap_reached), group);
 }
 
-tiling::GroupMapping read_mapping(const std::filesystem::path& file, const Workload& group,
+GroupMapping read_mapping(const std::filesystem::path& file, const Workload& group,
                                   const hardware::Accelerator& acc) {
-  auto m = mapping::load_mapping_file(file);
+  auto m = load_mapping_file(file);
   m.source_file = file.string();
   return read_mapping(m, group, acc);
 }
 
-tiling::GroupMapping read_mapping(const mapping::Mapping& m, const Workload& group, const hardware::Accelerator& acc) {
+GroupMapping read_mapping(const Mapping& m, const Workload& group, const hardware::Accelerator& acc) {
   Diagnostics diag;
-  mapping::check_mapping(m, group, acc, diag);
+  check_mapping(m, group, acc, diag);
   diag.throw_if_errors("invalid mapping for this workload and accelerator", m.source_file);
   auto g = to_group_mapping(m, group);
   if (g.intra_core_tiling.empty()) {
@@ -73,8 +65,8 @@ tiling::GroupMapping read_mapping(const mapping::Mapping& m, const Workload& gro
   return g;
 }
 
-std::string mapping_yaml(const Workload& group, const tiling::GroupMapping& m) {
-  report::YamlText out;
+std::string mapping_yaml(const Workload& group, const GroupMapping& m) {
+  yamlx::YamlText out;
   out << YAML::BeginMap << YAML::Key << "layers" << YAML::Value << YAML::BeginSeq;
   std::vector<std::string> names;
   for (std::size_t i : group.computation_nodes()) {
@@ -102,4 +94,4 @@ std::string mapping_yaml(const Workload& group, const tiling::GroupMapping& m) {
   return std::string(out.c_str()) + "\n";
 }
 
-}  // namespace stream::pipeline
+}  // namespace stream::mapping

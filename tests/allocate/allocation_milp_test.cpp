@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include <stream/allocate/tetra.hpp>
+#include <stream/allocate/allocation_milp.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 
 using namespace stream;
@@ -121,7 +121,7 @@ schedule::SteadyState two_transfers_one_slot(std::int64_t iterations) {
 }
 }  // namespace
 
-TEST(Tetra, TwoTransfersOnOneLinkInOneSlotAreInfeasibleAndWriteMps) {
+TEST(AllocationMilp, TwoTransfersOnOneLinkInOneSlotAreInfeasibleAndWriteMps) {
   const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/eyeriss_like_single_core.yaml");
   AllocateOptions o;
   o.mps_on_failure = (std::filesystem::path(STREAM_BUILD_DIR) / "test_scratch" / "allocate" / "model.mps").string();
@@ -133,7 +133,7 @@ TEST(Tetra, TwoTransfersOnOneLinkInOneSlotAreInfeasibleAndWriteMps) {
   EXPECT_TRUE(std::filesystem::exists(o.mps_on_failure));
 }
 
-TEST(Tetra, OneTransferPerSlotGivesItsLatencyAndOverlapAcrossIterations) {
+TEST(AllocationMilp, OneTransferPerSlotGivesItsLatencyAndOverlapAcrossIterations) {
   const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/eyeriss_like_single_core.yaml");
   auto ss = two_transfers_one_slot(4);
   ss.nodes[2].slot = 2;  // Tb in its own slot
@@ -172,7 +172,7 @@ class CountingSolver : public MilpSolver {
 // solved and memory capacity is the only culprit. Core 0 is generic, so the fallback's diagnosis
 // (Memory) tries no core and solves nothing; the full one solves one relaxation (core 0's row
 // dropped), which is feasible, so core 0 blocks alone.
-TEST(Tetra, ACapacityTheFixedTensorsExceedIsInfeasibleWithoutSolvingTheAllocation) {
+TEST(AllocationMilp, ACapacityTheFixedTensorsExceedIsInfeasibleWithoutSolvingTheAllocation) {
   const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/eyeriss_like_single_core.yaml");
   auto ss = two_transfers_one_slot(4);
   ss.nodes[2].slot = 2;

@@ -1,4 +1,4 @@
-#include "stream/allocate/tetra.hpp"
+#include "stream/allocate/allocation_milp.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "infeasibility.hpp"
 #include "stream/error.hpp"
 #include "stream/schedule/steady_state.hpp"
 
@@ -77,7 +78,7 @@ class Builder {
   Builder(const SteadyState& ss, const hardware::Accelerator& acc, const AllocateOptions& opt)
       : ss_(ss), acc_(acc), opt_(opt), sel_(opt.constraints), aie2_(aie2_strategy(acc)) {}
 
-  TetraModel build() {
+  AllocationMilp build() {
     const std::size_t nt = ss_.tensors.size(), nn = ss_.nodes.size();
     m_.reuse.resize(nt);
     m_.z.resize(nt);
@@ -109,7 +110,7 @@ class Builder {
   const AllocateOptions& opt_;
   const ConstraintSelection& sel_;
   const bool aie2_;  ///< the reference's aie2 constraint strategy applies (§2.14)
-  TetraModel m_;
+  AllocationMilp m_;
   LinearModel& lm() { return m_.model; }
 
   // A row without variables is checked now; a false one is an infeasibility found before solving.
@@ -203,7 +204,7 @@ class Builder {
       const auto& n = ss_.nodes[r];
       if (n.kind != SsKind::Transfer) continue;
       if (n.plans.empty())
-        throw Error("transfer '" + n.name + "' has no routing plan", Location{"", 0, 0, n.name, ""});
+        throw Error("transfer '" + n.name + "' has no routing plan", Location{.node = n.name}, ErrorKind::Internal);
       if (n.plans.size() == 1) {
         m_.y[r] = {LinExpr(1.0)};
         continue;
@@ -394,7 +395,7 @@ class Builder {
           if (!compute && m_.z[p].size() < m_.z[t].size())
             throw Error("transfer '" + n.name + "': tensor '" + ss_.tensors[p].name + "' has fewer reuse levels than '" +
                             ss_.tensors[t].name + "' (the buffer-descriptor rule indexes one with the other's levels)",
-                        Location{"", 0, 0, n.name, ss_.tensors[t].name});
+                        Location{.node = n.name, .operand = ss_.tensors[t].name}, ErrorKind::Internal);
           for (std::size_t s = 0; s < m_.z[t].size(); ++s) {
             const LinExpr w1 = and_expr(u(t, c), m_.z[t][s], "bd_" + tag(t, c, s));
             if (compute) {
@@ -699,139 +700,79 @@ class Builder {
   }
 };
 
-// Whether the model becomes feasible without the rows `drop` selects (cheap for these sizes).
-template <typename Drop>
-bool feasible_without(const TetraModel& m, const MilpSolver& solver, Drop drop) {
-  LinearModel relaxed;
-  for (const auto& v : m.model.vars()) (void)relaxed.add_var(v.name, v.kind, v.lo, v.hi);
-  for (const auto& r : m.model.rows()) {
-    if (drop(r)) continue;
-    LinExpr e;
-    for (const auto& [v, c] : r.terms) e.add(Var{v}, c);
-    relaxed.add_range(e, r.lo, r.hi, r.name, r.family);
-  }
-  SolveOptions o;
-  o.time_limit_s = 5;
-  return solver.solve(relaxed, LinExpr(0.0), o).status == SolveStatus::Optimal;
+}  // namespace
+
+AllocationMilp build_model(const SteadyState& ss, const hardware::Accelerator& acc, const AllocateOptions& options) {
+  return Builder(ss, acc, options).build();
 }
 
-// Whether a core other than `except` certainly cannot hold its smallest load: each tensor fixed on
-// the core contributes at least its smallest reuse level's tiles (its placement is a constant and
-// its reuse choice one-hot, so its capacity-row terms sum to one of the levels). The margin keeps
-// the proof clear of the solver's tolerances: only a bound well above the capacity counts.
-bool certainly_over_capacity(const hardware::Accelerator& acc, const std::map<int, double>& min_load, int except) {
-  constexpr double kMargin = 1e-3;
-  for (const auto& [c, l] : min_load) {
-    const double cap = static_cast<double>(acc.core(c).memory_capacity());
-    if (c != except && cap > 0 && l > cap * (1 + kMargin) + 1) return true;
+namespace {
+
+void record_solve(const LexicographicResult& r, Allocation& a) {
+  a.status = r.status;
+  a.level_objectives = r.level_objectives;
+  for (const auto& lv : r.levels) {
+    a.level_times_s.push_back(lv.solve_time_s);
+    a.level_bounds.push_back(lv.best_bound);
+    a.level_status.push_back(name(lv.status));
+    a.nodes_explored += lv.nodes;
+    a.simplex_iterations += lv.iterations;
   }
-  return false;
+  a.solve_time_s = r.total_time_s;
 }
 
-// The smallest possible load of each core from the tensors fixed on it: each contributes at least
-// its smallest reuse level's tiles (its placement is a constant and its reuse choice one-hot, so
-// its capacity-row terms sum to one of the levels). A lower bound on every allocation's load.
-struct CapacityBound {
-  std::map<int, double> min_load;
-  std::map<int, std::string> biggest;  ///< the largest tensor fixed on each core
-  std::map<int, double> biggest_bits;
-};
-
-CapacityBound capacity_bound(const SteadyState& ss, const TetraModel& m) {
-  CapacityBound b;
+// The chosen placement, reuse stop level, reuse factor and tiles on chip of every tensor.
+void read_tensor_choices(const SteadyState& ss, const AllocationMilp& m, const std::vector<double>& x, Allocation& a) {
   for (std::size_t t = 0; t < ss.tensors.size(); ++t) {
-    const auto& ten = ss.tensors[t];
-    if (ten.producer < 0 || ten.placements.size() != 1) continue;
-    const auto kind = ss.nodes[static_cast<std::size_t>(ten.producer)].kind;
-    if (kind != SsKind::Compute && kind != SsKind::Transfer) continue;
-    const auto& tiles = m.reuse[t].tiles;
-    const double bits = static_cast<double>(*std::min_element(tiles.begin(), tiles.end())) * static_cast<double>(ten.tile_bits);
-    for (int c : ten.placements.front()) {
-      b.min_load[c] += bits;
-      if (bits > b.biggest_bits[c]) {
-        b.biggest_bits[c] = bits;
-        b.biggest[c] = ten.name;
-      }
-    }
-  }
-  return b;
-}
-
-// Whether the memory-capacity rows are certainly violated (only when the family is modelled).
-bool capacity_proved_infeasible(const TetraModel& m, const hardware::Accelerator& acc, const CapacityBound& b) {
-  return std::find(m.skipped_families.begin(), m.skipped_families.end(), "memory_capacity") == m.skipped_families.end() &&
-         certainly_over_capacity(acc, b.min_load, -1);
-}
-
-// The families whose relaxation alone makes the model feasible.
-void culprit_families(const TetraModel& m, const MilpSolver& solver, Diagnosis depth, Allocation& a,
-                      std::ostringstream& out) {
-  std::set<std::string> families;
-  if (depth == Diagnosis::Full)
-    for (const auto& r : m.model.rows()) families.insert(r.family);
-  else
-    families.insert("memory_capacity");
-  for (const auto& fam : families)
-    if (feasible_without(m, solver, [&](const Row& r) { return r.family == fam; })) {
-      a.culprit_families.push_back(fam);
-      out << "constraint family '" << fam << "': without it the model is feasible\n";
-    }
-}
-
-// The cores whose capacity row alone makes the model infeasible.
-void blocking_cores(const hardware::Accelerator& acc, const TetraModel& m, const MilpSolver& solver,
-                    const CapacityBound& b, Diagnosis depth, Allocation& a, std::ostringstream& out) {
-  for (const auto& [c, l] : b.min_load) {
-    // The fallback can only move work off a specialised core: skip the others' solves.
-    if (depth == Diagnosis::Memory && !acc.core(c).operator_types) continue;
-    // Another core certainly over its capacity keeps the model infeasible without this row.
-    if (certainly_over_capacity(acc, b.min_load, c)) continue;
-    const std::string row = "capacity_core_" + std::to_string(c);
-    if (feasible_without(m, solver, [&](const Row& r) { return r.name == row; })) {
-      a.blocking_cores.push_back(c);
-      out << "memory_capacity: core " << c << " alone makes the model infeasible (" << static_cast<long long>(l)
-          << " bits at least, capacity " << acc.core(c).memory_capacity() << ")\n";
-    }
+    int chosen = 0;
+    for (std::size_t p = 0; p < m.x[t].size(); ++p)
+      if (LinearModel::value(m.x[t][p], x) > 0.5) chosen = static_cast<int>(p);
+    a.placement.push_back(chosen);
+    int stop = 0;
+    for (std::size_t s = 0; s < m.z[t].size(); ++s)
+      if (x[static_cast<std::size_t>(m.z[t][s].index)] > 0.5) stop = static_cast<int>(s);
+    a.reuse_stop.push_back(stop - 1);
+    a.reuse_factor.push_back(m.reuse[t].reuse[static_cast<std::size_t>(stop)]);
+    a.tiles_on_chip.push_back(m.reuse[t].tiles[static_cast<std::size_t>(stop)]);
   }
 }
 
-// Fills a.culprit_families, a.blocking_cores and a.infeasibility. When the bound proves a core
-// over its capacity, memory capacity is the culprit without a solve (every other family's
-// relaxation keeps the violated row, so none of them can be); the cores are still tried alone.
-void diagnose(const hardware::Accelerator& acc, const TetraModel& m, const MilpSolver& solver, const CapacityBound& bound,
-              Diagnosis depth, Allocation& a) {
-  std::ostringstream out;
-  for (const auto& v : m.constant_violations) out << "violated before solving: " << v << "\n";
-  for (const auto& [c, l] : bound.min_load) {
-    const double cap = static_cast<double>(acc.core(c).memory_capacity());
-    if (cap > 0 && l > cap)
-      out << "memory_capacity: core " << c << " needs at least " << static_cast<long long>(l) << " bits but holds "
-          << static_cast<long long>(cap) << " (largest tensor: " << bound.biggest.at(c) << ")\n";
+// The chosen plan of every transfer and its contribution to its slot (A / R).
+void read_transfer_choices(const SteadyState& ss, const AllocationMilp& m, const std::vector<double>& x, Allocation& a) {
+  a.plan.assign(ss.nodes.size(), -1);
+  a.transfer_contribution.assign(ss.nodes.size(), 0.0);
+  for (std::size_t i = 0; i < ss.nodes.size(); ++i)
+    for (std::size_t p = 0; p < m.y[i].size(); ++p)
+      if (LinearModel::value(m.y[i][p], x) > 0.5) a.plan[i] = static_cast<int>(p);
+  for (std::size_t i = 0; i < ss.nodes.size(); ++i) {
+    const auto& n = ss.nodes[i];
+    if (n.kind != SsKind::Transfer || a.plan[i] < 0) continue;
+    const double A = static_cast<double>(
+        schedule::active_latency(n.loops, static_cast<double>(n.plans[static_cast<std::size_t>(a.plan[i])].latency)));
+    a.transfer_contribution[i] = A / static_cast<double>(a.reuse_factor[static_cast<std::size_t>(n.outputs.front())]);
   }
-  if (m.constant_violations.empty()) {
-    if (a.capacity_proved) {
-      a.culprit_families.push_back("memory_capacity");
-      out << "constraint family 'memory_capacity': certainly violated (a core's smallest load above exceeds its "
-             "capacity), so the allocation was not solved\n";
-    } else {
-      culprit_families(m, solver, depth, a, out);
-    }
-    if (std::find(a.culprit_families.begin(), a.culprit_families.end(), "memory_capacity") != a.culprit_families.end())
-      blocking_cores(acc, m, solver, bound, depth, a, out);
+}
+
+void read_solution(const SteadyState& ss, const AllocationMilp& m, const std::vector<double>& x, Allocation& a) {
+  a.total_latency = std::llround(x[static_cast<std::size_t>(m.total.index)]);
+  a.overlap = std::llround(x[static_cast<std::size_t>(m.overlap.index)]);
+  if (m.max_dma_in.index >= 0) {
+    a.max_dma_in = std::llround(x[static_cast<std::size_t>(m.max_dma_in.index)]);
+    a.max_dma_out = std::llround(x[static_cast<std::size_t>(m.max_dma_out.index)]);
   }
-  a.infeasibility = out.str();
-  if (a.infeasibility.empty()) a.infeasibility = "the solver found no feasible allocation; no single constraint family explains it\n";
+  for (Var L : m.slot_latency) {
+    a.slot_latency.push_back(std::llround(x[static_cast<std::size_t>(L.index)]));
+    a.latency_per_iteration += a.slot_latency.back();
+  }
+  read_tensor_choices(ss, m, x, a);
+  read_transfer_choices(ss, m, x, a);
 }
 
 }  // namespace
 
-TetraModel build_model(const SteadyState& ss, const hardware::Accelerator& acc, const AllocateOptions& options) {
-  return Builder(ss, acc, options).build();
-}
-
 Allocation solve(const SteadyState& ss, const hardware::Accelerator& acc, const MilpSolver& solver,
                  const AllocateOptions& options) {
-  TetraModel m = build_model(ss, acc, options);
+  AllocationMilp m = build_model(ss, acc, options);
   Allocation a;
   a.iterations = ss.iterations;
   const auto& lm = m.model;
@@ -848,60 +789,16 @@ Allocation solve(const SteadyState& ss, const hardware::Accelerator& acc, const 
   } else {
     r.status = SolveStatus::Infeasible;
   }
-  a.status = r.status;
-  a.level_objectives = r.level_objectives;
-  for (const auto& lv : r.levels) {
-    a.level_times_s.push_back(lv.solve_time_s);
-    a.level_bounds.push_back(lv.best_bound);
-    a.level_status.push_back(name(lv.status));
-    a.nodes_explored += lv.nodes;
-    a.simplex_iterations += lv.iterations;
-  }
-  a.solve_time_s = r.total_time_s;
-  if (r.values.empty()) {
-    diagnose(acc, m, solver, bound, options.diagnosis, a);
-    if (!options.mps_on_failure.empty()) {
-      std::filesystem::create_directories(std::filesystem::path(options.mps_on_failure).parent_path());
-      solver.write_mps(m.model, m.levels.front().expr, options.mps_on_failure);
-      a.mps_path = options.mps_on_failure;
-    }
+  record_solve(r, a);
+  if (!r.values.empty()) {
+    read_solution(ss, m, r.values, a);
     return a;
   }
-  const auto& x = r.values;
-  auto val = [&](const LinExpr& e) { return LinearModel::value(e, x); };
-  a.total_latency = std::llround(x[static_cast<std::size_t>(m.total.index)]);
-  a.overlap = std::llround(x[static_cast<std::size_t>(m.overlap.index)]);
-  if (m.max_dma_in.index >= 0) {
-    a.max_dma_in = std::llround(x[static_cast<std::size_t>(m.max_dma_in.index)]);
-    a.max_dma_out = std::llround(x[static_cast<std::size_t>(m.max_dma_out.index)]);
-  }
-  for (Var L : m.slot_latency) {
-    a.slot_latency.push_back(std::llround(x[static_cast<std::size_t>(L.index)]));
-    a.latency_per_iteration += a.slot_latency.back();
-  }
-  a.plan.assign(ss.nodes.size(), -1);
-  a.transfer_contribution.assign(ss.nodes.size(), 0.0);
-  for (std::size_t i = 0; i < ss.nodes.size(); ++i)
-    for (std::size_t p = 0; p < m.y[i].size(); ++p)
-      if (val(m.y[i][p]) > 0.5) a.plan[i] = static_cast<int>(p);
-  for (std::size_t t = 0; t < ss.tensors.size(); ++t) {
-    int chosen = 0;
-    for (std::size_t p = 0; p < m.x[t].size(); ++p)
-      if (val(m.x[t][p]) > 0.5) chosen = static_cast<int>(p);
-    a.placement.push_back(chosen);
-    int stop = 0;
-    for (std::size_t s = 0; s < m.z[t].size(); ++s)
-      if (x[static_cast<std::size_t>(m.z[t][s].index)] > 0.5) stop = static_cast<int>(s);
-    a.reuse_stop.push_back(stop - 1);
-    a.reuse_factor.push_back(m.reuse[t].reuse[static_cast<std::size_t>(stop)]);
-    a.tiles_on_chip.push_back(m.reuse[t].tiles[static_cast<std::size_t>(stop)]);
-  }
-  for (std::size_t i = 0; i < ss.nodes.size(); ++i) {
-    const auto& n = ss.nodes[i];
-    if (n.kind != SsKind::Transfer || a.plan[i] < 0) continue;
-    const double A = static_cast<double>(
-        schedule::active_latency(n.loops, static_cast<double>(n.plans[static_cast<std::size_t>(a.plan[i])].latency)));
-    a.transfer_contribution[i] = A / static_cast<double>(a.reuse_factor[static_cast<std::size_t>(n.outputs.front())]);
+  diagnose(acc, m, solver, bound, options.diagnosis, a);
+  if (!options.mps_on_failure.empty()) {
+    std::filesystem::create_directories(std::filesystem::path(options.mps_on_failure).parent_path());
+    solver.write_mps(m.model, m.levels.front().expr, options.mps_on_failure);
+    a.mps_path = options.mps_on_failure;
   }
   return a;
 }

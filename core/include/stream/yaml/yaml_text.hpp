@@ -17,7 +17,7 @@
 #include <yaml-cpp/emittermanip.h>
 #include <yaml-cpp/null.h>
 
-namespace stream::report {
+namespace stream::yamlx {
 
 class YamlText {
  public:
@@ -83,4 +83,4 @@ class YamlText {
 /// The text yaml-cpp writes for the string `s` as a scalar (plain, or double-quoted when needed).
 [[nodiscard]] std::string yaml_scalar(const std::string& s, bool in_flow);
 
-}  // namespace stream::report
+}  // namespace stream::yamlx

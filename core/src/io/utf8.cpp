@@ -1,6 +1,6 @@
-#include "stream/report/utf8.hpp"
+#include "stream/io/utf8.hpp"
 
-namespace stream::report {
+namespace stream::io {
 
 namespace {
 
@@ -53,4 +53,4 @@ std::string to_valid_utf8(std::string_view text) {
   return out;
 }
 
-}  // namespace stream::report
+}  // namespace stream::io

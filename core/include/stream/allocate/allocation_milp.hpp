@@ -1,4 +1,4 @@
-// The TETRA allocation MILP of one steady-state schedule (spec §4.8).
+// The allocation MILP of one steady-state schedule (spec §4.8; the reference calls it TETRA).
 //
 // Decides tensor placement (when a tensor has several candidate core groups), the routing plan of
 // every transfer, and how long each tensor stays on chip (its reuse stop level over the temporal
@@ -56,7 +56,7 @@ struct ReuseLevels {
 
 [[nodiscard]] ReuseLevels reuse_levels(const schedule::SsTensor& tensor, bool double_buffering);
 
-struct TetraModel {
+struct AllocationMilp {
   LinearModel model;
   std::vector<ObjectiveLevel> levels;
   std::vector<ReuseLevels> reuse;                 ///< per tensor
@@ -71,7 +71,7 @@ struct TetraModel {
   std::vector<std::string> constant_violations;   ///< rows that are false before solving
 };
 
-[[nodiscard]] TetraModel build_model(const schedule::SteadyState& ss, const hardware::Accelerator& accelerator,
+[[nodiscard]] AllocationMilp build_model(const schedule::SteadyState& ss, const hardware::Accelerator& accelerator,
                                      const AllocateOptions& options = {});
 
 struct ModelSize {

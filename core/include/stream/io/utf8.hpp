@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace stream::report {
+namespace stream::io {
 
 /// True when `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
 [[nodiscard]] bool is_valid_utf8(std::string_view text);
@@ -25,4 +25,4 @@ template <class Json>
   return j.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
-}  // namespace stream::report
+}  // namespace stream::io

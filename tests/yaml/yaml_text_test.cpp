@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "stream/report/yaml_text.hpp"
+#include "stream/yaml/yaml_text.hpp"
 
-using stream::report::YamlText;
+using stream::yamlx::YamlText;
 
 namespace {
 

@@ -1,22 +1,22 @@
-// The single file writer (report/file_output.hpp) and the UTF-8 repair every writer applies
-// (report/utf8.hpp), in process.
+// The single file writer (io/file_output.hpp) and the UTF-8 repair every writer applies
+// (io/utf8.hpp), in process.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <string>
 
 #include <stream/error.hpp>
-#include <stream/report/file_output.hpp>
-#include <stream/report/utf8.hpp>
+#include <stream/io/file_output.hpp>
+#include <stream/io/utf8.hpp>
 
 #include "stream_cli.hpp"
 
 namespace fs = std::filesystem;
-using stream::report::FileMode;
+using stream::io::FileMode;
 
 namespace {
 
-fs::path scratch(const std::string& name) { return stream::test::fresh_scratch_dir("report", name); }
+fs::path scratch(const std::string& name) { return stream::test::fresh_scratch_dir("io", name); }
 
 }  // namespace
 
@@ -24,7 +24,7 @@ fs::path scratch(const std::string& name) { return stream::test::fresh_scratch_d
 // the file, as an internal failure (exit 1), instead of returning as if the text were written.
 TEST(FileOutput, DevFullIsAnErrorNamingTheFile) {
   try {
-    stream::report::write_file("/dev/full", "total_latency: 14344\n");
+    stream::io::write_file("/dev/full", "total_latency: 14344\n");
     FAIL() << "writing /dev/full succeeded";
   } catch (const stream::Error& e) {
     EXPECT_EQ(e.where().file, "/dev/full");
@@ -36,7 +36,7 @@ TEST(FileOutput, DevFullIsAnErrorNamingTheFile) {
 TEST(FileOutput, MissingDirectoryIsAnErrorNamingTheFile) {
   const auto path = scratch("missing_dir") / "no" / "summary.yaml";
   try {
-    stream::report::write_file(path, "x\n");
+    stream::io::write_file(path, "x\n");
     FAIL() << "writing under a missing directory succeeded";
   } catch (const stream::Error& e) {
     EXPECT_EQ(e.where().file, path.string());
@@ -47,18 +47,18 @@ TEST(FileOutput, MissingDirectoryIsAnErrorNamingTheFile) {
 // result file elsewhere; the file it points to keeps its content.
 TEST(FileOutput, RefuseLinkDoesNotWriteThroughALink) {
   const auto dir = scratch("refuse_link");
-  stream::report::write_file(dir / "victim", "keep\n");
+  stream::io::write_file(dir / "victim", "keep\n");
   fs::create_symlink(dir / "victim", dir / "summary.yaml");
-  EXPECT_THROW(stream::report::write_file(dir / "summary.yaml", "new\n", FileMode::RefuseLink), stream::Error);
+  EXPECT_THROW(stream::io::write_file(dir / "summary.yaml", "new\n", FileMode::RefuseLink), stream::Error);
   EXPECT_EQ(stream::test::read(dir / "victim"), "keep\n");
   // A path the user chose is followed, as before.
-  stream::report::write_file(dir / "summary.yaml", "new\n", FileMode::FollowLink);
+  stream::io::write_file(dir / "summary.yaml", "new\n", FileMode::FollowLink);
   EXPECT_EQ(stream::test::read(dir / "victim"), "new\n");
 }
 
 TEST(FileOutput, WritesInvalidUtf8AsReplacementCharacters) {
   const auto path = scratch("utf8") / "names.yaml";
-  stream::report::write_file(path, "name: conv\xE9\n");
+  stream::io::write_file(path, "name: conv\xE9\n");
   // 0xE9 alone (Latin-1 e-acute) starts a 3-byte sequence that "\n" does not continue: U+FFFD.
   EXPECT_EQ(stream::test::read(path), "name: conv\xEF\xBF\xBD\n");
 }
@@ -67,12 +67,12 @@ TEST(FileOutput, WritesInvalidUtf8AsReplacementCharacters) {
 // replaced by U+FFFD (EF BF BD); well-formed sequences of 1 to 4 bytes are kept.
 TEST(Utf8, RepairsEachIllFormedByteAndKeepsWellFormedText) {
   const std::string fffd = "\xEF\xBF\xBD";
-  EXPECT_TRUE(stream::report::is_valid_utf8("plain \xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"));  // é, €, 😀
-  EXPECT_EQ(stream::report::to_valid_utf8("a\xC3\xA9"), "a\xC3\xA9");
-  EXPECT_EQ(stream::report::to_valid_utf8("a\xFF" "b"), "a" + fffd + "b");   // never a lead byte
-  EXPECT_EQ(stream::report::to_valid_utf8("\xC0\xAF"), fffd + fffd);          // overlong '/'
-  EXPECT_EQ(stream::report::to_valid_utf8("\xED\xA0\x80"), fffd + fffd + fffd);  // surrogate U+D800
-  EXPECT_EQ(stream::report::to_valid_utf8("\xF4\x90\x80\x80"), fffd + fffd + fffd + fffd);  // past U+10FFFF
-  EXPECT_EQ(stream::report::to_valid_utf8("x\xE2\x82"), "x" + fffd + fffd);   // cut at the end
-  EXPECT_FALSE(stream::report::is_valid_utf8("\x80"));
+  EXPECT_TRUE(stream::io::is_valid_utf8("plain \xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"));  // é, €, 😀
+  EXPECT_EQ(stream::io::to_valid_utf8("a\xC3\xA9"), "a\xC3\xA9");
+  EXPECT_EQ(stream::io::to_valid_utf8("a\xFF" "b"), "a" + fffd + "b");   // never a lead byte
+  EXPECT_EQ(stream::io::to_valid_utf8("\xC0\xAF"), fffd + fffd);          // overlong '/'
+  EXPECT_EQ(stream::io::to_valid_utf8("\xED\xA0\x80"), fffd + fffd + fffd);  // surrogate U+D800
+  EXPECT_EQ(stream::io::to_valid_utf8("\xF4\x90\x80\x80"), fffd + fffd + fffd + fffd);  // past U+10FFFF
+  EXPECT_EQ(stream::io::to_valid_utf8("x\xE2\x82"), "x" + fffd + fffd);   // cut at the end
+  EXPECT_FALSE(stream::io::is_valid_utf8("\x80"));
 }

@@ -1,4 +1,4 @@
-#include "stream/report/yaml_text.hpp"
+#include "stream/yaml/yaml_text.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -7,7 +7,7 @@
 
 #include "stream/error.hpp"
 
-namespace stream::report {
+namespace stream::yamlx {
 
 namespace {
 
@@ -171,4 +171,4 @@ YamlText& YamlText::operator<<(double v) {
   return *this;
 }
 
-}  // namespace stream::report
+}  // namespace stream::yamlx

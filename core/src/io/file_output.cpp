@@ -1,4 +1,4 @@
-#include "stream/report/file_output.hpp"
+#include "stream/io/file_output.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -8,9 +8,9 @@
 #include <string>
 
 #include "stream/error.hpp"
-#include "stream/report/utf8.hpp"
+#include "stream/io/utf8.hpp"
 
-namespace stream::report {
+namespace stream::io {
 
 namespace {
 
@@ -46,4 +46,4 @@ void write_file(const std::filesystem::path& path, std::string_view text, FileMo
   if (::close(fd) != 0) fail(path, "cannot write", errno);
 }
 
-}  // namespace stream::report
+}  // namespace stream::io

@@ -1,4 +1,4 @@
-// Per (compute node, core) cost entries as the scheduler consumes them.
+// The cost table: per compute node of a tiled group, one cost entry per candidate core.
 //
 // The scheduler only needs, per compute node of a tiled group, the per-core latency of every
 // candidate core (it takes the maximum, spec §4.8) and the energy for the system energy figure;
@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-namespace stream::schedule {
+namespace stream::cost {
 
-struct CoreCostEntry {
+struct CostEntry {
   int core_id = -1;
   std::string core_type;  ///< "zigzag.compute", ...
   double latency_total = 0;
@@ -36,7 +36,7 @@ struct CoreCostEntry {
   [[nodiscard]] bool is_fallback() const { return backend == "ideal-cycle"; }
 };
 
-/// node name -> one entry per candidate core, in core-group order.
-using NodeCosts = std::map<std::string, std::vector<CoreCostEntry>>;
+/// node name -> one entry per candidate core, in core-group order (core_cost_lut.yaml).
+using CostTable = std::map<std::string, std::vector<CostEntry>>;
 
-}  // namespace stream::schedule
+}  // namespace stream::cost

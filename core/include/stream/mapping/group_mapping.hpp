@@ -1,0 +1,59 @@
+// The mapping of one fusion group as tiling and scheduling consume it: per node index, its core
+// group and inter-core splits, and the group's intra-core tiles. It is resolved from a Mapping
+// (mapping.hpp: the file's layer entries matched to the group's nodes, spec §3.1, checked against
+// the workload and the accelerator) or made by the automatic mapping (spec §3.2: core selection,
+// gcd split, fusion tiling, capacity tiler). A mapping file without a fused group gets one whole-layer tile (first node's
+// D0), i.e. one steady-state iteration. mapping_yaml() writes the group's mapping back as a
+// valid mapping file.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <optional>
+
+#include "stream/hardware/accelerator.hpp"
+#include "stream/ir/workload.hpp"
+#include "stream/mapping/auto_mapping.hpp"
+#include "stream/mapping/mapping.hpp"
+
+namespace stream::mapping {
+
+/// The mapping of one compute node.
+struct NodeMapping {
+  std::vector<int> cores;  ///< the one candidate core group
+  /// Inter-core split: (node-local dim, factor), in mapping-file order.
+  std::vector<DimSplit> inter_core_tiling;
+  /// The mapping entry's kernel utilisation (percent), when the entry has a kernel: read only by
+  /// cost backends that model kernels (the AIE backend, aie-and-defaults §1.3).
+  std::optional<double> kernel_utilization;
+};
+
+struct GroupMapping {
+  /// Per node index of the group workload (empty cores for edges).
+  std::vector<NodeMapping> nodes;
+  std::vector<TileEntry> intra_core_tiling;  ///< in file order (the temporal loop order, innermost first)
+};
+
+/// The group mapping of a Mapping for one group (first matching layer entry per
+/// compute node; intra-core tiles of every fused group in file order).
+[[nodiscard]] GroupMapping to_group_mapping(const Mapping& mapping, const Workload& group);
+
+/// `excluded_cores` and `fill_fraction`: see AutoMappingOptions; `tile_cap_reached`: see
+/// generate_mapping.
+[[nodiscard]] GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& accelerator,
+                                                     const std::vector<TileEntry>& intra_core_tiling = {},
+                                                     const std::vector<int>& excluded_cores = {},
+                                                     double fill_fraction = kDefaultFillFraction, bool* tile_cap_reached = nullptr);
+
+[[nodiscard]] GroupMapping read_mapping(const std::filesystem::path& file, const Workload& group,
+                                                const hardware::Accelerator& accelerator);
+/// The same for a mapping in memory (checked as a file's; its source_file names it in errors).
+[[nodiscard]] GroupMapping read_mapping(const Mapping& mapping, const Workload& group,
+                                                const hardware::Accelerator& accelerator);
+
+/// The group's mapping as a mapping YAML document (layers + one fused group).
+[[nodiscard]] std::string mapping_yaml(const Workload& group, const GroupMapping& mapping);
+
+}  // namespace stream::mapping

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Checks docs/architecture.md's map against the source tree.
+
+Rules: a core area includes only itself and the areas its row lists; a public header includes no
+private header and declares its area's namespace; a private header (core/src/<area>/*.hpp) is
+included only from its own folder; outside the core (host/, plugins/<name>/, python/) a quoted
+include is a public header (stream/...) or a file of the same component. Prints one line per
+violation and exits 1 if any.
+Usage: scripts/check_architecture.py [source-root]
+"""
+import pathlib
+import re
+import sys
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
+ROW = re.compile(r"^\|\s*`([a-z_]+)`\s*\|[^|]*\|\s*([^|]*?)\s*\|\s*`([a-z_:]+)`\s*\|\s*$")
+COMMON = {"stream/error.hpp", "stream/version.hpp"}
+
+
+def read_map(root):
+    """area -> (the areas it may include, its namespace), from the table under '## Map'."""
+    text = (root / "docs/architecture.md").read_text(encoding="utf-8")
+    section = text.split("## Map", 1)[1].split("\n## ", 1)[0]
+    allowed = {}
+    for line in section.splitlines():
+        m = ROW.match(line)
+        if m:
+            allowed[m.group(1)] = (set(re.findall(r"`([a-z_]+)`", m.group(2))), m.group(3))
+    if not allowed:
+        raise SystemExit(f"{root / 'docs/architecture.md'}: no area table under '## Map'")
+    return allowed
+
+
+def sources(folder):
+    return sorted(p for p in folder.rglob("*") if p.suffix in (".hpp", ".cpp", ".h") and p.is_file())
+
+
+def check_core(root, allowed, problems):
+    include_root = root / "core/include/stream"
+    src_root = root / "core/src"
+    areas = {p.name for p in include_root.iterdir() if p.is_dir()} | {p.name for p in src_root.iterdir() if p.is_dir()}
+    for area in sorted(areas - set(allowed)):
+        problems.append(f"core area '{area}' has no row in docs/architecture.md's map")
+    for area in sorted(areas):
+        for public in (False, True):
+            folder = (include_root if public else src_root) / area
+            if not folder.is_dir():
+                continue
+            for f in sources(folder):
+                text = f.read_text(encoding="utf-8", errors="replace")
+                for target in INCLUDE.findall(text):
+                    check_core_include(root, f, area, public, target, allowed, problems)
+                if public and area in allowed:
+                    check_namespace(root, f, allowed[area][1], text, problems)
+
+
+def check_core_include(root, f, area, public, target, allowed, problems):
+    where = f.relative_to(root)
+    if target.startswith("stream/"):
+        if target in COMMON or "/" not in target[len("stream/"):]:
+            return
+        other = target.split("/")[1]
+        if other != area and other not in allowed.get(area, (set(), ""))[0]:
+            problems.append(f"{where}: includes {target}, but area '{area}' may not include area '{other}'")
+        return
+    if public:
+        problems.append(f"{where}: a public header includes the private header \"{target}\"")
+        return
+    resolved = (f.parent / target).resolve()
+    if resolved.parent != (root / "core/src" / area).resolve() and resolved.parent != f.parent.resolve():
+        problems.append(f"{where}: includes \"{target}\", a private header outside its own area")
+
+
+def check_namespace(root, f, namespace, text, problems):
+    if not re.search(r"^namespace " + re.escape(namespace) + r"(::detail)? \{", text, re.MULTILINE):
+        problems.append(f"{f.relative_to(root)}: declares nothing in its area's namespace {namespace}")
+
+
+def check_components(root, problems):
+    components = [root / "host", root / "python"]
+    components += sorted(p for p in (root / "plugins").iterdir() if p.is_dir())
+    for comp in components:
+        if not comp.is_dir():
+            continue
+        for f in sources(comp):
+            for target in INCLUDE.findall(f.read_text(encoding="utf-8", errors="replace")):
+                if target.startswith("stream/"):
+                    continue
+                resolved = (f.parent / target).resolve()
+                if not resolved.is_relative_to(comp.resolve()) and "/" in target:
+                    problems.append(f"{f.relative_to(root)}: includes \"{target}\" from outside {comp.relative_to(root)}/")
+
+
+def main():
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent.parent).resolve()
+    problems = []
+    check_core(root, read_map(root), problems)
+    check_components(root, problems)
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

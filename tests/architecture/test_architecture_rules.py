@@ -1,0 +1,70 @@
+"""scripts/check_architecture.py: the tree obeys docs/architecture.md's map, and each rule catches a
+planted violation."""
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+ROOT = pathlib.Path(os.environ.get("STREAM_SOURCE_DIR", pathlib.Path(__file__).parents[2]))
+CHECKER = ROOT / "scripts/check_architecture.py"
+
+
+def check(root):
+    r = subprocess.run([sys.executable, str(CHECKER), str(root)], capture_output=True, text=True)
+    return r.returncode, r.stdout.splitlines()
+
+
+def test_the_tree_obeys_the_map():
+    code, lines = check(ROOT)
+    assert lines == []
+    assert code == 0
+
+
+def write(root, rel, text):
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text)
+
+
+def small_tree(tmp_path):
+    (tmp_path / "docs").mkdir()
+    shutil.copy(ROOT / "docs/architecture.md", tmp_path / "docs/architecture.md")
+    write(tmp_path, "core/include/stream/ir/node.hpp", '#include "stream/error.hpp"\nnamespace stream {\n}\n')
+    write(tmp_path, "core/include/stream/hardware/core.hpp",
+          '#include "stream/yaml/yaml_reader.hpp"\nnamespace stream::hardware {\n}\n')
+    write(tmp_path, "core/src/hardware/tree.hpp", "#pragma once\n")
+    write(tmp_path, "core/src/hardware/core.cpp", '#include "tree.hpp"\n#include "stream/ir/node.hpp"\n')
+    write(tmp_path, "host/main.cpp", '#include "stream/hardware/core.hpp"\n#include "commands/run.hpp"\n')
+    write(tmp_path, "host/commands/run.hpp", '#include "../main.hpp"\n')
+    (tmp_path / "plugins/onnx").mkdir(parents=True)
+    return tmp_path
+
+
+def test_a_clean_small_tree_passes_except_for_its_undeclared_dependency(tmp_path):
+    root = small_tree(tmp_path)
+    code, lines = check(root)
+    # hardware including ir is not in the map: the one violation of the small tree.
+    assert lines == ["core/src/hardware/core.cpp: includes stream/ir/node.hpp, but area 'hardware' may not include area 'ir'"]
+    assert code == 1
+
+
+def test_each_rule_catches_its_violation(tmp_path):
+    root = small_tree(tmp_path)
+    write(root, "core/src/hardware/core.cpp", '#include "tree.hpp"\n')
+    write(root, "core/include/stream/ir/bad.hpp",
+          '#include "stream/hardware/core.hpp"\n#include "helper.hpp"\nnamespace stream {\n}\n')
+    write(root, "core/include/stream/hardware/other.hpp", "namespace stream::hw {\n}\n")
+    write(root, "core/src/ir/peek.cpp", '#include "../hardware/tree.hpp"\n')
+    write(root, "core/src/gadgets/x.cpp", "\n")
+    write(root, "plugins/onnx/p.cpp", '#include "../../core/src/hardware/tree.hpp"\n')
+    code, lines = check(root)
+    assert code == 1
+    assert sorted(lines) == sorted([
+        "core area 'gadgets' has no row in docs/architecture.md's map",
+        "core/include/stream/ir/bad.hpp: includes stream/hardware/core.hpp, but area 'ir' may not include area 'hardware'",
+        'core/include/stream/ir/bad.hpp: a public header includes the private header "helper.hpp"',
+        'core/src/ir/peek.cpp: includes "../hardware/tree.hpp", a private header outside its own area',
+        "core/include/stream/hardware/other.hpp: declares nothing in its area's namespace stream::hardware",
+        'plugins/onnx/p.cpp: includes "../../core/src/hardware/tree.hpp" from outside plugins/onnx/',
+    ])
