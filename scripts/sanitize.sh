@@ -10,7 +10,7 @@ seconds=${STREAM_FUZZ_SECONDS:-60}
 # The test areas built and run here (the whole suite runs in the gcc build before). Left out: sdk
 # (it builds an out-of-tree plugin against the install, which is not sanitized) and the areas that
 # do not fit the CI time budget. STREAM_SANITIZE_AREAS="" runs every area.
-areas=${STREAM_SANITIZE_AREAS-"ir;registry;hardware;mapping;cost;allocate;schedule;torch;onnx"}
+areas=${STREAM_SANITIZE_AREAS-"ir;registry;hardware;mapping;cost;allocate;schedule;torch-frontend;onnx-frontend"}
 scripts/install-packages.sh clang libclang-rt-14-dev
 
 # -O1 and line tables only: less compile time than -O2 -g, and still exact stack traces. No Python

@@ -1,5 +1,5 @@
 // Entry point of the onnx-frontend plugin. What it registers must match the "provides" of its
-// manifest (tests/onnx checks that the manifest lists every built-in op type).
+// manifest (tests/plugins/onnx-frontend checks that the manifest lists every built-in op type).
 #include <stream/plugin/plugin.hpp>
 #include <stream/registry/registries.hpp>
 #include <stream/version.hpp>

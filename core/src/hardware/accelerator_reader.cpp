@@ -300,72 +300,87 @@ struct Reader {
       Connection c;
       c.where = r.where();
       c.unit_energy_cost = acc.unit_energy_cost;
-      bool good = true;
-      if (auto t = r.text("type", false)) {
-        if (*t == "link") c.type = ConnectionType::Link;
-        else if (*t == "bus") c.type = ConnectionType::Bus;
-        else {
-          r.error("type", "'type' must be link or bus, got '" + *t + "'");
-          good = false;
-        }
-      }
-      if (auto cn = r.node("cores", true)) {
-        if (auto ids = int_list(ctx, *cn, "`" + what + ".cores`")) {
-          c.cores = *ids;
-          std::set<int> distinct(ids->begin(), ids->end());
-          if (distinct.size() != ids->size()) {
-            r.error("cores", "`" + what + ".cores` lists a core more than once: " + ids_text(*ids));
-            good = false;
-          }
-          for (int id : *ids)
-            if (!known(id)) {
-              r.error("cores", "`" + what + ".cores` contains unknown core id " + std::to_string(id) + ".");
-              good = false;
-            }
-          if (c.type == ConnectionType::Link && ids->size() != 2) {
-            r.error("cores", "Expected exactly 2 cores for a link, got " + std::to_string(ids->size()) + " " +
-                                 ids_text(*ids) + " (use type: bus for more).");
-            good = false;
-          } else if (c.type == ConnectionType::Bus && ids->size() < 2) {
-            r.error("cores", "a bus needs at least 2 cores, got " + ids_text(*ids) + ".");
-            good = false;
-          }
-        } else {
-          good = false;
-        }
-      } else {
-        good = false;
-      }
-      if (auto b = r.node("bandwidth", true)) {
-        auto v = yamlx::to_number(*b);
-        if (!v) {
-          r.error("bandwidth", "`" + what + ".bandwidth` must be a number, got " + yamlx::describe(*b));
-          good = false;
-        } else if (!(*v > 0) || std::isinf(*v)) {
-          r.error("bandwidth", "`" + what + ".bandwidth` must be > 0 and finite.");
-          good = false;
-        } else {
-          c.bandwidth = *v;
-        }
-      } else {
-        good = false;
-      }
-      if (auto e = r.node("unit_energy_cost", false)) {
-        auto v = yamlx::to_number(*e);
-        if (!v) {
-          r.error("unit_energy_cost", "`" + what + ".unit_energy_cost` must be a number, got " + yamlx::describe(*e));
-          good = false;
-        } else if (*v < 0) {
-          r.error("unit_energy_cost", "`" + what + ".unit_energy_cost` must be >= 0.");
-          good = false;
-        } else {
-          c.unit_energy_cost = *v;
-        }
-      }
+      // Every field is read, so that one entry reports all of its errors.
+      bool good = read_connection_type(r, c);
+      good = read_connection_cores(r, what, c) && good;
+      good = read_connection_bandwidth(r, what, c) && good;
+      good = read_connection_energy(r, what, c) && good;
       if (good && !within_pair_limit(c, pairs, r)) good = false;
       if (good) acc.connectivity.push_back(std::move(c));
       else acc.connectivity.push_back(Connection{ConnectionType::Bus, {}, 0, 0, r.where()});  // keeps indices aligned
     }
+  }
+
+  static bool read_connection_type(MapReader& r, Connection& c) {
+    auto t = r.text("type", false);
+    if (!t) return true;
+    if (*t == "link") c.type = ConnectionType::Link;
+    else if (*t == "bus") c.type = ConnectionType::Bus;
+    else {
+      r.error("type", "'type' must be link or bus, got '" + *t + "'");
+      return false;
+    }
+    return true;
+  }
+
+  bool read_connection_cores(MapReader& r, const std::string& what, Connection& c) {
+    auto cn = r.node("cores", true);
+    if (!cn) return false;
+    auto ids = int_list(ctx, *cn, "`" + what + ".cores`");
+    if (!ids) return false;
+    c.cores = *ids;
+    bool good = true;
+    std::set<int> distinct(ids->begin(), ids->end());
+    if (distinct.size() != ids->size()) {
+      r.error("cores", "`" + what + ".cores` lists a core more than once: " + ids_text(*ids));
+      good = false;
+    }
+    for (int id : *ids)
+      if (!known(id)) {
+        r.error("cores", "`" + what + ".cores` contains unknown core id " + std::to_string(id) + ".");
+        good = false;
+      }
+    if (c.type == ConnectionType::Link && ids->size() != 2) {
+      r.error("cores", "Expected exactly 2 cores for a link, got " + std::to_string(ids->size()) + " " +
+                           ids_text(*ids) + " (use type: bus for more).");
+      good = false;
+    } else if (c.type == ConnectionType::Bus && ids->size() < 2) {
+      r.error("cores", "a bus needs at least 2 cores, got " + ids_text(*ids) + ".");
+      good = false;
+    }
+    return good;
+  }
+
+  static bool read_connection_bandwidth(MapReader& r, const std::string& what, Connection& c) {
+    auto b = r.node("bandwidth", true);
+    if (!b) return false;
+    auto v = yamlx::to_number(*b);
+    if (!v) {
+      r.error("bandwidth", "`" + what + ".bandwidth` must be a number, got " + yamlx::describe(*b));
+      return false;
+    }
+    if (!(*v > 0) || std::isinf(*v)) {
+      r.error("bandwidth", "`" + what + ".bandwidth` must be > 0 and finite.");
+      return false;
+    }
+    c.bandwidth = *v;
+    return true;
+  }
+
+  static bool read_connection_energy(MapReader& r, const std::string& what, Connection& c) {
+    auto e = r.node("unit_energy_cost", false);
+    if (!e) return true;
+    auto v = yamlx::to_number(*e);
+    if (!v) {
+      r.error("unit_energy_cost", "`" + what + ".unit_energy_cost` must be a number, got " + yamlx::describe(*e));
+      return false;
+    }
+    if (*v < 0) {
+      r.error("unit_energy_cost", "`" + what + ".unit_energy_cost` must be >= 0.");
+      return false;
+    }
+    c.unit_energy_cost = *v;
+    return true;
   }
 
   // The graph holds one edge per ordered core pair (a bus of n cores gives n(n-1)); `pairs` counts

@@ -1,10 +1,10 @@
 // The steady-state workload: one iteration of a tiled fusion group with its data transfers made
 // explicit, its iteration spaces and its time slots (spec §4.5-§4.7).
 //
-// Built in three pure steps, each returning a new value:
-//   add_transfers(tiled, accelerator)      transfer nodes and tensors, placements, routing plans
-//   add_iteration_spaces(ss)               temporal loops per node and tensor, iterations
-//   assign_time_slots(ss)                  slots with the disjointness rule
+// Built in three pure steps, each returning a new value (each in its own source file):
+//   add_transfers(tiled, accelerator)      transfer nodes and tensors, placements, routing plans  transfers.cpp
+//   add_iteration_spaces(ss)               temporal loops per node and tensor, iterations          iteration_spaces.cpp
+//   assign_time_slots(ss)                  slots with the disjointness rule                        time_slots.cpp
 // steady_state(...) runs the three plus the per-node slot latencies from the cost table.
 // Orders follow the reference because they change numbers: transfers are created per tensor in
 // (iteration-space node order, inputs then outputs) order and appended after the original nodes;

@@ -1,4 +1,4 @@
-// A genuine PyTorch 1.13 export (tests/onnx/data/torch_upsampling.py, weights cleared) of the
+// A genuine PyTorch 1.13 export (tests/plugins/onnx-frontend/data/torch_upsampling.py, weights cleared) of the
 // upsampling operators: nn.Upsample nearest / bilinear / bilinear align_corners (Resize, opset 13,
 // scales from Constants), ConvTranspose2d(16, 8, 4, stride 2, pad 1) and PixelShuffle(2)
 // (DepthToSpace CRD) before a padded Conv.
@@ -11,7 +11,7 @@ using namespace onnx_test;
 
 namespace {
 
-const std::string kModel = std::string(STREAM_SOURCE_DIR) + "/tests/onnx/data/torch_upsampling.onnx";
+const std::string kModel = std::string(STREAM_SOURCE_DIR) + "/tests/plugins/onnx-frontend/data/torch_upsampling.onnx";
 
 TEST(TorchExport, UpsamplingDecoderParsesToTheHandDerivedNodes) {
   auto w = parse_file(kModel);

@@ -9,7 +9,7 @@
 #include <stream/registry/cost_backends.hpp>
 #include <stream/tiling/tiled_group.hpp>
 
-#include "../schedule/two_conv_fixture.hpp"
+#include "../../schedule/two_conv_fixture.hpp"
 #include "aie_backend.hpp"
 
 using namespace stream;
