@@ -178,7 +178,7 @@ bool PluginRecord::declares(Category c, const std::string& key) const {
           if (key.size() >= ext.size() && key.compare(key.size() - ext.size(), ext.size(), ext) == 0) return true;
       }
       return false;
-    case Category::OnnxParser:
+    case Category::OnnxOp:
       return in(manifest.onnx_ops);
     case Category::Block:
       return in(manifest.blocks);
@@ -336,7 +336,7 @@ namespace {
 std::vector<std::pair<Category, std::string>> declared_keys(const PluginManifest& m) {
   std::vector<std::pair<Category, std::string>> out;
   for (const auto& f : m.frontends) out.emplace_back(Category::Frontend, f.name);
-  for (const auto& k : m.onnx_ops) out.emplace_back(Category::OnnxParser, k);
+  for (const auto& k : m.onnx_ops) out.emplace_back(Category::OnnxOp, k);
   for (const auto& k : m.blocks) out.emplace_back(Category::Block, k);
   for (const auto& k : m.decompositions) out.emplace_back(Category::Decomposition, k);
   for (const auto& b : m.cost_backends) out.emplace_back(Category::CostBackend, b.name);
@@ -374,7 +374,7 @@ std::string PluginHost::register_staged(PluginRecord& r, const StreamPluginDescr
       case Category::Frontend:
         real.add_frontend(staging.frontends().find(key)->value);
         break;
-      case Category::OnnxParser:
+      case Category::OnnxOp:
         real.add_onnx_parser(key, staging.onnx_parsers().find(key)->value);
         break;
       case Category::Block:

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/node.hpp"
 
 namespace stream {
@@ -43,10 +44,10 @@ struct LayoutFoldingReport {
 
 /// Returns the nodes with every foldable layout FusionEdge removed (see above). The order of the
 /// remaining nodes is kept. Tensors refined by a split keep their name and element type.
-[[nodiscard]] std::vector<Node> fold_layout_ops(std::vector<Node> nodes, const LayoutFoldingOptions& options = {},
+[[nodiscard]] STREAM_API std::vector<Node> fold_layout_ops(std::vector<Node> nodes, const LayoutFoldingOptions& options = {},
                                                 LayoutFoldingReport* report = nullptr);
 
 /// Folds ReduceSum nodes into their producing contraction where allowed (see above).
-[[nodiscard]] std::vector<Node> fold_reductions_into_contractions(std::vector<Node> nodes);
+[[nodiscard]] STREAM_API std::vector<Node> fold_reductions_into_contractions(std::vector<Node> nodes);
 
 }  // namespace stream

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/workload.hpp"
 #include "stream/mapping/auto_mapping.hpp"
@@ -19,7 +20,7 @@
 namespace stream::pipeline {
 
 /// Parses "Node.D1=128,Other.D0=16" (the CLI's --intra-core-tiling); throws on bad syntax.
-[[nodiscard]] std::vector<tiling::IntraCoreTile> parse_intra_core_tiling(const std::string& spec);
+[[nodiscard]] STREAM_API std::vector<tiling::IntraCoreTile> parse_intra_core_tiling(const std::string& spec);
 
 /// The scheduler's view of a mapping-module Mapping for one group (first matching layer entry per
 /// compute node; intra-core tiles of every fused group in file order).
@@ -27,8 +28,8 @@ namespace stream::pipeline {
 
 /// `excluded_cores` and `fill_fraction`: see mapping::AutoMappingOptions; `tile_cap_reached`: see
 /// mapping::generate_mapping.
-[[nodiscard]] tiling::GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& accelerator,
-                                                     const std::vector<tiling::IntraCoreTile>& intra_core_tiling = {},
+[[nodiscard]] STREAM_API tiling::GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& accelerator,
+                                                                const std::vector<tiling::IntraCoreTile>& intra_core_tiling = {},
                                                      const std::vector<int>& excluded_cores = {},
                                                      double fill_fraction = mapping::kDefaultFillFraction, bool* tile_cap_reached = nullptr);
 
@@ -39,6 +40,6 @@ namespace stream::pipeline {
                                                 const hardware::Accelerator& accelerator);
 
 /// The group's mapping as a mapping YAML document (layers + one fused group).
-[[nodiscard]] std::string mapping_yaml(const Workload& group, const tiling::GroupMapping& mapping);
+[[nodiscard]] STREAM_API std::string mapping_yaml(const Workload& group, const tiling::GroupMapping& mapping);
 
 }  // namespace stream::pipeline
