@@ -6,6 +6,11 @@
 # STREAM_PLUGIN_ABI_VERSION/_MINOR), so a template never states them and cannot drift from the
 # library. The same function serves bundled plugins, the test zoo and out-of-tree plugins (it is
 # installed with the SDK).
+#
+# Unless NO_INSTALL, `cmake --install` puts the library and its manifest into
+# <prefix>/${STREAM_PLUGIN_SUBDIR} (lib/stream/plugins; find_package(Stream) sets it, a -D overrides
+# it): installed into Stream's own prefix the plugin is found by `stream` with the bundled ones,
+# installed elsewhere that directory goes into STREAM_PLUGIN_PATH.
 function(stream_add_plugin target)
   cmake_parse_arguments(P "NO_INSTALL" "MANIFEST;OUTPUT_DIR" "SOURCES" ${ARGN})
   if(NOT P_OUTPUT_DIR)
@@ -36,7 +41,11 @@ function(stream_add_plugin target)
   get_filename_component(manifest_name ${P_MANIFEST} NAME)
   string(REGEX REPLACE "\\.in$" "" manifest_name ${manifest_name})
   stream_plugin_manifest(${target} ${P_MANIFEST} ${P_OUTPUT_DIR}/${manifest_name})
-  if(NOT P_NO_INSTALL AND DEFINED STREAM_PLUGIN_SUBDIR)
+  if(NOT P_NO_INSTALL)
+    if(NOT DEFINED STREAM_PLUGIN_SUBDIR)
+      message(FATAL_ERROR "stream_add_plugin(${target}): STREAM_PLUGIN_SUBDIR is not set (find_package(Stream) "
+                          "sets it); give NO_INSTALL for a plugin that is not installed")
+    endif()
     install(TARGETS ${target} LIBRARY DESTINATION ${STREAM_PLUGIN_SUBDIR})
     install(FILES ${P_OUTPUT_DIR}/${manifest_name} DESTINATION ${STREAM_PLUGIN_SUBDIR})
   endif()

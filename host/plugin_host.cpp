@@ -4,6 +4,7 @@
 
 #include "elf_check.hpp"
 #include "host_prefix.hpp"
+#include "plugin_errors.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -178,7 +179,7 @@ bool PluginRecord::declares(Category c, const std::string& key) const {
           if (key.size() >= ext.size() && key.compare(key.size() - ext.size(), ext.size(), ext) == 0) return true;
       }
       return false;
-    case Category::OnnxParser:
+    case Category::OnnxOp:
       return in(manifest.onnx_ops);
     case Category::Block:
       return in(manifest.blocks);
@@ -336,7 +337,7 @@ namespace {
 std::vector<std::pair<Category, std::string>> declared_keys(const PluginManifest& m) {
   std::vector<std::pair<Category, std::string>> out;
   for (const auto& f : m.frontends) out.emplace_back(Category::Frontend, f.name);
-  for (const auto& k : m.onnx_ops) out.emplace_back(Category::OnnxParser, k);
+  for (const auto& k : m.onnx_ops) out.emplace_back(Category::OnnxOp, k);
   for (const auto& k : m.blocks) out.emplace_back(Category::Block, k);
   for (const auto& k : m.decompositions) out.emplace_back(Category::Decomposition, k);
   for (const auto& b : m.cost_backends) out.emplace_back(Category::CostBackend, b.name);
@@ -370,21 +371,23 @@ std::string PluginHost::register_staged(PluginRecord& r, const StreamPluginDescr
     if (!r.declares(category, key))
       warn(r, "registers " + std::string(name(category)) + " '" + key + "' that its manifest does not declare; it " +
                   "is found only once the plugin is loaded for something else");
+    // A non-bundled plugin's callables name it in the errors they raise (plugin_errors.hpp).
+    auto named = [&](auto value) { return r.bundled ? std::move(value) : naming_errors(std::move(value), r.manifest.id); };
     switch (category) {
       case Category::Frontend:
-        real.add_frontend(staging.frontends().find(key)->value);
+        real.add_frontend(named(staging.frontends().find(key)->value));
         break;
-      case Category::OnnxParser:
-        real.add_onnx_parser(key, staging.onnx_parsers().find(key)->value);
+      case Category::OnnxOp:
+        real.add_onnx_parser(key, named(staging.onnx_parsers().find(key)->value));
         break;
       case Category::Block:
-        real.add_block(staging.blocks().find(key)->value);
+        real.add_block(named(staging.blocks().find(key)->value));
         break;
       case Category::Decomposition:
-        real.add_decomposition(key, staging.decompositions().find(key)->value);
+        real.add_decomposition(key, named(staging.decompositions().find(key)->value));
         break;
       case Category::CostBackend:
-        real.add_cost_backend(staging.cost_backends().find(key)->value);
+        real.add_cost_backend(named(staging.cost_backends().find(key)->value));
         break;
     }
   }
@@ -407,6 +410,26 @@ std::string PluginHost::why_absent(Category category, const std::string& key) co
       what = who + " in its manifest but did not register it";
     if (r.status == PluginStatus::Rejected) what = who + " but was rejected: " + r.reason;
     if (!what.empty()) out += (out.empty() ? "" : "; ") + what;
+  }
+  if (category == Category::Frontend && !key.empty()) {
+    const auto known = known_frontends();
+    if (!known.empty()) out += (out.empty() ? "" : "; ") + ("frontends that exist: " + known);
+  }
+  return out;
+}
+
+// Every frontend a usable plugin's manifest declares, with what it reads and who provides it:
+// `onnx (.onnx; plugin 'onnx-frontend'), ...`. From the manifests, so nothing is loaded for it.
+std::string PluginHost::known_frontends() const {
+  std::string out;
+  for (const auto& r : records_) {
+    if (r.status == PluginStatus::Rejected || r.status == PluginStatus::Disabled) continue;
+    for (const auto& f : r.manifest.frontends) {
+      std::string reads;
+      for (const auto& ext : f.extensions) reads += (reads.empty() ? "" : ", ") + ext;
+      out += (out.empty() ? "" : ", ") + f.name + " (" + (reads.empty() ? "any file" : reads) + "; plugin '" +
+             r.manifest.id + "')";
+    }
   }
   return out;
 }

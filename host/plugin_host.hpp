@@ -109,6 +109,7 @@ class PluginHost {
   void load(PluginRecord& record);
   [[nodiscard]] std::string register_staged(PluginRecord& record, const StreamPluginDescriptor& d);
   [[nodiscard]] std::string why_absent(Category category, const std::string& key) const;
+  [[nodiscard]] std::string known_frontends() const;
   void warn_conflicts();
 
   PluginHostOptions options_;

@@ -41,12 +41,12 @@ TEST(PluginDeclarations, ADeclarationNeverRegisteredIsAWarningAndNamedWhenLooked
   EXPECT_EQ(r.status, PluginStatus::Loaded);
   EXPECT_EQ(r.warnings,
             (std::vector<std::string>{"declares onnx_ops 'NeverParsedOp' in its manifest but does not register it"}));
-  EXPECT_EQ(host.registries().why_absent(Category::OnnxParser, "NeverParsedOp"),
+  EXPECT_EQ(host.registries().why_absent(Category::OnnxOp, "NeverParsedOp"),
             "plugin 'never-registered' (" + manifest_of("never-registered") +
                 ") declares it in its manifest but did not register it");
   EXPECT_TRUE(record(host, "good").warnings.empty());
   // Nobody declares it: nothing to say.
-  EXPECT_EQ(host.registries().why_absent(Category::OnnxParser, "NobodysOp"), "");
+  EXPECT_EQ(host.registries().why_absent(Category::OnnxOp, "NobodysOp"), "");
 }
 
 TEST(PluginDeclarations, AMissingBlockNamesThePluginThatWasRejected) {

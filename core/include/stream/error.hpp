@@ -10,14 +10,18 @@
 #include <stdexcept>
 #include <string>
 
+#include "stream/export.hpp"
+
 namespace stream {
 
-struct Location {
-  std::string file;    ///< empty when the problem is not tied to a file
-  int line = 0;        ///< 1-based; 0 when unknown
-  int column = 0;      ///< 1-based; 0 when unknown
-  std::string node;    ///< workload node name, when the problem is in a node
-  std::string operand; ///< tensor or operand name within that node
+// Every member has an initializer, so that `Location{.file = f, .line = n}` compiles without a
+// -Wmissing-field-initializers warning (-Wextra) in a plugin built with -Werror.
+struct STREAM_API Location {
+  std::string file = {};     ///< empty when the problem is not tied to a file
+  int line = 0;              ///< 1-based; 0 when unknown
+  int column = 0;            ///< 1-based; 0 when unknown
+  std::string node = {};     ///< workload node name, when the problem is in a node
+  std::string operand = {};  ///< tensor or operand name within that node
 
   [[nodiscard]] std::string str() const;  ///< "file:line:col: node 'n', operand 't'" (known parts only)
   [[nodiscard]] bool empty() const { return file.empty() && node.empty() && operand.empty(); }
@@ -25,7 +29,7 @@ struct Location {
 
 enum class ErrorKind { BadInput, Internal };
 
-class Error : public std::runtime_error {
+class STREAM_API Error : public std::runtime_error {
  public:
   explicit Error(std::string message, Location where = {}, ErrorKind kind = ErrorKind::BadInput);
 
@@ -42,6 +46,6 @@ class Error : public std::runtime_error {
 };
 
 /// Convenience for the common "node X, operand Y: message" error.
-[[noreturn]] void fail_node(const std::string& node, const std::string& operand, const std::string& message);
+[[noreturn]] STREAM_API void fail_node(const std::string& node, const std::string& operand, const std::string& message);
 
 }  // namespace stream

@@ -32,7 +32,7 @@ Workload Registries::load_workload(const std::filesystem::path& source, const Fr
 }
 
 const OnnxParser* Registries::onnx_parser(const std::string& op_type) const {
-  resolve(Category::OnnxParser, op_type);
+  resolve(Category::OnnxOp, op_type);
   const auto* e = onnx_parsers_.find(op_type);
   return e ? &e->value : nullptr;
 }
@@ -68,7 +68,7 @@ std::vector<CostBackend> Registries::cost_backend_list() const {
 std::vector<std::pair<Category, Conflict>> Registries::conflicts() const {
   std::vector<std::pair<Category, Conflict>> out;
   for (auto& c : frontends_.conflicts()) out.emplace_back(Category::Frontend, std::move(c));
-  for (auto& c : onnx_parsers_.conflicts()) out.emplace_back(Category::OnnxParser, std::move(c));
+  for (auto& c : onnx_parsers_.conflicts()) out.emplace_back(Category::OnnxOp, std::move(c));
   for (auto& c : blocks_.conflicts()) out.emplace_back(Category::Block, std::move(c));
   for (auto& c : decompositions_.conflicts()) out.emplace_back(Category::Decomposition, std::move(c));
   for (auto& c : cost_backends_.conflicts()) out.emplace_back(Category::CostBackend, std::move(c));
@@ -85,7 +85,7 @@ void PluginRegistrar::add_frontend(FrontendPtr frontend) {
 void PluginRegistrar::add_onnx_parser(const std::string& op_type, OnnxParser parser) {
   if (!parser) throw Error("plugin '" + provenance_.plugin_id + "' registered an empty parser for " + op_type);
   registries_.onnx_parsers().add(op_type, std::move(parser), provenance_);
-  registered_.emplace_back(Category::OnnxParser, op_type);
+  registered_.emplace_back(Category::OnnxOp, op_type);
 }
 
 void PluginRegistrar::add_block(BlockSpec spec) {

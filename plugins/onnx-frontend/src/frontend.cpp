@@ -516,7 +516,7 @@ class Loader {
     };
     // The plugins that declared the op type but did not provide it (rejected, or never registered).
     auto declared = [&](const std::string& op) {
-      const auto why = registries_.why_absent(Category::OnnxParser, op);
+      const auto why = registries_.why_absent(Category::OnnxOp, op);
       return why.empty() ? std::string() : " (" + why + ")";
     };
     const auto flag = options_.get("report_unsupported");

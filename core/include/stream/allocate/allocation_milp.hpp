@@ -22,6 +22,7 @@
 #include "stream/allocate/constraint_selection.hpp"
 #include "stream/allocate/linear_model.hpp"
 #include "stream/allocate/solver.hpp"
+#include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/schedule/steady_state.hpp"
 
@@ -54,7 +55,7 @@ struct ReuseLevels {
   std::vector<std::int64_t> descriptors;
 };
 
-[[nodiscard]] ReuseLevels reuse_levels(const schedule::SsTensor& tensor, bool double_buffering);
+[[nodiscard]] STREAM_API ReuseLevels reuse_levels(const schedule::SsTensor& tensor, bool double_buffering);
 
 struct AllocationMilp {
   LinearModel model;
@@ -71,8 +72,8 @@ struct AllocationMilp {
   std::vector<std::string> constant_violations;   ///< rows that are false before solving
 };
 
-[[nodiscard]] AllocationMilp build_model(const schedule::SteadyState& ss, const hardware::Accelerator& accelerator,
-                                     const AllocateOptions& options = {});
+[[nodiscard]] STREAM_API AllocationMilp build_model(const schedule::SteadyState& ss, const hardware::Accelerator& accelerator,
+                                                    const AllocateOptions& options = {});
 
 struct ModelSize {
   std::size_t variables = 0, binaries = 0, integers = 0, continuous = 0, constraints = 0, nonzeros = 0;
@@ -113,7 +114,7 @@ struct Allocation {
   std::string mps_path;       ///< written model when not solved
 };
 
-[[nodiscard]] Allocation solve(const schedule::SteadyState& ss, const hardware::Accelerator& accelerator,
-                               const MilpSolver& solver, const AllocateOptions& options = {});
+[[nodiscard]] STREAM_API Allocation solve(const schedule::SteadyState& ss, const hardware::Accelerator& accelerator,
+                                          const MilpSolver& solver, const AllocateOptions& options = {});
 
 }  // namespace stream::allocate

@@ -9,10 +9,11 @@
 #pragma once
 
 #include "stream/allocate/solver.hpp"
+#include "stream/export.hpp"
 
 namespace stream::allocate {
 
-class CbcSolver final : public MilpSolver {
+class STREAM_API CbcSolver final : public MilpSolver {
  public:
   [[nodiscard]] std::string name() const override { return "cbc"; }
   [[nodiscard]] SolveResult solve(const LinearModel& model, const LinExpr& objective,

@@ -14,10 +14,12 @@
 #include <string>
 #include <string_view>
 
+#include "stream/export.hpp"
+
 namespace stream::allocate {
 
 enum class PipeliningModel { Occupancy, Span };
-[[nodiscard]] const char* name(PipeliningModel p);  ///< "occupancy", "span"
+[[nodiscard]] STREAM_API const char* name(PipeliningModel p);  ///< "occupancy", "span"
 
 struct ConstraintSelection {
   bool memory_capacity = true;
@@ -35,9 +37,9 @@ void set_constraint_field(ConstraintSelection& selection, std::string_view field
                           const std::string& where);
 
 /// Parses "field=value,field=value" onto `base` (later entries win). Throws stream::Error.
-[[nodiscard]] ConstraintSelection parse_constraint_selection(std::string_view spec, ConstraintSelection base = {});
+[[nodiscard]] STREAM_API ConstraintSelection parse_constraint_selection(std::string_view spec, ConstraintSelection base = {});
 
 /// "memory_capacity=on,object_fifo_depth=on,buffer_descriptors=on,dma_channels=on,pipelining=occupancy"
-[[nodiscard]] std::string to_string(const ConstraintSelection& selection);
+[[nodiscard]] STREAM_API std::string to_string(const ConstraintSelection& selection);
 
 }  // namespace stream::allocate

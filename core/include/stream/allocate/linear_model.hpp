@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "stream/export.hpp"
+
 namespace stream::allocate {
 
 enum class VarKind { Binary, Integer, Continuous };
@@ -25,7 +27,7 @@ struct Var {
 
 /// A linear expression: sum of coef * var plus a constant. Terms may repeat a variable; the model
 /// merges them when a row is added.
-struct LinExpr {
+struct STREAM_API LinExpr {
   std::vector<std::pair<int, double>> terms;
   double constant = 0;
 
@@ -41,9 +43,9 @@ struct LinExpr {
   LinExpr& operator*=(double k);
 };
 
-LinExpr operator+(LinExpr a, const LinExpr& b);
-LinExpr operator-(LinExpr a, const LinExpr& b);
-LinExpr operator*(double k, LinExpr a);
+STREAM_API LinExpr operator+(LinExpr a, const LinExpr& b);
+STREAM_API LinExpr operator-(LinExpr a, const LinExpr& b);
+STREAM_API LinExpr operator*(double k, LinExpr a);
 
 struct VarInfo {
   std::string name;
@@ -60,7 +62,7 @@ struct Row {
   double hi = kInf;
 };
 
-class LinearModel {
+class STREAM_API LinearModel {
  public:
   Var add_var(std::string name, VarKind kind, double lo = 0, double hi = kInf);
   Var add_binary(std::string name) { return add_var(std::move(name), VarKind::Binary, 0, 1); }

@@ -12,11 +12,12 @@
 #include <vector>
 
 #include "stream/allocate/linear_model.hpp"
+#include "stream/export.hpp"
 
 namespace stream::allocate {
 
 enum class SolveStatus { Optimal, Infeasible, TimeLimit, Unbounded, Error };
-[[nodiscard]] const char* name(SolveStatus s);  ///< "OPTIMAL", "INFEASIBLE", ...
+[[nodiscard]] STREAM_API const char* name(SolveStatus s);  ///< "OPTIMAL", "INFEASIBLE", ...
 
 struct SolveOptions {
   double time_limit_s = 0;  ///< <= 0: none
@@ -57,7 +58,7 @@ class LevelSession {
   virtual void lock(const LinExpr& expr, double bound, const std::string& name) = 0;
 };
 
-class MilpSolver {
+class STREAM_API MilpSolver {
  public:
   virtual ~MilpSolver() = default;
   [[nodiscard]] virtual std::string name() const = 0;
@@ -70,11 +71,11 @@ class MilpSolver {
 };
 
 /// "cbc" is the only backend today; throws stream::Error for an unknown name.
-[[nodiscard]] std::unique_ptr<MilpSolver> make_solver(const std::string& name = "cbc");
+[[nodiscard]] STREAM_API std::unique_ptr<MilpSolver> make_solver(const std::string& name = "cbc");
 
 /// Solves level after level; stops at the first non-optimal level (its status is returned; the
 /// last optimal values are kept when a later level only hits its time limit with a solution).
-[[nodiscard]] LexicographicResult solve_lexicographic(LinearModel model, const std::vector<ObjectiveLevel>& levels,
-                                                      const MilpSolver& solver, const SolveOptions& options);
+[[nodiscard]] STREAM_API LexicographicResult solve_lexicographic(LinearModel model, const std::vector<ObjectiveLevel>& levels,
+                                                                 const MilpSolver& solver, const SolveOptions& options);
 
 }  // namespace stream::allocate

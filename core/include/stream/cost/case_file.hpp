@@ -10,6 +10,7 @@
 
 #include "stream/cost/cost_model.hpp"
 #include "stream/cost/tile.hpp"
+#include "stream/export.hpp"
 
 namespace stream::cost {
 
@@ -34,9 +35,9 @@ struct CostCase {
 
 /// Empty when `got` agrees with `expected` (same status; for ok: latency, ideal and ideal-temporal
 /// cycles equal, energy within a relative `energy_rel_tol`); otherwise what differs.
-std::string disagreement(const CoreCost& got, const ExpectedCost& expected, double energy_rel_tol = 1e-9);
+STREAM_API std::string disagreement(const CoreCost& got, const ExpectedCost& expected, double energy_rel_tol = 1e-9);
 
 /// Throws stream::Error naming the file and case on malformed input.
-std::vector<CostCase> read_cost_cases(const std::filesystem::path& path);
+STREAM_API std::vector<CostCase> read_cost_cases(const std::filesystem::path& path);
 
 }  // namespace stream::cost

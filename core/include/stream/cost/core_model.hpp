@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
+
 namespace stream::hardware {
 struct Core;
 }
@@ -58,7 +60,7 @@ struct PortRef {
   int port = -1;
 };
 
-struct CoreModel {
+struct STREAM_API CoreModel {
   std::string name;
   std::vector<std::string> oa_names;
   std::vector<std::int64_t> oa_sizes;

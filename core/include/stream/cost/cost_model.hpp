@@ -16,6 +16,7 @@
 #include "stream/cost/evaluation.hpp"
 #include "stream/cost/spatial_mapping.hpp"
 #include "stream/cost/tile.hpp"
+#include "stream/export.hpp"
 
 namespace stream::cost {
 
@@ -34,7 +35,7 @@ struct CostOptions {
 };
 
 enum class CostStatus { Ok, Fallback, StreamError };
-const char* status_name(CostStatus s);
+STREAM_API const char* status_name(CostStatus s);
 
 struct CoreCost {
   CostStatus status = CostStatus::Ok;
@@ -60,6 +61,6 @@ struct CoreCost {
 /// Cycles per operation of an op type as the fallback computes it (lower-cased match).
 int fallback_cycles_per_op(const std::string& op_type);
 
-CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& options = {});
+STREAM_API CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& options = {});
 
 }  // namespace stream::cost

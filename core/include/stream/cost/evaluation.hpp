@@ -19,11 +19,12 @@
 #include "stream/cost/memory_allocator.hpp"
 #include "stream/cost/small_vec.hpp"
 #include "stream/cost/spatial_mapping.hpp"
+#include "stream/export.hpp"
 
 namespace stream::cost {
 
 /// A failure ZigZag raises while costing (it aborts the whole estimate: Stream falls back).
-class ModelError : public std::runtime_error {
+class STREAM_API ModelError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
@@ -39,7 +40,7 @@ struct PortActivity {
 
 /// Number of integer slots t in [x, y) with t mod period_i < allowed_i for some activity i;
 /// `acts` sorted by period, largest first (the union of memory-updating windows).
-double window_union_slots(const PortActivity* acts, std::size_t n, double x, double y);
+STREAM_API double window_union_slots(const PortActivity* acts, std::size_t n, double x, double y);
 
 struct MappingCost {
   double energy_total = 0, mac_energy = 0, mem_energy = 0;
@@ -51,7 +52,7 @@ struct MappingCost {
   std::vector<std::vector<double>> mem_energy_breakdown;
 };
 
-class Evaluator {
+class STREAM_API Evaluator {
  public:
   Evaluator(const Layer& layer, const CoreModel& core, const std::vector<int>& memop_of_op,
             const std::vector<OperandSpatial>& frac, const std::vector<OperandSpatial>& integer, int cycles_per_op);
@@ -138,7 +139,7 @@ class Evaluator {
 
 /// ZigZag's reduce_balanced: spreads `surplus` over the largest entries of `c` down to `m`.
 /// `order` is scratch space for k indices.
-void reduce_balanced(double* c, const double* m, std::size_t k, double surplus, int* order);
+STREAM_API void reduce_balanced(double* c, const double* m, std::size_t k, double surplus, int* order);
 inline void reduce_balanced(std::vector<double>& c, const std::vector<double>& m, double surplus, std::vector<int>& order) {
   order.resize(c.size());
   reduce_balanced(c.data(), m.data(), c.size(), surplus, order.data());

@@ -18,11 +18,12 @@
 #include <vector>
 
 #include "stream/cost/tile.hpp"
+#include "stream/export.hpp"
 
 namespace stream::cost {
 
 /// Stream itself cannot build the layer (no cost entry exists at all): status `stream_error`.
-class StreamLayerError : public std::runtime_error {
+class STREAM_API StreamLayerError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
@@ -55,7 +56,7 @@ struct LayerOperand {
   std::vector<int> dim_class;
 };
 
-class Layer {
+class STREAM_API Layer {
  public:
   /// Applies Stream's rules; throws StreamLayerError on an unsupported axis form.
   static Layer from_tile(const Tile& tile);

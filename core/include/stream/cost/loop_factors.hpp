@@ -13,6 +13,7 @@
 
 #include "stream/cost/layer.hpp"
 #include "stream/cost/spatial_mapping.hpp"
+#include "stream/export.hpp"
 
 namespace stream::cost {
 
@@ -26,13 +27,13 @@ std::vector<TemporalLoop> temporal_loops(const Layer& layer, const OperandSpatia
 
 /// The LPF list after limiting (each entry one factor), grouped by dim in layer order, factors
 /// ascending. An empty nest gives one loop (first layer dim, 1).
-std::vector<TemporalLoop> loop_prime_factors(const std::vector<TemporalLoop>& loops, int lpf_limit);
+STREAM_API std::vector<TemporalLoop> loop_prime_factors(const std::vector<TemporalLoop>& loops, int lpf_limit);
 
 /// Number of distinct orderings of `lpfs` (n! / prod multiplicity!).
-std::uint64_t ordering_count(const std::vector<TemporalLoop>& lpfs);
+STREAM_API std::uint64_t ordering_count(const std::vector<TemporalLoop>& lpfs);
 
 /// Distinct permutations of a multiset in lexicographic order of kind ids.
-class MultisetPermutations {
+class STREAM_API MultisetPermutations {
  public:
   explicit MultisetPermutations(const std::vector<TemporalLoop>& lpfs);
   /// The current ordering, innermost first.

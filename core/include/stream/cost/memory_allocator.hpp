@@ -16,6 +16,7 @@
 #include "stream/cost/loop_factors.hpp"
 #include "stream/cost/small_vec.hpp"
 #include "stream/cost/spatial_mapping.hpp"
+#include "stream/export.hpp"
 
 namespace stream::cost {
 
@@ -25,7 +26,7 @@ struct Allocation {
   SmallVec<SmallVec<int, 24>, 3> bounds;
 };
 
-class MemoryAllocator {
+class STREAM_API MemoryAllocator {
  public:
   /// `even`: EVEN mappings (a loop placed in a shared memory for one operand must be placed
   /// there for every operand sharing it; ZigZag HEAD's position-aware check). Default UNEVEN.

@@ -17,6 +17,7 @@
 #include "stream/cost/core_model.hpp"
 #include "stream/cost/layer.hpp"
 #include "stream/cost/small_vec.hpp"
+#include "stream/export.hpp"
 
 namespace stream::cost {
 
@@ -43,14 +44,14 @@ struct OperandSpatial {
 };
 
 /// The CPython iteration order of set(D0..D{n-1}) (ZigZag's default spatial hint).
-const std::vector<int>& hint_set_order(int n_dims);
+STREAM_API const std::vector<int>& hint_set_order(int n_dims);
 
 /// Generates the spatial mapping Stream keeps (nb_mappings_generated = 1). `memop_of_op[i]` is
 /// the memory operand linked to layer operand i. Throws std::runtime_error if none is valid.
 SpatialMapping generate_spatial_mapping(const Layer& layer, const CoreModel& core, const std::vector<int>& memop_of_op);
 
 /// ZigZag's spatial_mapping_conversion for one layer operand; `integer` selects the int version.
-OperandSpatial convert_spatial_mapping(const Layer& layer, const CoreModel& core, const SpatialMapping& sm, int op,
-                                       int memop, bool integer);
+STREAM_API OperandSpatial convert_spatial_mapping(const Layer& layer, const CoreModel& core, const SpatialMapping& sm, int op,
+                                                  int memop, bool integer);
 
 }  // namespace stream::cost

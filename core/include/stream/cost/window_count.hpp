@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+#include "stream/export.hpp"
+
 namespace stream::cost {
 
 /// Residue classes the exact count walks at most; beyond that (coefficients and extents both in
@@ -17,7 +19,7 @@ namespace stream::cost {
 /// [0, extent) and to n1 * n2, an upper bound that is exact whenever the window has no holes.
 inline constexpr std::int64_t kWindowClassLimit = std::int64_t{1} << 20;
 
-[[nodiscard]] std::int64_t distinct_window_indices(std::int64_t c1, std::int64_t n1, std::int64_t c2, std::int64_t n2,
-                                                   std::int64_t k, std::int64_t extent);
+[[nodiscard]] STREAM_API std::int64_t distinct_window_indices(std::int64_t c1, std::int64_t n1, std::int64_t c2, std::int64_t n2,
+                                                              std::int64_t k, std::int64_t extent);
 
 }  // namespace stream::cost

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "stream/error.hpp"
+#include "stream/export.hpp"
 
 namespace stream {
 
@@ -23,7 +24,7 @@ namespace stream {
   return where;
 }
 
-struct Diagnostic {
+struct STREAM_API Diagnostic {
   enum class Severity { Warning, Error };
   Severity severity = Severity::Error;
   Location where;
@@ -33,7 +34,7 @@ struct Diagnostic {
   [[nodiscard]] std::string str() const;
 };
 
-class Diagnostics {
+class STREAM_API Diagnostics {
  public:
   /// `echo_warnings` false: warnings are recorded only (for text whose places mean nothing to the
   /// user, which the caller reports its own way).
@@ -65,7 +66,7 @@ class Diagnostics {
 
 /// A stream::Error carrying every diagnostic of a failed read. message() is
 /// "<what>: N problem(s)" followed by one line per error.
-class ValidationError : public Error {
+class STREAM_API ValidationError : public Error {
  public:
   ValidationError(const std::string& what, const std::string& file, std::vector<Diagnostic> diagnostics);
   [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }

@@ -24,14 +24,15 @@
 #include <utility>
 #include <vector>
 
-#include "stream/error.hpp"
-#include "stream/hardware/core.hpp"
 #include "stream/diagnostics/diagnostics.hpp"
+#include "stream/error.hpp"
+#include "stream/export.hpp"
+#include "stream/hardware/core.hpp"
 
 namespace stream::hardware {
 
 enum class ConnectionType { Link, Bus };
-[[nodiscard]] std::string_view name(ConnectionType t);  ///< "link", "bus"
+[[nodiscard]] STREAM_API std::string_view name(ConnectionType t);  ///< "link", "bus"
 
 /// One `core_connectivity` entry as written.
 struct Connection {
@@ -66,7 +67,7 @@ struct MemoryAlias {
   Location where;
 };
 
-class Accelerator {
+class STREAM_API Accelerator {
  public:
   std::string name;
   std::vector<Core> cores;  ///< index == core id

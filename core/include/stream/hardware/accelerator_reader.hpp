@@ -21,22 +21,23 @@
 #include <string>
 #include <vector>
 
-#include "stream/hardware/accelerator.hpp"
 #include "stream/diagnostics/diagnostics.hpp"
+#include "stream/export.hpp"
+#include "stream/hardware/accelerator.hpp"
 
 namespace stream::hardware {
 
 /// Reads and validates an accelerator file. Throws ValidationError listing every problem;
 /// warnings are logged and kept in Accelerator::warnings (and added to `diagnostics` if given).
-[[nodiscard]] Accelerator load_accelerator(const std::filesystem::path& path, Diagnostics* diagnostics = nullptr);
+[[nodiscard]] STREAM_API Accelerator load_accelerator(const std::filesystem::path& path, Diagnostics* diagnostics = nullptr);
 
 /// Same from text; core references resolve against `base_dir`.
-[[nodiscard]] Accelerator parse_accelerator_text(const std::string& text, const std::string& file_label,
-                                                 const std::filesystem::path& base_dir,
-                                                 Diagnostics* diagnostics = nullptr);
+[[nodiscard]] STREAM_API Accelerator parse_accelerator_text(const std::string& text, const std::string& file_label,
+                                                            const std::filesystem::path& base_dir,
+                                                            Diagnostics* diagnostics = nullptr);
 
 /// Non-throwing form: problems go to `diagnostics`; the accelerator when there was no error.
-[[nodiscard]] std::optional<Accelerator> read_accelerator(const std::filesystem::path& path, Diagnostics& diagnostics);
+[[nodiscard]] STREAM_API std::optional<Accelerator> read_accelerator(const std::filesystem::path& path, Diagnostics& diagnostics);
 
 /// Where a core reference resolves (see above); nullopt when not found. `searched` receives the
 /// candidates tried, for the error message. `by_search` is set when the legacy walk found it.
@@ -47,6 +48,6 @@ namespace stream::hardware {
 
 /// The core files an accelerator file names, in `cores` order, each once; references that do not
 /// resolve are left out, and a file that is not YAML names none (reading it reports why).
-[[nodiscard]] std::vector<std::filesystem::path> core_files_of(const std::filesystem::path& accelerator);
+[[nodiscard]] STREAM_API std::vector<std::filesystem::path> core_files_of(const std::filesystem::path& accelerator);
 
 }  // namespace stream::hardware

@@ -20,17 +20,18 @@
 #include <vector>
 
 #include "stream/error.hpp"
+#include "stream/export.hpp"
 
 namespace stream::hardware {
 
 /// Memory operands of ZigZag: I1 (activations / first input), I2 (weights / second input), O.
 enum class Operand { I1, I2, O };
 inline constexpr Operand kOperands[] = {Operand::I1, Operand::I2, Operand::O};
-[[nodiscard]] std::string_view name(Operand o);  ///< "I1", "I2", "O"
-[[nodiscard]] std::optional<Operand> parse_operand(std::string_view text);
+[[nodiscard]] STREAM_API std::string_view name(Operand o);  ///< "I1", "I2", "O"
+[[nodiscard]] STREAM_API std::optional<Operand> parse_operand(std::string_view text);
 
 enum class PortType { Read, Write, ReadWrite };
-[[nodiscard]] std::string_view name(PortType t);  ///< "read", "write", "read_write"
+[[nodiscard]] STREAM_API std::string_view name(PortType t);  ///< "read", "write", "read_write"
 
 /// ZigZag DataDirection tags as written in `allocation` entries.
 enum class DataDirection {
@@ -39,8 +40,8 @@ enum class DataDirection {
   RdOutToHigh,  ///< "th": read out to the higher level
   RdOutToLow,   ///< "tl": read out to the lower level (towards the MACs)
 };
-[[nodiscard]] std::string_view tag(DataDirection d);  ///< "fh", "fl", "th", "tl"
-[[nodiscard]] bool is_write(DataDirection d);         ///< fh and fl write into the memory
+[[nodiscard]] STREAM_API std::string_view tag(DataDirection d);  ///< "fh", "fl", "th", "tl"
+[[nodiscard]] STREAM_API bool is_write(DataDirection d);         ///< fh and fl write into the memory
 
 struct PortAllocation {
   Operand operand = Operand::I1;
@@ -57,7 +58,7 @@ struct Port {
   bool operator==(const Port&) const = default;
 };
 
-struct Memory {
+struct STREAM_API Memory {
   std::string name;
   std::int64_t size = 0;             ///< capacity in bits (of one instance)
   std::optional<double> r_cost;      ///< pJ per read access; absent with auto_cost_extraction
@@ -78,7 +79,7 @@ struct Memory {
   bool operator==(const Memory& other) const;  ///< every field except `where`
 };
 
-struct OperationalArray {
+struct STREAM_API OperationalArray {
   std::vector<std::string> dimensions;  ///< "D1", "D2", ...
   std::vector<std::int64_t> sizes;      ///< same length as dimensions
   double unit_energy = 0.0;             ///< pJ per MAC
@@ -118,10 +119,10 @@ struct OperandPrecision {
 
 enum class Namespace { ZigZag, Aie2 };
 enum class CoreKind { Compute, Memory, Shim, Offchip };
-[[nodiscard]] std::string_view name(Namespace n);  ///< "zigzag", "aie2"
-[[nodiscard]] std::string_view name(CoreKind k);   ///< "compute", "memory", "shim", "offchip"
+[[nodiscard]] STREAM_API std::string_view name(Namespace n);  ///< "zigzag", "aie2"
+[[nodiscard]] STREAM_API std::string_view name(CoreKind k);   ///< "compute", "memory", "shim", "offchip"
 
-struct CoreType {
+struct STREAM_API CoreType {
   Namespace ns = Namespace::ZigZag;
   CoreKind kind = CoreKind::Compute;
   [[nodiscard]] std::string str() const;  ///< "zigzag.compute"
@@ -136,7 +137,7 @@ struct Aie2Memory {
   bool operator==(const Aie2Memory&) const = default;
 };
 
-struct Core {
+struct STREAM_API Core {
   int id = -1;  ///< set by the accelerator (-1 for a core file read on its own)
   std::string name;
   CoreType type;

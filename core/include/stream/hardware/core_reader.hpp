@@ -13,18 +13,19 @@
 #include <optional>
 #include <string>
 
-#include "stream/hardware/core.hpp"
 #include "stream/diagnostics/diagnostics.hpp"
+#include "stream/export.hpp"
+#include "stream/hardware/core.hpp"
 
 namespace stream::hardware {
 
 /// Reads and validates a core file. Throws ValidationError listing every problem; warnings go to
 /// spdlog (and to `diagnostics` when given).
-[[nodiscard]] Core load_core_file(const std::filesystem::path& path, Diagnostics* diagnostics = nullptr);
+[[nodiscard]] STREAM_API Core load_core_file(const std::filesystem::path& path, Diagnostics* diagnostics = nullptr);
 
 /// Same, from YAML text; `file_label` is used in messages and as the core's source_file.
-[[nodiscard]] Core parse_core_text(const std::string& text, const std::string& file_label,
-                                   Diagnostics* diagnostics = nullptr);
+[[nodiscard]] STREAM_API Core parse_core_text(const std::string& text, const std::string& file_label,
+                                              Diagnostics* diagnostics = nullptr);
 
 /// Non-throwing form: records problems in `diagnostics`; returns the core when it had no error.
 [[nodiscard]] std::optional<Core> read_core_file(const std::filesystem::path& path, Diagnostics& diagnostics);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 
 namespace stream::hardware {
@@ -86,11 +87,11 @@ struct HardwareCostReport {
 
 /// Prices `accelerator` at `technology_node` (which beats the file's `technology_node`; both
 /// absent: n16, with a warning, as is any node the model does not know).
-[[nodiscard]] HardwareCostReport hardware_cost(const Accelerator& accelerator,
-                                               const std::optional<std::string>& technology_node = std::nullopt);
+[[nodiscard]] STREAM_API HardwareCostReport hardware_cost(const Accelerator& accelerator,
+                                                          const std::optional<std::string>& technology_node = std::nullopt);
 
 /// The report as the reference's JSON (its keys, in its order; raw doubles).
-[[nodiscard]] std::string hardware_cost_json(const HardwareCostReport& report);
+[[nodiscard]] STREAM_API std::string hardware_cost_json(const HardwareCostReport& report);
 
 struct HardwareBudget {
   std::optional<double> max_area_mm2;
@@ -99,15 +100,15 @@ struct HardwareBudget {
 };
 
 /// Both limits at `report`'s figures times (1 + headroom), labelled "<bundle> x<1+headroom>".
-[[nodiscard]] HardwareBudget budget_from(const HardwareCostReport& report, double headroom = 0.0);
+[[nodiscard]] STREAM_API HardwareBudget budget_from(const HardwareCostReport& report, double headroom = 0.0);
 
-struct BudgetVerdict {
+struct STREAM_API BudgetVerdict {
   bool ok = true;
   std::vector<std::string> violations;
   [[nodiscard]] std::string str() const;  ///< "within budget", or the violations joined by "; "
 };
 
 /// A violation when the area or the peak access energy is strictly above its limit.
-[[nodiscard]] BudgetVerdict check_budget(const HardwareCostReport& report, const HardwareBudget& budget);
+[[nodiscard]] STREAM_API BudgetVerdict check_budget(const HardwareCostReport& report, const HardwareBudget& budget);
 
 }  // namespace stream::hardware

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 
 namespace stream::hardware {
@@ -32,7 +33,7 @@ struct HardwareOverride {
 
 /// Variants of accelerator files: each file and its core files are read once, and a variant is a
 /// copy of that tree with the overrides applied, then validated. Safe to use from several threads.
-class HardwareVariants {
+class STREAM_API HardwareVariants {
  public:
   HardwareVariants();
   ~HardwareVariants();
@@ -49,7 +50,7 @@ class HardwareVariants {
 };
 
 /// One variant, reading the files for it alone.
-[[nodiscard]] Accelerator load_accelerator_with_overrides(const std::filesystem::path& path,
-                                                          const std::vector<HardwareOverride>& overrides);
+[[nodiscard]] STREAM_API Accelerator load_accelerator_with_overrides(const std::filesystem::path& path,
+                                                                     const std::vector<HardwareOverride>& overrides);
 
 }  // namespace stream::hardware

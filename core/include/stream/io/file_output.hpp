@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <string_view>
 
+#include "stream/export.hpp"
+
 namespace stream::io {
 
 enum class FileMode {
@@ -15,6 +17,6 @@ enum class FileMode {
 };
 
 /// Writes `text` to `path`; throws stream::Error with the path and the system's reason on any failure.
-void write_file(const std::filesystem::path& path, std::string_view text, FileMode mode = FileMode::FollowLink);
+STREAM_API void write_file(const std::filesystem::path& path, std::string_view text, FileMode mode = FileMode::FollowLink);
 
 }  // namespace stream::io

@@ -10,13 +10,15 @@
 #include <string>
 #include <string_view>
 
+#include "stream/export.hpp"
+
 namespace stream::io {
 
 /// True when `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF).
-[[nodiscard]] bool is_valid_utf8(std::string_view text);
+[[nodiscard]] STREAM_API bool is_valid_utf8(std::string_view text);
 
 /// `text` with every byte that does not begin a well-formed sequence replaced by U+FFFD.
-[[nodiscard]] std::string to_valid_utf8(std::string_view text);
+[[nodiscard]] STREAM_API std::string to_valid_utf8(std::string_view text);
 
 /// The JSON writers' indentation and error handling in one place: `dump(indent)` that replaces
 /// ill-formed UTF-8 as to_valid_utf8 does instead of throwing.

@@ -11,13 +11,14 @@
 #include <string_view>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/affine_map.hpp"
 
 namespace stream {
 
 enum class AccessKind { Affine, PiecewiseAffine, DataDependent };
 
-[[nodiscard]] std::string_view name(AccessKind k);  ///< "affine", "piecewise_affine", "data_dependent"
+[[nodiscard]] STREAM_API std::string_view name(AccessKind k);  ///< "affine", "piecewise_affine", "data_dependent"
 
 struct AccessRelation {
   AccessKind kind = AccessKind::Affine;

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
+
 namespace stream {
 
 struct Interval {
@@ -27,7 +29,7 @@ struct Interval {
 
 /// The linear form c0*d0 + c1*d1 + ... + constant. coeffs has one entry per dim up to the
 /// highest dim used (shorter than num_dims when trailing dims are unused).
-struct LinearForm {
+struct STREAM_API LinearForm {
   std::vector<std::int64_t> coeffs;
   std::int64_t constant = 0;
   [[nodiscard]] std::int64_t coeff(int dim) const {
@@ -36,7 +38,7 @@ struct LinearForm {
   [[nodiscard]] int num_terms() const;  ///< dims with a non-zero coefficient
 };
 
-class AffineExpr {
+class STREAM_API AffineExpr {
  public:
   enum class Kind { Dim, Const, Add, Mul, FloorDiv, Mod };
 
@@ -73,14 +75,14 @@ class AffineExpr {
   [[nodiscard]] AffineExpr simplified() const;
   [[nodiscard]] std::string str() const;  ///< the reference's printing: `((d2 + d4) + -1)`
 
-  friend AffineExpr operator+(const AffineExpr& a, const AffineExpr& b);
-  friend AffineExpr operator+(const AffineExpr& a, std::int64_t b);
-  friend AffineExpr operator-(const AffineExpr& a, const AffineExpr& b);
-  friend AffineExpr operator-(const AffineExpr& a, std::int64_t b);
-  friend AffineExpr operator*(const AffineExpr& a, std::int64_t c);
-  friend AffineExpr operator*(std::int64_t c, const AffineExpr& a);
+  friend STREAM_API AffineExpr operator+(const AffineExpr& a, const AffineExpr& b);
+  friend STREAM_API AffineExpr operator+(const AffineExpr& a, std::int64_t b);
+  friend STREAM_API AffineExpr operator-(const AffineExpr& a, const AffineExpr& b);
+  friend STREAM_API AffineExpr operator-(const AffineExpr& a, std::int64_t b);
+  friend STREAM_API AffineExpr operator*(const AffineExpr& a, std::int64_t c);
+  friend STREAM_API AffineExpr operator*(std::int64_t c, const AffineExpr& a);
   /// Multiplication of two expressions; one side must be a constant.
-  friend AffineExpr operator*(const AffineExpr& a, const AffineExpr& b);
+  friend STREAM_API AffineExpr operator*(const AffineExpr& a, const AffineExpr& b);
   [[nodiscard]] AffineExpr floordiv(std::int64_t c) const;
   [[nodiscard]] AffineExpr mod(std::int64_t c) const;
 

@@ -11,11 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/affine_expr.hpp"
 
 namespace stream {
 
-class AffineMap {
+class STREAM_API AffineMap {
  public:
   AffineMap() = default;
   AffineMap(int num_dims, std::vector<AffineExpr> results);

@@ -11,12 +11,13 @@
 
 #include <cstddef>
 
+#include "stream/export.hpp"
 #include "stream/ir/workload.hpp"
 
 namespace stream {
 
 /// True for f32, f16 and bf16.
-[[nodiscard]] bool is_floating_point(DType t);
+[[nodiscard]] STREAM_API bool is_floating_point(DType t);
 
 struct CastResult {
   Workload workload;
@@ -25,6 +26,6 @@ struct CastResult {
 
 /// Every floating-point tensor of `workload` re-typed to `target` (one new Tensor per value, so
 /// nodes that shared a tensor still share it).
-[[nodiscard]] CastResult cast_floating_point(const Workload& workload, DType target);
+[[nodiscard]] STREAM_API CastResult cast_floating_point(const Workload& workload, DType target);
 
 }  // namespace stream

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/access.hpp"
 #include "stream/ir/affine_map.hpp"
 #include "stream/ir/node.hpp"
@@ -26,9 +27,9 @@ struct ConcatLayout {
 /// stream::Error naming the offending tensor when there is no input, the axis is out of range, an
 /// input's rank differs from the output's, an input's extent off the axis differs from the
 /// output's, or the inputs' extents along the axis do not add up to the output's.
-[[nodiscard]] ConcatLayout concat_layout(const std::vector<TensorPtr>& inputs, const Tensor& output, int axis);
+[[nodiscard]] STREAM_API ConcatLayout concat_layout(const std::vector<TensorPtr>& inputs, const Tensor& output, int axis);
 
 /// A validated "Concat" Computation node over concat_layout's maps and access relations.
-[[nodiscard]] Node concat_node(std::string name, std::vector<TensorPtr> inputs, const TensorPtr& output, int axis);
+[[nodiscard]] STREAM_API Node concat_node(std::string name, std::vector<TensorPtr> inputs, const TensorPtr& output, int axis);
 
 }  // namespace stream

@@ -13,11 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
+
 namespace stream {
 
 class Workload;
 
-struct UnifiedDimensions {
+struct STREAM_API UnifiedDimensions {
   /// Per node index (insertion order): the first global slot of its dims, or -1 for edges.
   std::vector<std::int64_t> first_slot;
   /// Per global slot: its unified dim z and the constant offset (value = z + offset).
@@ -35,6 +37,6 @@ struct UnifiedDimensions {
   [[nodiscard]] std::vector<int> dims_of(std::size_t node_index, int num_dims) const;
 };
 
-[[nodiscard]] UnifiedDimensions compute_unified_dimensions(const Workload& workload);
+[[nodiscard]] STREAM_API UnifiedDimensions compute_unified_dimensions(const Workload& workload);
 
 }  // namespace stream

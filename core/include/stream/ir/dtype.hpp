@@ -12,15 +12,17 @@
 #include <string>
 #include <string_view>
 
+#include "stream/export.hpp"
+
 namespace stream {
 
 enum class DType { f32, f16, bf16, i8, u8, i16, i32, i64, b8 };
 
-[[nodiscard]] int bits(DType t);
-[[nodiscard]] std::string_view name(DType t);  ///< "f32", "bf16", ...
+[[nodiscard]] STREAM_API int bits(DType t);
+[[nodiscard]] STREAM_API std::string_view name(DType t);  ///< "f32", "bf16", ...
 /// Accepts our names and the usual long ones ("float32", "bfloat16", "int8", ...).
-[[nodiscard]] std::optional<DType> parse_dtype(std::string_view text);
+[[nodiscard]] STREAM_API std::optional<DType> parse_dtype(std::string_view text);
 /// Like parse_dtype, but throws a stream::Error listing the accepted names.
-[[nodiscard]] DType dtype_from_string(std::string_view text, std::string_view what = "element type");
+[[nodiscard]] STREAM_API DType dtype_from_string(std::string_view text, std::string_view what = "element type");
 
 }  // namespace stream

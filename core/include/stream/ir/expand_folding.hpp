@@ -11,12 +11,13 @@
 
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/node.hpp"
 
 namespace stream {
 
 /// Returns the nodes with every foldable Expand computation removed (see above); the order of the
 /// remaining nodes is kept.
-[[nodiscard]] std::vector<Node> fold_expands(std::vector<Node> nodes);
+[[nodiscard]] STREAM_API std::vector<Node> fold_expands(std::vector<Node> nodes);
 
 }  // namespace stream

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/node.hpp"
 
 namespace stream {
@@ -46,6 +47,6 @@ struct GraphEdgeOptions {
 };
 
 /// Returns InEdges, then the body (its order kept), then OutEdges (see above).
-[[nodiscard]] std::vector<Node> add_graph_edges(std::vector<Node> body, const GraphEdgeOptions& options);
+[[nodiscard]] STREAM_API std::vector<Node> add_graph_edges(std::vector<Node> body, const GraphEdgeOptions& options);
 
 }  // namespace stream

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/access.hpp"
 #include "stream/ir/node.hpp"
 
@@ -27,7 +28,7 @@ namespace stream {
 
 enum class IteratorKind { Parallel, Reduction, Sequential };
 
-[[nodiscard]] std::string_view name(IteratorKind k);  ///< "parallel", "reduction", "sequential"
+[[nodiscard]] STREAM_API std::string_view name(IteratorKind k);  ///< "parallel", "reduction", "sequential"
 
 struct LoopDim {
   std::string name;
@@ -37,10 +38,10 @@ struct LoopDim {
 
 /// Loop sizes of a computation node, one per dim; throws (naming node and operand) when a size
 /// cannot be determined or the reads are inconsistent.
-[[nodiscard]] std::vector<std::int64_t> loop_sizes(const Node& node);
-[[nodiscard]] std::vector<IteratorKind> iterator_kinds(const Node& node);
-[[nodiscard]] std::vector<LoopDim> loop_dims(const Node& node);
+[[nodiscard]] STREAM_API std::vector<std::int64_t> loop_sizes(const Node& node);
+[[nodiscard]] STREAM_API std::vector<IteratorKind> iterator_kinds(const Node& node);
+[[nodiscard]] STREAM_API std::vector<LoopDim> loop_dims(const Node& node);
 /// Access relation of operand i (inputs then outputs).
-[[nodiscard]] AccessRelation access_relation(const Node& node, std::size_t operand);
+[[nodiscard]] STREAM_API AccessRelation access_relation(const Node& node, std::size_t operand);
 
 }  // namespace stream

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/node.hpp"
 
 namespace stream {
@@ -39,7 +40,7 @@ struct LayoutFoldingReport {
 
 /// Returns the nodes with every foldable layout FusionEdge removed (see above). The order of the
 /// remaining nodes is kept. Tensors refined by a split keep their name and element type.
-[[nodiscard]] std::vector<Node> fold_layout_ops(std::vector<Node> nodes, const LayoutFoldingOptions& options = {},
+[[nodiscard]] STREAM_API std::vector<Node> fold_layout_ops(std::vector<Node> nodes, const LayoutFoldingOptions& options = {},
                                                 LayoutFoldingReport* report = nullptr);
 
 }  // namespace stream

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/affine_map.hpp"
 #include "stream/ir/node.hpp"
 #include "stream/ir/tensor.hpp"
@@ -32,11 +33,11 @@ struct MatmulLayout {
 /// The maps of Y = A x B. Throws a stream::Error naming the offending tensor when an operand is
 /// rank 0, the output rank is too small for the operands, the contraction extents differ or a
 /// batch axis does not broadcast.
-[[nodiscard]] MatmulLayout matmul_layout(const Tensor& a, const Tensor& b, const Tensor& y,
-                                         MatmulLayout::OperandB b_layout = MatmulLayout::OperandB::KN);
+[[nodiscard]] STREAM_API MatmulLayout matmul_layout(const Tensor& a, const Tensor& b, const Tensor& y,
+                                                    MatmulLayout::OperandB b_layout = MatmulLayout::OperandB::KN);
 
 /// A Computation node of the given type over matmul_layout's maps and loop names, validated.
-[[nodiscard]] Node matmul_node(std::string name, std::string type, const TensorPtr& a, const TensorPtr& b, const TensorPtr& y,
-                               MatmulLayout::OperandB b_layout = MatmulLayout::OperandB::KN);
+[[nodiscard]] STREAM_API Node matmul_node(std::string name, std::string type, const TensorPtr& a, const TensorPtr& b, const TensorPtr& y,
+                                          MatmulLayout::OperandB b_layout = MatmulLayout::OperandB::KN);
 
 }  // namespace stream

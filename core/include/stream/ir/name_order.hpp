@@ -8,12 +8,12 @@
 // order), so it changes mappings: SwiGLU's compute order becomes Gemm_Left, Silu, Gemm_Right,
 // Elt_Mul, Gemm_Down. A hand-written mapping keeps the model's order.
 #pragma once
-
+#include "stream/export.hpp"
 #include "stream/ir/workload.hpp"
 
 namespace stream {
 
 /// The same nodes in the reference's name-keyed topological order.
-[[nodiscard]] Workload in_name_order(const Workload& workload);
+[[nodiscard]] STREAM_API Workload in_name_order(const Workload& workload);
 
 }  // namespace stream

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/access.hpp"
 #include "stream/ir/affine_map.hpp"
 #include "stream/ir/tensor.hpp"
@@ -26,9 +27,9 @@ namespace stream {
 
 enum class NodeKind { Computation, Normalization, InEdge, OutEdge, FusionEdge };
 
-[[nodiscard]] std::string_view name(NodeKind k);  ///< "computation", "normalization", "in_edge", ...
+[[nodiscard]] STREAM_API std::string_view name(NodeKind k);  ///< "computation", "normalization", "in_edge", ...
 
-struct Node {
+struct STREAM_API Node {
   NodeKind kind = NodeKind::Computation;
   std::string name;
   std::string type;  ///< operator type ("Conv", "Softmax", ...); the layout op type for a FusionEdge
@@ -62,17 +63,17 @@ struct Node {
 };
 
 /// Builders that fill the kind-specific fields and check the node (see validate()).
-[[nodiscard]] Node make_computation(std::string name, std::string type, std::vector<TensorPtr> inputs,
-                                    std::vector<TensorPtr> outputs, std::vector<AffineMap> operand_mapping);
-[[nodiscard]] Node make_normalization(std::string name, std::string type, TensorPtr input, TensorPtr output,
-                                      std::vector<int> reduction_axes);
-[[nodiscard]] Node make_in_edge(std::string name, TensorPtr output);
-[[nodiscard]] Node make_out_edge(std::string name, TensorPtr input);
-[[nodiscard]] Node make_fusion_edge(std::string name, std::string op_type, TensorPtr input, TensorPtr output);
+[[nodiscard]] STREAM_API Node make_computation(std::string name, std::string type, std::vector<TensorPtr> inputs,
+                                               std::vector<TensorPtr> outputs, std::vector<AffineMap> operand_mapping);
+[[nodiscard]] STREAM_API Node make_normalization(std::string name, std::string type, TensorPtr input, TensorPtr output,
+                                                 std::vector<int> reduction_axes);
+[[nodiscard]] STREAM_API Node make_in_edge(std::string name, TensorPtr output);
+[[nodiscard]] STREAM_API Node make_out_edge(std::string name, TensorPtr input);
+[[nodiscard]] STREAM_API Node make_fusion_edge(std::string name, std::string op_type, TensorPtr input, TensorPtr output);
 
 /// Checks the structural rules: a map per operand, one dim count for all maps, one result per
 /// tensor axis, window/reduction positions inside the iteration space, edge arities. Throws a
 /// stream::Error naming the node and operand.
-void validate(const Node& node);
+STREAM_API void validate(const Node& node);
 
 }  // namespace stream

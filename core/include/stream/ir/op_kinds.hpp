@@ -7,8 +7,10 @@
 
 #include <string>
 
+#include "stream/export.hpp"
+
 namespace stream {
 
-[[nodiscard]] bool is_mac_type(const std::string& op_type);
+[[nodiscard]] STREAM_API bool is_mac_type(const std::string& op_type);
 
 }  // namespace stream

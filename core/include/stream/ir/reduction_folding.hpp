@@ -7,11 +7,12 @@
 
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/node.hpp"
 
 namespace stream {
 
 /// The nodes with every foldable ReduceSum folded into its producing contraction (see above).
-[[nodiscard]] std::vector<Node> fold_reductions_into_contractions(std::vector<Node> nodes);
+[[nodiscard]] STREAM_API std::vector<Node> fold_reductions_into_contractions(std::vector<Node> nodes);
 
 }  // namespace stream

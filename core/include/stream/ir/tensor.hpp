@@ -10,11 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/dtype.hpp"
 
 namespace stream {
 
-struct Tensor {
+struct STREAM_API Tensor {
   std::string name;
   DType dtype = DType::f32;
   std::vector<std::int64_t> shape;
@@ -29,6 +30,6 @@ struct Tensor {
 using TensorPtr = std::shared_ptr<const Tensor>;
 
 /// Creates a tensor; throws if a dimension is negative or its size in bits exceeds 64 bits.
-[[nodiscard]] TensorPtr make_tensor(std::string name, DType dtype, std::vector<std::int64_t> shape);
+[[nodiscard]] STREAM_API TensorPtr make_tensor(std::string name, DType dtype, std::vector<std::int64_t> shape);
 
 }  // namespace stream

@@ -16,13 +16,14 @@
 #include <utility>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/node.hpp"
 
 namespace stream {
 
 struct UnifiedDimensions;
 
-class Workload {
+class STREAM_API Workload {
  public:
   Workload();
   /// Validates every node, checks names are unique and every input has a producer, and that the

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/workload.hpp"
 #include "stream/mapping/mapping.hpp"
@@ -47,21 +48,21 @@ struct AutoMappingOptions {
 /// Step 1 for one node: candidate core ids in graph order. `fallback` is set when neither a
 /// specialised nor a generic core exists and every compute core is returned. `excluded` cores are
 /// skipped unless that leaves no candidate.
-[[nodiscard]] std::vector<int> select_cores(const Node& node, const hardware::Accelerator& accelerator,
-                                            bool* fallback = nullptr, const std::vector<int>& excluded = {});
+[[nodiscard]] STREAM_API std::vector<int> select_cores(const Node& node, const hardware::Accelerator& accelerator,
+                                                       bool* fallback = nullptr, const std::vector<int>& excluded = {});
 
 /// Step 2: split `n_cores` over dims by gcd. `sizes`/`parallel` per local dim; `protected_dims`
 /// lists local positions that may not be split. Returns (dim, factor) pairs with factor > 1.
-[[nodiscard]] std::vector<DimSplit> factor_split(const std::vector<std::int64_t>& sizes,
-                                                 const std::vector<bool>& parallel,
-                                                 const std::vector<bool>& protected_dims, std::int64_t n_cores);
+[[nodiscard]] STREAM_API std::vector<DimSplit> factor_split(const std::vector<std::int64_t>& sizes,
+                                                            const std::vector<bool>& parallel,
+                                                            const std::vector<bool>& protected_dims, std::int64_t n_cores);
 
 /// The whole mapping for one fusion group. Warnings (fallback core choice, infeasible capacity)
 /// go to `diagnostics` when given. `tile_cap_reached`, when given, is set when the capacity tiler
 /// stopped with a core still over its fill (the tile cap, or no smaller tile left): a smaller
 /// fill fraction cannot tile any finer.
-[[nodiscard]] Mapping generate_mapping(const Workload& workload, const hardware::Accelerator& accelerator,
-                                       const AutoMappingOptions& options = {}, Diagnostics* diagnostics = nullptr,
+[[nodiscard]] STREAM_API Mapping generate_mapping(const Workload& workload, const hardware::Accelerator& accelerator,
+                                                  const AutoMappingOptions& options = {}, Diagnostics* diagnostics = nullptr,
                                        bool* tile_cap_reached = nullptr);
 
 }  // namespace stream::mapping

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "stream/export.hpp"
+
 namespace stream::mapping {
 
 struct CapacityProblem {
@@ -37,6 +39,6 @@ struct CapacityResult {
   bool tile_cap_reached = false;       ///< stopped by the tile cap with a core still overflowing
 };
 
-[[nodiscard]] CapacityResult refine_capacity(const CapacityProblem& problem);
+[[nodiscard]] STREAM_API CapacityResult refine_capacity(const CapacityProblem& problem);
 
 }  // namespace stream::mapping

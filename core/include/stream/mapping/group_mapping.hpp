@@ -13,6 +13,7 @@
 
 #include <optional>
 
+#include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/workload.hpp"
 #include "stream/mapping/auto_mapping.hpp"
@@ -38,22 +39,22 @@ struct GroupMapping {
 
 /// The group mapping of a Mapping for one group (first matching layer entry per
 /// compute node; intra-core tiles of every fused group in file order).
-[[nodiscard]] GroupMapping to_group_mapping(const Mapping& mapping, const Workload& group);
+[[nodiscard]] STREAM_API GroupMapping to_group_mapping(const Mapping& mapping, const Workload& group);
 
 /// `excluded_cores` and `fill_fraction`: see AutoMappingOptions; `tile_cap_reached`: see
 /// generate_mapping.
-[[nodiscard]] GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& accelerator,
+[[nodiscard]] STREAM_API GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& accelerator,
                                                      const std::vector<TileEntry>& intra_core_tiling = {},
                                                      const std::vector<int>& excluded_cores = {},
                                                      double fill_fraction = kDefaultFillFraction, bool* tile_cap_reached = nullptr);
 
-[[nodiscard]] GroupMapping read_mapping(const std::filesystem::path& file, const Workload& group,
+[[nodiscard]] STREAM_API GroupMapping read_mapping(const std::filesystem::path& file, const Workload& group,
                                                 const hardware::Accelerator& accelerator);
 /// The same for a mapping in memory (checked as a file's; its source_file names it in errors).
-[[nodiscard]] GroupMapping read_mapping(const Mapping& mapping, const Workload& group,
+[[nodiscard]] STREAM_API GroupMapping read_mapping(const Mapping& mapping, const Workload& group,
                                                 const hardware::Accelerator& accelerator);
 
 /// The group's mapping as a mapping YAML document (layers + one fused group).
-[[nodiscard]] std::string mapping_yaml(const Workload& group, const GroupMapping& mapping);
+[[nodiscard]] STREAM_API std::string mapping_yaml(const Workload& group, const GroupMapping& mapping);
 
 }  // namespace stream::mapping

@@ -22,8 +22,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "stream/error.hpp"
 #include "stream/diagnostics/diagnostics.hpp"
+#include "stream/error.hpp"
+#include "stream/export.hpp"
 
 namespace stream {
 class Workload;
@@ -50,7 +51,7 @@ struct Kernel {
   bool operator==(const Kernel&) const = default;
 };
 
-struct LayerMapping {
+struct STREAM_API LayerMapping {
   std::string name;  ///< node name or op type
   std::vector<std::vector<int>> core_allocation;
   std::vector<std::vector<DimSplit>> inter_core_tiling;  ///< inner lists are equal (validated)
@@ -66,7 +67,7 @@ struct LayerMapping {
 };
 
 /// `{dim: <Node>.D<n>, tile: t}`: the per-core tile size of node Node's n-th loop dim.
-struct TileEntry {
+struct STREAM_API TileEntry {
   std::string node;
   int dim = 0;
   std::int64_t tile = 1;
@@ -86,7 +87,7 @@ struct RuntimeArg {
   std::optional<std::string> layout;  ///< e.g. "(d0,d1)->(d1,d0)"; not validated (AIE codegen)
 };
 
-struct Mapping {
+struct STREAM_API Mapping {
   std::vector<LayerMapping> layers;
   std::vector<FusedGroup> fused_groups;
   std::vector<RuntimeArg> runtime_args;
@@ -115,29 +116,29 @@ class LayerLookup {
 };
 
 /// Reads and validates a mapping file (schema only). Throws ValidationError with every problem.
-[[nodiscard]] Mapping load_mapping_file(const std::filesystem::path& path, Diagnostics* diagnostics = nullptr);
-[[nodiscard]] Mapping parse_mapping_text(const std::string& text, const std::string& file_label,
-                                         Diagnostics* diagnostics = nullptr);
+[[nodiscard]] STREAM_API Mapping load_mapping_file(const std::filesystem::path& path, Diagnostics* diagnostics = nullptr);
+[[nodiscard]] STREAM_API Mapping parse_mapping_text(const std::string& text, const std::string& file_label,
+                                                    Diagnostics* diagnostics = nullptr);
 /// Non-throwing form.
-[[nodiscard]] std::optional<Mapping> read_mapping_file(const std::filesystem::path& path, Diagnostics& diagnostics);
+[[nodiscard]] STREAM_API std::optional<Mapping> read_mapping_file(const std::filesystem::path& path, Diagnostics& diagnostics);
 
 /// Validates a mapping against a workload and an accelerator, adding errors to `diagnostics`:
 /// every computation node has an entry, core groups use existing compute cores, split dims exist
 /// in the node and splits are positive, intra-core tiles name existing nodes and dims.
-void check_mapping(const Mapping& mapping, const Workload& workload, const hardware::Accelerator& accelerator,
-                   Diagnostics& diagnostics);
+STREAM_API void check_mapping(const Mapping& mapping, const Workload& workload, const hardware::Accelerator& accelerator,
+                              Diagnostics& diagnostics);
 
 /// The hardware half of check_mapping, usable without a workload: every core id of every layer
 /// entry exists in the accelerator and is a compute core.
-void check_mapping_cores(const Mapping& mapping, const hardware::Accelerator& accelerator, Diagnostics& diagnostics);
+STREAM_API void check_mapping_cores(const Mapping& mapping, const hardware::Accelerator& accelerator, Diagnostics& diagnostics);
 
 /// The mapping as YAML that load_mapping_file reads back to an equal mapping.
-[[nodiscard]] std::string to_yaml(const Mapping& mapping);
+[[nodiscard]] STREAM_API std::string to_yaml(const Mapping& mapping);
 /// Writes to_yaml(mapping) to `path`; throws stream::Error when the file cannot be written.
-void write_mapping_file(const Mapping& mapping, const std::filesystem::path& path);
+STREAM_API void write_mapping_file(const Mapping& mapping, const std::filesystem::path& path);
 
 /// Parses a command-line tiling list "Gemm_Left.D1=128,Gemm_Down.D2=128" (entries separated by
 /// commas, node names may contain dots and slashes: the last ".D<n>=" splits). Throws stream::Error.
-[[nodiscard]] std::vector<TileEntry> parse_tiling_spec(const std::string& text);
+[[nodiscard]] STREAM_API std::vector<TileEntry> parse_tiling_spec(const std::string& text);
 
 }  // namespace stream::mapping

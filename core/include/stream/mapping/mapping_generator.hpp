@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/workload.hpp"
 #include "stream/mapping/mapping.hpp"
@@ -72,7 +73,7 @@ struct SwigluShape {
 };
 
 /// The workload's SwiGLU roles; throws stream::Error naming what does not match.
-[[nodiscard]] SwigluShape swiglu_shape(const Workload& workload);
+[[nodiscard]] STREAM_API SwigluShape swiglu_shape(const Workload& workload);
 
 /// One split shape of one layer: (loop dim, split) per inter-core dim.
 struct LayerOption {
@@ -87,13 +88,13 @@ struct MappingVariant {
 };
 
 /// Per role in template order: its options (exposed for tests).
-[[nodiscard]] std::vector<std::vector<LayerOption>> layer_options(const SwigluShape& shape, std::size_t nb_compute_cores,
-                                                                  const MappingGeneratorOptions& options);
+[[nodiscard]] STREAM_API std::vector<std::vector<LayerOption>> layer_options(const SwigluShape& shape, std::size_t nb_compute_cores,
+                                                                             const MappingGeneratorOptions& options);
 
 /// The variants in the reference's order, at most max_variants. Throws stream::Error when the
 /// workload is not SwiGLU-shaped, a size check fails, or the accelerator has no compute core.
-[[nodiscard]] std::vector<MappingVariant> generate_mapping_variants(const Workload& workload,
-                                                                    const hardware::Accelerator& accelerator,
-                                                                    const MappingGeneratorOptions& options = {});
+[[nodiscard]] STREAM_API std::vector<MappingVariant> generate_mapping_variants(const Workload& workload,
+                                                                               const hardware::Accelerator& accelerator,
+                                                                               const MappingGeneratorOptions& options = {});
 
 }  // namespace stream::mapping

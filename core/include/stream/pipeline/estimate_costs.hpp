@@ -19,6 +19,7 @@
 
 #include "stream/cost/cost_model.hpp"
 #include "stream/cost/tile.hpp"
+#include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/registry/cost_backends.hpp"
 #include "stream/cost/cost_table.hpp"
@@ -41,10 +42,10 @@ struct CostEstimateOptions {
 };
 
 /// The per-core tile of node `node_index` of the tiled group.
-[[nodiscard]] cost::Tile core_tile(const tiling::TiledGroup& tiled, std::size_t node_index);
+[[nodiscard]] STREAM_API cost::Tile core_tile(const tiling::TiledGroup& tiled, std::size_t node_index);
 
-[[nodiscard]] cost::CostTable estimate_costs(const tiling::TiledGroup& tiled,
-                                                 const hardware::Accelerator& accelerator,
-                                                 const CostEstimateOptions& options = {});
+[[nodiscard]] STREAM_API cost::CostTable estimate_costs(const tiling::TiledGroup& tiled,
+                                                          const hardware::Accelerator& accelerator,
+                                                          const CostEstimateOptions& options = {});
 
 }  // namespace stream::pipeline

@@ -23,21 +23,22 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/workload.hpp"
 
 namespace stream::pipeline {
 
-[[nodiscard]] std::vector<std::string> determine_fusion_cut_points(const Workload& workload);
-[[nodiscard]] std::vector<std::string> per_layer_cut_points(const Workload& workload);
+[[nodiscard]] STREAM_API std::vector<std::string> determine_fusion_cut_points(const Workload& workload);
+[[nodiscard]] STREAM_API std::vector<std::string> per_layer_cut_points(const Workload& workload);
 /// [REC] The largest fused group the automatic cut points leave whole. One group's allocation MILP
 /// grows steeply with its size (CBC on a chain of 2,000 Relus: 0.5 s; 4,000: 23 s; 20,000: over
 /// 5 min), while layers that far apart share no tiles worth fusing; equal chunks are also
 /// structurally identical, so the run solves one of them and reuses it.
 inline constexpr std::size_t kMaxFusedComputeNodes = 2048;
-[[nodiscard]] std::vector<std::string> size_capped_cut_points(const Workload& workload,
-                                                              const std::vector<std::string>& cut_points,
-                                                              std::size_t max_nodes = kMaxFusedComputeNodes);
-[[nodiscard]] std::vector<Workload> split_fusion_groups(const Workload& workload,
-                                                        const std::vector<std::string>& cut_points);
+[[nodiscard]] STREAM_API std::vector<std::string> size_capped_cut_points(const Workload& workload,
+                                                                         const std::vector<std::string>& cut_points,
+                                                                         std::size_t max_nodes = kMaxFusedComputeNodes);
+[[nodiscard]] STREAM_API std::vector<Workload> split_fusion_groups(const Workload& workload,
+                                                                   const std::vector<std::string>& cut_points);
 
 }  // namespace stream::pipeline

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/mapping/mapping_generator.hpp"
 #include "stream/pipeline/run.hpp"
 
@@ -27,9 +28,9 @@ struct SearchSpec {
 };
 
 /// True for "search" and "search?...".
-[[nodiscard]] bool is_search_spec(const std::string& text);
+[[nodiscard]] STREAM_API bool is_search_spec(const std::string& text);
 /// Parses a search text; throws stream::Error naming a bad or unknown key.
-[[nodiscard]] SearchSpec parse_search_spec(const std::string& text);
+[[nodiscard]] STREAM_API SearchSpec parse_search_spec(const std::string& text);
 
 struct VariantOutcome {
   std::size_t index = 0;
@@ -38,7 +39,7 @@ struct VariantOutcome {
   std::string reason;                                        ///< why it failed, empty when it did not
 };
 
-struct SearchResult {
+struct STREAM_API SearchResult {
   std::vector<VariantOutcome> variants;  ///< every evaluated variant, in order
   std::optional<std::size_t> best;       ///< index into variants
   std::optional<RunResult> best_run;
@@ -49,7 +50,7 @@ struct SearchResult {
 /// Runs the search; `base` supplies everything but the mapping (cost backends, solver, ...).
 /// Throws stream::Error when the generator does (not SwiGLU-shaped, size checks) or when no
 /// variant fits the accelerator's compute cores.
-[[nodiscard]] SearchResult search_mapping(const Workload& workload, const hardware::Accelerator& accelerator,
-                                          const SearchSpec& spec, RunOptions base = {});
+[[nodiscard]] STREAM_API SearchResult search_mapping(const Workload& workload, const hardware::Accelerator& accelerator,
+                                                     const SearchSpec& spec, RunOptions base = {});
 
 }  // namespace stream::pipeline

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "stream/allocate/allocation_milp.hpp"
+#include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/schedule/steady_state.hpp"
 
@@ -70,7 +71,7 @@ struct CoreMemoryAccesses {
   std::vector<TransferAccess> transfers;
 };
 
-struct MemoryAccesses {
+struct STREAM_API MemoryAccesses {
   std::int64_t iterations = 1;  ///< the counts cover all of them
   std::vector<CoreMemoryAccesses> cores;  ///< ascending core id; only cores some transfer touches
   std::int64_t reads = 0, writes = 0;
@@ -79,8 +80,8 @@ struct MemoryAccesses {
 };
 
 /// Needs a solved allocation (a chosen plan per transfer); an unsolved one gives no accesses.
-[[nodiscard]] MemoryAccesses estimate_memory_accesses(const schedule::SteadyState& ss,
-                                                      const allocate::Allocation& allocation,
-                                                      const hardware::Accelerator& accelerator);
+[[nodiscard]] STREAM_API MemoryAccesses estimate_memory_accesses(const schedule::SteadyState& ss,
+                                                                 const allocate::Allocation& allocation,
+                                                                 const hardware::Accelerator& accelerator);
 
 }  // namespace stream::pipeline

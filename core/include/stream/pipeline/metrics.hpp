@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/pipeline/run.hpp"
 
@@ -51,6 +52,6 @@ struct RunMetrics {
 /// Peak MACs per cycle: the unit counts of the cores that can run a MAC operator (reference rule).
 [[nodiscard]] std::int64_t peak_macs_per_cycle(const hardware::Accelerator& accelerator);
 [[nodiscard]] GroupMetrics group_metrics(const GroupResult& group, const hardware::Accelerator& accelerator);
-[[nodiscard]] RunMetrics run_metrics(const RunResult& run, const hardware::Accelerator& accelerator);
+[[nodiscard]] STREAM_API RunMetrics run_metrics(const RunResult& run, const hardware::Accelerator& accelerator);
 
 }  // namespace stream::pipeline

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "stream/allocate/allocation_milp.hpp"
+#include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/workload.hpp"
 #include "stream/mapping/auto_mapping.hpp"
@@ -124,7 +125,7 @@ struct CutGroup {
   double wall_time_s = 0;  ///< from its first mapping to the cut, included
 };
 
-struct RunResult {
+struct STREAM_API RunResult {
   std::vector<GroupResult> groups;
   std::int64_t total_latency = 0;  ///< cycles
   double total_energy = 0;         ///< pJ
@@ -143,9 +144,9 @@ struct RunResult {
 /// The fusion groups run() schedules (the whole workload with a mapping file), each checked with
 /// schedule::check_group_structure(): a group the schedule cannot take throws a stream::Error
 /// naming the group and node here, before any group is mapped or solved. `stream validate` runs it.
-[[nodiscard]] std::vector<Workload> checked_fusion_groups(const Workload& workload, const RunOptions& options = {});
+[[nodiscard]] STREAM_API std::vector<Workload> checked_fusion_groups(const Workload& workload, const RunOptions& options = {});
 
-[[nodiscard]] RunResult run(const Workload& workload, const hardware::Accelerator& accelerator,
-                            const RunOptions& options = {});
+[[nodiscard]] STREAM_API RunResult run(const Workload& workload, const hardware::Accelerator& accelerator,
+                                       const RunOptions& options = {});
 
 }  // namespace stream::pipeline

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "stream/allocate/constraint_selection.hpp"
+#include "stream/export.hpp"
 
 namespace stream::pipeline {
 
@@ -27,7 +28,7 @@ struct RunConfig {
 };
 
 /// Throws stream::Error (ValidationError) naming the file and position of every problem.
-[[nodiscard]] RunConfig load_run_config(const std::filesystem::path& path);
+[[nodiscard]] STREAM_API RunConfig load_run_config(const std::filesystem::path& path);
 [[nodiscard]] RunConfig parse_run_config(const std::string& text, const std::string& file_label);
 
 }  // namespace stream::pipeline

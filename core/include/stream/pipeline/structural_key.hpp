@@ -11,11 +11,12 @@
 #include <string>
 
 #include "stream/allocate/allocation_milp.hpp"
+#include "stream/export.hpp"
 #include "stream/schedule/steady_state.hpp"
 
 namespace stream::pipeline {
 
-[[nodiscard]] std::string allocation_key(const schedule::SteadyState& steady_state,
-                                         const allocate::AllocateOptions& options);
+[[nodiscard]] STREAM_API std::string allocation_key(const schedule::SteadyState& steady_state,
+                                                    const allocate::AllocateOptions& options);
 
 }  // namespace stream::pipeline

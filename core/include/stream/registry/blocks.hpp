@@ -13,13 +13,14 @@
 #include <string_view>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/workload.hpp"
 
 namespace stream {
 
 enum class ParamType { Int, Float, Bool, String, DType };
 
-[[nodiscard]] std::string_view name(ParamType t);
+[[nodiscard]] STREAM_API std::string_view name(ParamType t);
 
 struct BlockParam {
   std::string name;
@@ -32,7 +33,7 @@ struct BlockParam {
 };
 
 /// Parameter values after defaults are applied and types checked.
-class BlockParams {
+class STREAM_API BlockParams {
  public:
   BlockParams() = default;
   explicit BlockParams(std::map<std::string, std::string> values) : values_(std::move(values)) {}
@@ -47,7 +48,7 @@ class BlockParams {
   std::map<std::string, std::string> values_;
 };
 
-struct BlockSpec {
+struct STREAM_API BlockSpec {
   std::string key;
   std::string label;
   std::string description;

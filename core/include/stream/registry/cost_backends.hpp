@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "stream/cost/tile.hpp"
+#include "stream/export.hpp"
 #include "stream/hardware/core.hpp"
 #include "stream/ir/dtype.hpp"
 #include "stream/cost/cost_table.hpp"
@@ -48,7 +49,7 @@ inline constexpr const char* kBuiltinCostBackend = "zigzag";
 
 /// The backend that costs `core` among `backends` (registration order, after the built-in), or
 /// nullptr when the built-in ZigZag-equivalent model wins.
-[[nodiscard]] const CostBackend* select_cost_backend(const std::vector<CostBackend>& backends,
-                                                     const hardware::Core& core);
+[[nodiscard]] STREAM_API const CostBackend* select_cost_backend(const std::vector<CostBackend>& backends,
+                                                                const hardware::Core& core);
 
 }  // namespace stream

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/registry/registries.hpp"
 
 namespace stream {
@@ -24,12 +25,12 @@ struct DecomposeResult {
 using DecomposeFilter = std::function<bool(const Node&)>;
 
 /// Throws stream::Error naming the node when a decomposer fails or returns no computation node.
-[[nodiscard]] DecomposeResult decompose_workload(const Workload& workload, const Registries& registries,
-                                                 const DecomposeFilter& which = {});
+[[nodiscard]] STREAM_API DecomposeResult decompose_workload(const Workload& workload, const Registries& registries,
+                                                            const DecomposeFilter& which = {});
 
 /// The reference's ExpandNormalizationStage (aie-and-defaults.md §4a): only Softmax and
 /// LpNormalization normalization nodes, the ones it registers decomposers for (it leaves
 /// LayerNormalization whole).
-[[nodiscard]] bool is_reference_expanded_normalization(const Node& node);
+[[nodiscard]] STREAM_API bool is_reference_expanded_normalization(const Node& node);
 
 }  // namespace stream

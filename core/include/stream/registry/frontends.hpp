@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "stream/export.hpp"
 #include "stream/ir/workload.hpp"
 
 namespace stream {
@@ -24,7 +25,7 @@ struct FrontendOptions {
   }
 };
 
-class WorkloadFrontend {
+class STREAM_API WorkloadFrontend {
  public:
   virtual ~WorkloadFrontend() = default;
   [[nodiscard]] virtual std::string name() const = 0;

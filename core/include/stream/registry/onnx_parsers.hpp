@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/node.hpp"
 
 namespace stream {
@@ -42,7 +43,7 @@ struct OnnxValue {
   [[nodiscard]] bool present() const { return !name.empty(); }
 };
 
-struct OnnxNodeView {
+struct STREAM_API OnnxNodeView {
   std::string op_type;
   std::string domain;
   std::string name;
@@ -64,7 +65,7 @@ struct OnnxNodeView {
 };
 
 /// What a parser may ask of the frontend while lowering one node.
-class OnnxParseContext {
+class STREAM_API OnnxParseContext {
  public:
   virtual ~OnnxParseContext() = default;
   /// The tensor of an ONNX value (graph input, initializer or an earlier node's output).

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/registry/blocks.hpp"
 #include "stream/registry/cost_backends.hpp"
 #include "stream/registry/decompositions.hpp"
@@ -25,11 +26,12 @@
 
 namespace stream {
 
-enum class Category { Frontend, OnnxParser, Block, Decomposition, CostBackend };
+// OnnxOp, not OnnxParser: an enumerator named after the OnnxParser type would shadow it (-Wshadow).
+enum class Category { Frontend, OnnxOp, Block, Decomposition, CostBackend };
 
-[[nodiscard]] std::string_view name(Category c);  ///< "frontends", "onnx_ops", "blocks", "decompositions", "cost_backends"
+[[nodiscard]] STREAM_API std::string_view name(Category c);  ///< "frontends", "onnx_ops", "blocks", "decompositions", "cost_backends"
 
-class Registries {
+class STREAM_API Registries {
  public:
   /// Called with (category, key) before a lookup; key "" means "everything in the category", and
   /// for frontends the key is the source path. Must be idempotent.
@@ -87,7 +89,7 @@ class Registries {
 /// What a plugin's registration function receives: the registries plus the plugin's provenance,
 /// so every registration is attributed to it. Also records what was registered, so the host can
 /// warn about registrations the manifest does not declare (lazy loading would miss them).
-class PluginRegistrar {
+class STREAM_API PluginRegistrar {
  public:
   PluginRegistrar(Registries& registries, Provenance provenance)
       : registries_(registries), provenance_(std::move(provenance)) {}

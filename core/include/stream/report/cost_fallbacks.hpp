@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/pipeline/run.hpp"
 
 namespace stream::report {
@@ -29,11 +30,11 @@ struct CostFallbacks {
   [[nodiscard]] std::size_t count() const { return fallbacks.size(); }
 };
 
-[[nodiscard]] CostFallbacks cost_fallbacks(const pipeline::GroupResult& group);
-[[nodiscard]] CostFallbacks cost_fallbacks(const pipeline::RunResult& run);
+[[nodiscard]] STREAM_API CostFallbacks cost_fallbacks(const pipeline::GroupResult& group);
+[[nodiscard]] STREAM_API CostFallbacks cost_fallbacks(const pipeline::RunResult& run);
 
 /// One warning paragraph (empty when nothing fell back): the count, the first `listed` pairs
 /// and every distinct reason with its count.
-[[nodiscard]] std::string fallback_warning(const CostFallbacks& fallbacks, std::size_t listed = 3);
+[[nodiscard]] STREAM_API std::string fallback_warning(const CostFallbacks& fallbacks, std::size_t listed = 3);
 
 }  // namespace stream::report

@@ -7,16 +7,17 @@
 
 #include <string>
 
+#include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/pipeline/run.hpp"
 
 namespace stream::report {
 
-[[nodiscard]] std::string core_cost_lut_yaml(const pipeline::GroupResult& group);
-[[nodiscard]] std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& group);
+[[nodiscard]] STREAM_API std::string core_cost_lut_yaml(const pipeline::GroupResult& group);
+[[nodiscard]] STREAM_API std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& group);
 /// `inline_timings`: also the solve time (total and per objective level, as in timings.*).
-[[nodiscard]] std::string optimization_metrics_yaml(const pipeline::GroupResult& group, const std::string& solver,
-                                                    bool inline_timings = false);
-[[nodiscard]] std::string memory_accesses_yaml(const pipeline::GroupResult& group);
+[[nodiscard]] STREAM_API std::string optimization_metrics_yaml(const pipeline::GroupResult& group, const std::string& solver,
+                                                               bool inline_timings = false);
+[[nodiscard]] STREAM_API std::string memory_accesses_yaml(const pipeline::GroupResult& group);
 
 }  // namespace stream::report

@@ -14,22 +14,24 @@
 #include <filesystem>
 #include <string>
 
+#include "stream/export.hpp"
+
 namespace stream::report {
 
 /// Throws a stream::Error (bad input) naming `id` unless it is exactly one directory entry: not
 /// empty, not "." or "..", no '/', no control character, at most 255 bytes.
-void check_experiment_id(const std::string& id);
+STREAM_API void check_experiment_id(const std::string& id);
 
 /// `text` made usable as one directory entry (for ids built from file names and parameters):
 /// every '/', '\\' and control character becomes '_', and "", "." and ".." become "_".
-[[nodiscard]] std::string as_path_component(std::string text);
+[[nodiscard]] STREAM_API std::string as_path_component(std::string text);
 
 /// Removes every staging directory of this process not yet committed. For the host's handler of
 /// SIGINT/SIGTERM/SIGHUP, which runs it on its own thread (not in a signal handler) and then
 /// lets the signal end the process.
-void remove_live_staging_directories();
+STREAM_API void remove_live_staging_directories();
 
-class StagedResultDirectory {
+class STREAM_API StagedResultDirectory {
  public:
   /// Creates `target`'s parent when missing, and the staging directory in it: done before any
   /// work, so an output that cannot be written is found first. Throws a stream::Error naming the

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "stream/export.hpp"
 #include "stream/pipeline/metrics.hpp"
 #include "stream/pipeline/run.hpp"
 
@@ -15,9 +16,9 @@ namespace stream::report {
 /// `inline_timings`: also carry the wall times (total and per group, as in timings.*); the file
 /// then differs from run to run. `metrics` (pipeline/metrics.hpp), when given, adds the
 /// utilisations, MIP gap and degenerate flag per group and in total.
-[[nodiscard]] std::string summary_yaml(const pipeline::RunResult& result, bool inline_timings = false,
-                                       const pipeline::RunMetrics* metrics = nullptr);
-[[nodiscard]] std::string summary_json(const pipeline::RunResult& result, bool inline_timings = false,
-                                       const pipeline::RunMetrics* metrics = nullptr);
+[[nodiscard]] STREAM_API std::string summary_yaml(const pipeline::RunResult& result, bool inline_timings = false,
+                                                  const pipeline::RunMetrics* metrics = nullptr);
+[[nodiscard]] STREAM_API std::string summary_json(const pipeline::RunResult& result, bool inline_timings = false,
+                                                  const pipeline::RunMetrics* metrics = nullptr);
 
 }  // namespace stream::report

@@ -7,10 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "stream/export.hpp"
+
 namespace stream::report {
 
 /// `results_jsonl`: results.jsonl's text (one JSON object per line); `pareto_ids`: the `id`s of
 /// the rows on the Pareto front (pareto.csv's).
-[[nodiscard]] std::string sweep_report_html(const std::string& results_jsonl, const std::vector<std::string>& pareto_ids);
+[[nodiscard]] STREAM_API std::string sweep_report_html(const std::string& results_jsonl, const std::vector<std::string>& pareto_ids);
 
 }  // namespace stream::report

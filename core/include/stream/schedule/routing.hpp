@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 
 namespace stream::schedule {
@@ -40,7 +41,7 @@ struct RoutingOptions {
   std::size_t beam_width = 8;  ///< states kept between pairs
 };
 
-class Router {
+class STREAM_API Router {
  public:
   explicit Router(const hardware::Accelerator& acc, RoutingOptions options = {});
 
@@ -66,7 +67,7 @@ class Router {
 };
 
 /// One-shot Router(acc).plan(sources, targets, bits).
-[[nodiscard]] TransferPlan multicast_plan(const hardware::Accelerator& acc, const std::vector<int>& sources,
-                                          const std::vector<int>& targets, std::int64_t bits);
+[[nodiscard]] STREAM_API TransferPlan multicast_plan(const hardware::Accelerator& acc, const std::vector<int>& sources,
+                                                     const std::vector<int>& targets, std::int64_t bits);
 
 }  // namespace stream::schedule

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/cost/cost_table.hpp"
 #include "stream/schedule/routing.hpp"
@@ -34,9 +35,9 @@ namespace stream::schedule {
 enum class SsKind { InEdge, OutEdge, Compute, Transfer };
 enum class TransferType { MemToCompute, ComputeToCompute, ComputeToMem, MemToMem };
 enum class LoopEffect { Varying, Invariant, Absent };
-[[nodiscard]] const char* name(SsKind k);
-[[nodiscard]] const char* name(TransferType t);
-[[nodiscard]] const char* name(LoopEffect e);
+[[nodiscard]] STREAM_API const char* name(SsKind k);
+[[nodiscard]] STREAM_API const char* name(TransferType t);
+[[nodiscard]] STREAM_API const char* name(LoopEffect e);
 
 struct TemporalLoop {
   int dim = 0;  ///< unified dim
@@ -74,7 +75,7 @@ struct SsNode {
   int slot = -1;
 };
 
-struct SteadyState {
+struct STREAM_API SteadyState {
   std::vector<SsNode> nodes;
   std::vector<SsTensor> tensors;
   std::vector<std::pair<int, std::int64_t>> fusion_splits;
@@ -86,15 +87,15 @@ struct SteadyState {
 };
 
 /// `active(n, x)`: x scaled by the product of the non-absent temporal loops over all of them.
-[[nodiscard]] std::int64_t active_latency(const std::vector<TemporalLoop>& loops, double x);
+[[nodiscard]] STREAM_API std::int64_t active_latency(const std::vector<TemporalLoop>& loops, double x);
 
 /// The reference's default number of AIE columns whose memory cores may stage tensors.
 inline constexpr int kDefaultNbColsToUse = 4;
 
 /// Memory cores usable for staging, by id: kind memory, not the off-chip core, and column
 /// (`core_coordinates` [col, row]) below `nb_cols_to_use` when the core has coordinates.
-[[nodiscard]] std::vector<int> staging_memory_cores(const hardware::Accelerator& accelerator,
-                                                    int nb_cols_to_use = kDefaultNbColsToUse);
+[[nodiscard]] STREAM_API std::vector<int> staging_memory_cores(const hardware::Accelerator& accelerator,
+                                                               int nb_cols_to_use = kDefaultNbColsToUse);
 
 /// The memory-core groups a transfer of `type` (MemToMem or ComputeToMem) may write into (§4.5
 /// update_mapping): k cores, k = min(#columns of `src_cores`, unrolling) when every source core has
@@ -103,23 +104,23 @@ inline constexpr int kDefaultNbColsToUse = 4;
 /// in lexicographic order. `unrolling` = product of the source's inter-core factors on the dims
 /// the transfer moves. For a constant input staged from off-chip (MemToMem) the "source" is the
 /// consumer with the largest core group, as in the reference (add_transfers passes its cores).
-[[nodiscard]] std::vector<std::vector<int>> memory_core_combinations(const hardware::Accelerator& accelerator,
-                                                                     const std::vector<int>& mem_cores,
-                                                                     const std::vector<int>& src_cores,
-                                                                     std::int64_t unrolling, TransferType type);
+[[nodiscard]] STREAM_API std::vector<std::vector<int>> memory_core_combinations(const hardware::Accelerator& accelerator,
+                                                                                const std::vector<int>& mem_cores,
+                                                                                const std::vector<int>& src_cores,
+                                                                                std::int64_t unrolling, TransferType type);
 
 /// `router`: a Router to route with (and cache in), shared across groups of one run on the same
 /// accelerator; a fresh one when null.
-[[nodiscard]] SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accelerator& accelerator,
-                                        int nb_cols_to_use = kDefaultNbColsToUse, Router* router = nullptr);
-[[nodiscard]] SteadyState add_iteration_spaces(SteadyState ss);
+[[nodiscard]] STREAM_API SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accelerator& accelerator,
+                                                   int nb_cols_to_use = kDefaultNbColsToUse, Router* router = nullptr);
+[[nodiscard]] STREAM_API SteadyState add_iteration_spaces(SteadyState ss);
 [[nodiscard]] SteadyState assign_time_slots(SteadyState ss);
 /// Compute latencies from the cost table (throws when a compute node has no entry).
 [[nodiscard]] SteadyState add_compute_latencies(SteadyState ss, const cost::CostTable& costs);
 
 /// `nb_cols_to_use`: see staging_memory_cores (the reference's AIE tests pass 8).
-[[nodiscard]] SteadyState steady_state(const tiling::TiledGroup& tiled, const cost::CostTable& costs,
-                                       const hardware::Accelerator& accelerator, Router* router = nullptr,
-                                       int nb_cols_to_use = kDefaultNbColsToUse);
+[[nodiscard]] STREAM_API SteadyState steady_state(const tiling::TiledGroup& tiled, const cost::CostTable& costs,
+                                                  const hardware::Accelerator& accelerator, Router* router = nullptr,
+                                                  int nb_cols_to_use = kDefaultNbColsToUse);
 
 }  // namespace stream::schedule

@@ -6,10 +6,12 @@
 #include <cstddef>
 #include <vector>
 
+#include "stream/export.hpp"
+
 namespace stream::sweep {
 
 /// Indices (ascending) of the non-dominated rows of `objectives` (each row one point, every row
 /// the same length). Sorted sweep: O(n log n + n x front size).
-[[nodiscard]] std::vector<std::size_t> pareto_front(const std::vector<std::vector<double>>& objectives);
+[[nodiscard]] STREAM_API std::vector<std::size_t> pareto_front(const std::vector<std::vector<double>>& objectives);
 
 }  // namespace stream::sweep

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "stream/error.hpp"
+#include "stream/export.hpp"
 
 namespace stream::sweep {
 
@@ -68,14 +69,14 @@ struct Point {
   std::vector<std::size_t> value;
 };
 
-[[nodiscard]] SweepFile parse_sweep_file(const std::string& text, const std::filesystem::path& path);
-[[nodiscard]] SweepFile load_sweep_file(const std::filesystem::path& path);
+[[nodiscard]] STREAM_API SweepFile parse_sweep_file(const std::string& text, const std::filesystem::path& path);
+[[nodiscard]] STREAM_API SweepFile load_sweep_file(const std::filesystem::path& path);
 
 /// Every point of the product, or the sample's points, in product order. Throws a stream::Error
 /// when the product has more than 10^8 points (a sample may pick from up to 2^62).
-[[nodiscard]] std::vector<Point> points(const SweepFile& sweep);
+[[nodiscard]] STREAM_API std::vector<Point> points(const SweepFile& sweep);
 
 /// The product's size (checked: throws a stream::Error above 2^62).
-[[nodiscard]] std::uint64_t product_size(const SweepFile& sweep);
+[[nodiscard]] STREAM_API std::uint64_t product_size(const SweepFile& sweep);
 
 }  // namespace stream::sweep

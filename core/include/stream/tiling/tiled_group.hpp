@@ -16,12 +16,13 @@
 #include <utility>
 #include <vector>
 
+#include "stream/export.hpp"
 #include "stream/ir/workload.hpp"
 #include "stream/mapping/group_mapping.hpp"
 
 namespace stream::tiling {
 
-struct TiledGroup {
+struct STREAM_API TiledGroup {
   Workload workload;  ///< one steady-state iteration
   std::vector<mapping::NodeMapping> mapping;  ///< per node index (same indices as the input group)
   /// (unified dim, nb splits) in intra-core tiling order; iterations = product of the splits.
@@ -33,7 +34,7 @@ struct TiledGroup {
 };
 
 /// Throws stream::Error (naming node and dim) when a tile does not divide its dim.
-[[nodiscard]] TiledGroup tile(const Workload& group, const mapping::GroupMapping& mapping);
+[[nodiscard]] STREAM_API TiledGroup tile(const Workload& group, const mapping::GroupMapping& mapping);
 
 /// Shape of `tensor` when the unified dims take `dim_sizes` (affine ranges clipped to the current
 /// shape, maximum over every node that accesses it).

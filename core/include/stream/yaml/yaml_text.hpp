@@ -17,9 +17,11 @@
 #include <yaml-cpp/emittermanip.h>
 #include <yaml-cpp/null.h>
 
+#include "stream/export.hpp"
+
 namespace stream::yamlx {
 
-class YamlText {
+class STREAM_API YamlText {
  public:
   YamlText& operator<<(YAML::EMITTER_MANIP manip);
   YamlText& operator<<(const YAML::_Null&);
