@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <memory>
 
 #include "stream/error.hpp"
 #include "stream/ir/dimensions.hpp"
@@ -164,7 +165,9 @@ TiledGroup tile(const Workload& group, const GroupMapping& mapping) {
   const TensorAccessors accessors(group);
   for (const auto& t : group.tensors()) {
     auto shape = tiled_tensor_shape(group, accessors, *t, sizes);
-    reshaped[t->name] = make_tensor(t->name, t->dtype, std::move(shape));
+    Tensor tiled = *make_tensor(t->name, t->dtype, std::move(shape));
+    tiled.layout = t->layout;  // a box of the tensor: its layout is the untiled tensor's
+    reshaped[t->name] = std::make_shared<const Tensor>(std::move(tiled));
   }
   std::vector<Node> nodes;
   for (std::size_t i = 0; i < group.size(); ++i) {
