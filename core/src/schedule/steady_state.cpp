@@ -12,6 +12,7 @@
 #include "stream/ir/dimensions.hpp"
 #include "stream/numeric/rounding.hpp"
 #include "stream/schedule/group_structure.hpp"
+#include "stream/schedule/transfer_cost.hpp"
 
 namespace stream::schedule {
 
@@ -154,6 +155,11 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
     st.name = t.name;
     st.bits = t.size_bits();
     st.shape = t.shape;
+    st.origin = t.name;
+    auto whole = tiled.untiled_shapes.find(t.name);
+    st.frame = whole != tiled.untiled_shapes.end() ? whole->second : t.shape;
+    st.layout = t.layout;
+    st.element_bits = bits(t.dtype);
     ss.tensors.push_back(std::move(st));
     tensor_id[t.name] = static_cast<int>(ss.tensors.size()) - 1;
   };
@@ -287,8 +293,13 @@ SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accel
     };
     auto plans_between = [&](const std::vector<std::vector<int>>& from, const std::vector<std::vector<int>>& to) {
       std::vector<TransferPlan> plans;
+      const SsTensor& moved = ss.tensors[static_cast<std::size_t>(tid)];
+      const TransferBox box{moved.shape, moved.frame, moved.layout, moved.element_bits};
       for (const auto& s_group : from)
-        for (const auto& d_group : to) plans.push_back(router.plan(s_group, d_group, tbits));
+        for (const auto& d_group : to) {
+          plans.push_back(router.plan(s_group, d_group, tbits));
+          price_plan(plans.back(), acc, box, tbits);
+        }
       return plans;
     };
     auto union_of = [](const std::vector<std::vector<int>>& groups) {

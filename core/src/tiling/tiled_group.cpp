@@ -156,6 +156,7 @@ TiledGroup tile(const Workload& group, const GroupMapping& mapping) {
     out.total_mac_ops += p;
   }
 
+  for (const auto& t : group.tensors()) out.untiled_shapes[t->name] = t->shape;
   if (sizes == ud.dim_size) {
     out.workload = group;
     return out;
