@@ -42,6 +42,7 @@ struct RunRequest {
   std::string config;
   std::string constraint_selection;
   int nb_cols_to_use = 0;  ///< 0: the config's, else the default
+  std::string layout = "fixed";  ///< data layouts: "fixed" keeps the model's and prices them (docs/layout.md)
 };
 
 using Progress = std::function<void(const std::string&)>;

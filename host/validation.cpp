@@ -57,11 +57,18 @@ nlohmann::json accelerator_json(const Accelerator& acc) {
   nlohmann::json conns = nlohmann::json::array();
   for (std::size_t i = 0; i < acc.connectivity.size(); ++i) {
     const Connection& c = acc.connectivity[i];
+    nlohmann::json dma = nullptr;
+    if (c.dma)
+      dma = {{"burst_bits", c.dma->burst_bits},
+             {"setup_cycles", c.dma->setup_cycles},
+             {"max_strides", c.dma->max_strides},
+             {"setup_energy", c.dma->setup_energy}};
     conns.push_back({{"index", i},
                      {"type", std::string(name(c.type))},
                      {"cores", c.cores},
                      {"bandwidth", c.bandwidth},
                      {"unit_energy_cost", c.unit_energy_cost},
+                     {"dma", dma},
                      {"directed_pairs_after_replacement", pairs.count(i) ? pairs[i] : 0}});
   }
   return {{"name", acc.name},

@@ -14,6 +14,12 @@ std::vector<LoopDim> reported_loops(const Node& n) {
   return loops;
 }
 
+nlohmann::json layout_json(const Tensor& t) {
+  nlohmann::json j{{"order", t.layout.order_for(t.rank())}, {"block", nullptr}, {"text", t.layout.str(t.rank())}};
+  if (t.layout.block) j["block"] = {{"axis", t.layout.block->axis}, {"size", t.layout.block->size}};
+  return j;
+}
+
 namespace {
 
 nlohmann::json operand_json(const Node& n, std::size_t i) {
@@ -21,7 +27,8 @@ nlohmann::json operand_json(const Node& n, std::size_t i) {
   nlohmann::json j{{"tensor", t.name},
                    {"role", n.is_output_operand(i) ? "output" : "input"},
                    {"dtype", std::string(name(t.dtype))},
-                   {"shape", t.shape}};
+                   {"shape", t.shape},
+                   {"layout", layout_json(t)}};
   if (n.has_iteration_space()) {
     j["map"] = n.operand_mapping[i].str();
     j["access"] = std::string(name(access_relation(n, i).kind));

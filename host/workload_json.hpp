@@ -15,6 +15,10 @@ namespace stream::host {
 /// reductions (the node's identity maps alone would call them parallel).
 [[nodiscard]] std::vector<LoopDim> reported_loops(const Node& n);
 
+/// A tensor's layout: {"order": [axes, outermost first], "block": null or {"axis", "size"},
+/// "text": "(0,2,3,1)"}.
+[[nodiscard]] nlohmann::json layout_json(const Tensor& t);
+
 [[nodiscard]] nlohmann::json workload_json(const Workload& w);
 
 }  // namespace stream::host

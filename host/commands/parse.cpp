@@ -47,6 +47,7 @@ void print_text(const Workload& w, std::ostream& out) {
         const auto kind = access_relation(n, i).kind;
         if (kind != AccessKind::Affine) out << "  [" << name(kind) << "]";
       }
+      if (!t.layout.is_row_major(t.rank())) out << "  layout " << t.layout.str(t.rank());
       out << "\n";
     }
   }

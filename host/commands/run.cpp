@@ -95,6 +95,9 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_flag("--inline-timings", opts->inline_timings,
                 "Also write wall and solve times into summary.* and optimization_metrics.yaml (not only timings.*)");
   // Hidden: solves every group even when an identical one was solved (the dedup tests compare).
+  cmd->add_option("--layout", opts->layout,
+                  "Data layouts: fixed keeps the model's layouts and prices them (layouts.yaml; docs/layout.md)")
+      ->check(CLI::IsMember({"fixed"}));
   cmd->add_flag("--no-dedup", opts->no_dedup, "Solve structurally identical groups again")->group("");
   cmd->add_flag("--summary-only", opts->summary_only,
                 "Write summary.* and timings.* only, no per-group files (for sweeps)");

@@ -107,7 +107,11 @@ void print_summary(std::ostream& out, const Accelerator& acc) {
   for (const auto& [ci, links] : by_connection) {
     const Connection& c = acc.connectivity[ci];
     out << "  [" << ci << "] " << name(c.type) << " " << ids_text(c.cores) << ", " << c.bandwidth
-        << " bits/cycle, " << pairs_of[ci] << " directed pairs\n";
+        << " bits/cycle, " << pairs_of[ci] << " directed pairs";
+    if (c.dma)
+      out << ", dma burst " << c.dma->burst_bits << " bits, setup " << c.dma->setup_cycles << " cycles, "
+          << c.dma->max_strides << " strides";
+    out << "\n";
   }
   if (by_connection.size() < acc.connectivity.size())
     out << "  (" << acc.connectivity.size() - by_connection.size()

@@ -51,6 +51,27 @@ TEST(Cli, DecomposeReplacesSoftmaxBySubOperators) {
   EXPECT_EQ(count_type(doc, "Div"), 1u);
 }
 
+TEST(Cli, ParseShowsEveryTensorRowMajor) {
+  // Nothing chooses another layout at parse time: every operand's order is 0..rank-1, unblocked.
+  auto r = run("parse " + kInputs + "/workload/2conv_1_8_32_32_16_32_3.onnx --format json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto doc = nlohmann::json::parse(r.out);
+  std::size_t operands = 0;
+  for (const auto& n : doc["nodes"])
+    for (const auto& op : n["operands"]) {
+      const auto rank = op["shape"].size();
+      std::vector<int> row_major(rank);
+      for (std::size_t i = 0; i < rank; ++i) row_major[i] = static_cast<int>(i);
+      EXPECT_EQ(op["layout"]["order"].get<std::vector<int>>(), row_major) << op["tensor"];
+      EXPECT_TRUE(op["layout"]["block"].is_null()) << op["tensor"];
+      ++operands;
+    }
+  // 3 in-edges + 2 convs x 3 operands + 1 out-edge.
+  EXPECT_EQ(operands, 10u);
+  const auto& conv_input = doc["nodes"][3]["operands"][0];
+  EXPECT_EQ(conv_input["layout"]["text"], "(0,1,2,3)");
+}
+
 TEST(Cli, BadSourcesAreClearErrors) {
   EXPECT_EQ(run("parse --block no_such_block").code, 2);
   EXPECT_EQ(run("parse --block attention -p nonsense=1").code, 2);

@@ -256,6 +256,12 @@ std::vector<std::vector<int>> Accelerator::all_shortest_paths(int from, int to) 
   return out;
 }
 
+const DmaModel* Accelerator::dma_of(const CommunicationLink& link) const {
+  if (link.connection >= connectivity.size()) return nullptr;
+  const auto& d = connectivity[link.connection].dma;
+  return d ? &*d : nullptr;
+}
+
 std::vector<int> Accelerator::path_links(const std::vector<int>& path) const {
   std::vector<int> out;
   for (std::size_t i = 0; i + 1 < path.size(); ++i) out.push_back(edge(path[i], path[i + 1]));

@@ -279,6 +279,30 @@ struct Reader {
     }
   }
 
+  // `<what>.dma`: {burst_bits >= 1, setup_cycles >= 0, max_strides >= 0, setup_energy >= 0}, each
+  // optional (defaults 1, 0, 0, 0) but the mapping not empty. nullopt after recording its errors.
+  std::optional<DmaModel> read_dma(MapReader& parent, const std::string& what) {
+    auto node = parent.node("dma", false);
+    if (!node) return std::nullopt;
+    MapReader r(ctx, *node, what + ".dma");
+    if (!r.ok()) return std::nullopt;
+    const std::size_t before = ctx.diag.error_count();
+    r.reject_unknown({"burst_bits", "setup_cycles", "max_strides", "setup_energy"});
+    if (r.items().empty())
+      r.error("`" + what + ".dma` is empty; give at least one of burst_bits, setup_cycles, max_strides, setup_energy");
+    DmaModel d;
+    d.where = r.where();
+    if (auto v = r.integer("burst_bits", false, 1)) d.burst_bits = *v;
+    if (auto v = r.integer("setup_cycles", false, 0)) d.setup_cycles = *v;
+    if (auto v = r.integer("max_strides", false, 0)) {
+      if (*v > 64) r.error("max_strides", "`" + what + ".dma.max_strides` must be at most 64, got " + std::to_string(*v));
+      else d.max_strides = static_cast<int>(*v);
+    }
+    if (auto v = r.number("setup_energy", false, 0.0)) d.setup_energy = *v;
+    if (ctx.diag.error_count() != before) return std::nullopt;
+    return d;
+  }
+
   void read_connectivity(MapReader& top) {
     auto node = top.node("core_connectivity", true);
     if (!node) return;
@@ -296,12 +320,18 @@ struct Reader {
       const std::string what = "core_connectivity[" + std::to_string(i++) + "]";
       MapReader r(ctx, item, what);
       if (!r.ok()) continue;
-      r.reject_unknown({"type", "cores", "bandwidth", "unit_energy_cost"});
+      r.reject_unknown({"type", "cores", "bandwidth", "unit_energy_cost", "dma"});
       Connection c;
       c.where = r.where();
       c.unit_energy_cost = acc.unit_energy_cost;
+      c.dma = acc.dma;
+      bool good = true;
+      if (r.has("dma")) {
+        c.dma = read_dma(r, what);
+        if (!c.dma) good = false;
+      }
       // Every field is read, so that one entry reports all of its errors.
-      bool good = read_connection_type(r, c);
+      good = read_connection_type(r, c) && good;
       good = read_connection_cores(r, what, c) && good;
       good = read_connection_bandwidth(r, what, c) && good;
       good = read_connection_energy(r, what, c) && good;
@@ -568,9 +598,10 @@ struct Reader {
     MapReader top(ctx, root, "accelerator");
     if (!top.ok()) return;
     top.reject_unknown({"name", "cores", "offchip_core_id", "unit_energy_cost", "core_connectivity",
-                        "core_memory_sharing", "core_coordinates", "technology_node", "memory_aliases"});
+                        "core_memory_sharing", "core_coordinates", "technology_node", "memory_aliases", "dma"});
     if (auto v = top.text("name", true)) acc.name = *v;
     if (auto v = top.number("unit_energy_cost", false, 0.0)) acc.unit_energy_cost = *v;
+    acc.dma = read_dma(top, "accelerator");
     if (auto v = top.text("technology_node", false)) acc.technology_node = *v;
     const std::size_t before_cores = ctx.diag.error_count();
     read_cores(top);

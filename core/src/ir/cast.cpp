@@ -12,7 +12,7 @@ CastResult cast_floating_point(const Workload& workload, DType target) {
   auto convert = [&](const TensorPtr& t) -> TensorPtr {
     if (!is_floating_point(t->dtype) || t->dtype == target) return t;
     auto [it, fresh] = retyped.try_emplace(t.get());
-    if (fresh) it->second = make_tensor(t->name, target, t->shape);
+    if (fresh) it->second = make_tensor(t->name, target, t->shape, t->layout);
     return it->second;
   };
   std::vector<Node> nodes = workload.nodes();

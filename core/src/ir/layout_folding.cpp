@@ -425,6 +425,8 @@ class Folder {
     Shape shape(T->shape.begin(), T->shape.begin() + static_cast<std::ptrdiff_t>(item.axis));
     shape.insert(shape.end(), e.begin(), e.end());
     shape.insert(shape.end(), T->shape.begin() + static_cast<std::ptrdiff_t>(item.axis) + 1, T->shape.end());
+    // Row-major, as every tensor is at this stage: a row-major axis split into row-major
+    // sub-axes lies in memory as before.
     auto refined = make_tensor(T->name, T->dtype, shape);
     replace_tensor(T->name, refined);
     for (auto& w : work_)

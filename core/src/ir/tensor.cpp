@@ -21,4 +21,10 @@ TensorPtr make_tensor(std::string name, DType dtype, std::vector<std::int64_t> s
   return t;
 }
 
+TensorPtr make_tensor(std::string name, DType dtype, std::vector<std::int64_t> shape, Layout layout) {
+  (void)make_tensor(name, dtype, shape);  // the shape's own checks first
+  check_layout(layout, shape, name);
+  return std::make_shared<const Tensor>(Tensor{std::move(name), dtype, std::move(shape), std::move(layout)});
+}
+
 }  // namespace stream

@@ -29,9 +29,14 @@ Energy group_energy(const schedule::SteadyState& ss, const allocate::Allocation&
       if (l.effect != schedule::LoopEffect::Absent) fires *= static_cast<double>(l.size);
     fires = std::floor(fires / static_cast<double>(a.reuse_factor.at(out)));
     const double bits = static_cast<double>(ss.tensors[static_cast<std::size_t>(n.inputs.front())].bits);
-    for (int l : plan.links) {
-      const auto& link = acc.links().at(static_cast<std::size_t>(l));
-      e.transfer += std::ceil(bits / link.bandwidth) * link.unit_energy_cost * fires;
+    for (std::size_t k = 0; k < plan.links.size(); ++k) {
+      const auto& link = acc.links().at(static_cast<std::size_t>(plan.links[k]));
+      if (plan.link_costs.empty()) {
+        e.transfer += std::ceil(bits / link.bandwidth) * link.unit_energy_cost * fires;
+      } else {  // a DMA-priced plan: burst-padded words and descriptor setups
+        const auto& c = plan.link_costs[k];
+        e.transfer += (static_cast<double>(c.words) * link.unit_energy_cost + c.setup_energy) * fires;
+      }
     }
     if (dram == nullptr) continue;
     const bool from_off = std::find(plan.sources.begin(), plan.sources.end(), ss.offchip_core) != plan.sources.end();

@@ -164,6 +164,12 @@ void write_transfer_contributors(yamlx::YamlText& out, const pipeline::GroupResu
     out << YAML::Key << "min_link_bw" << YAML::Value;
     num(out, p.min_bandwidth);
     out << YAML::Key << "raw_path_cycles" << YAML::Value << p.latency;
+    if (!p.link_costs.empty()) {  // a DMA-priced plan: its slowest link's runs and descriptors
+      const auto slowest = std::max_element(p.link_costs.begin(), p.link_costs.end(),
+                                            [](const auto& x, const auto& y) { return x.cycles < y.cycles; });
+      out << YAML::Key << "dma_runs" << YAML::Value << slowest->runs;
+      out << YAML::Key << "dma_descriptors" << YAML::Value << slowest->descriptors;
+    }
     out << YAML::Key << "active_latency_absent_loops" << YAML::Value
         << schedule::active_latency(n.loops, static_cast<double>(p.latency));
     out << YAML::Key << "reuse_factor" << YAML::Value << a.reuse_factor[static_cast<std::size_t>(n.outputs.front())];

@@ -4,6 +4,7 @@
 #include "stream/mapping/group_mapping.hpp"
 #include "stream/io/file_output.hpp"
 #include "stream/report/group_files.hpp"
+#include "stream/report/layouts_file.hpp"
 #include "stream/report/html_report.hpp"
 #include "stream/report/schedule_svg.hpp"
 #include "stream/report/summary.hpp"
@@ -48,6 +49,7 @@ void write_results(const pipeline::RunResult& r, const hardware::Accelerator& ac
       write(gd / "steady_state_trace.json", steady_state_trace_json(g, acc));
       write(gd / "schedule.svg", schedule_svg(g, acc));
       write(gd / "memory_accesses.yaml", memory_accesses_yaml(g));
+      if (layouts_matter(g, acc)) write(gd / "layouts.yaml", layouts_yaml(g, acc));
     }
   }
   write(dir / "report.html", report_html(r, acc, summary));

@@ -9,6 +9,7 @@
 #include "stream/ir/dimensions.hpp"
 #include "stream/schedule/group_structure.hpp"
 #include "stream/schedule/steady_state.hpp"
+#include "stream/schedule/transfer_cost.hpp"
 #include "steady_state_util.hpp"
 
 namespace stream::schedule {
@@ -111,6 +112,11 @@ class TransferBuilder {
     st.name = t.name;
     st.bits = t.size_bits();
     st.shape = t.shape;
+    st.origin = t.name;
+    auto whole = tiled_.untiled_shapes.find(t.name);
+    st.frame = whole != tiled_.untiled_shapes.end() ? whole->second : t.shape;
+    st.layout = t.layout;
+    st.element_bits = bits(t.dtype);
     ss_.tensors.push_back(std::move(st));
     tensor_id_[t.name] = static_cast<int>(ss_.tensors.size()) - 1;
   }
@@ -238,8 +244,13 @@ class TransferBuilder {
   std::vector<TransferPlan> plans_between(const Moved& m, const std::vector<std::vector<int>>& from,
                                           const std::vector<std::vector<int>>& to) {
     std::vector<TransferPlan> plans;
+    const SsTensor& moved = ss_.tensors[static_cast<std::size_t>(m.id)];
+    const TransferBox box{moved.shape, moved.frame, moved.layout, moved.element_bits};
     for (const auto& s_group : from)
-      for (const auto& d_group : to) plans.push_back(router_.plan(s_group, d_group, m.bits));
+      for (const auto& d_group : to) {
+        plans.push_back(router_.plan(s_group, d_group, m.bits));
+        price_plan(plans.back(), acc_, box, m.bits);
+      }
     return plans;
   }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <memory>
 
 #include "stream/error.hpp"
 #include "stream/ir/dimensions.hpp"
@@ -165,7 +166,9 @@ Workload one_iteration(const Workload& group, const std::vector<std::int64_t>& s
   const TensorAccessors accessors(group);
   for (const auto& t : group.tensors()) {
     auto shape = tiled_tensor_shape(group, accessors, *t, sizes);
-    reshaped[t->name] = make_tensor(t->name, t->dtype, std::move(shape));
+    Tensor tiled = *make_tensor(t->name, t->dtype, std::move(shape));
+    tiled.layout = t->layout;  // a box of the tensor: its layout is the untiled tensor's
+    reshaped[t->name] = std::make_shared<const Tensor>(std::move(tiled));
   }
   std::vector<Node> nodes;
   for (std::size_t i = 0; i < group.size(); ++i) {
@@ -193,6 +196,7 @@ TiledGroup tile(const Workload& group, const mapping::GroupMapping& mapping) {
   add_spatial_unrollings(group, mapping, out);
   const std::vector<std::int64_t> sizes = add_fusion_splits(group, mapping, out);
   out.total_mac_ops = untiled_mac_ops(group);
+  for (const auto& t : group.tensors()) out.untiled_shapes[t->name] = t->shape;
   out.workload = sizes == group.unified_dimensions().dim_size ? group : one_iteration(group, sizes);
   return out;
 }

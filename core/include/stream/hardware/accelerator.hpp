@@ -28,6 +28,7 @@
 #include "stream/error.hpp"
 #include "stream/export.hpp"
 #include "stream/hardware/core.hpp"
+#include "stream/hardware/dma.hpp"
 
 namespace stream::hardware {
 
@@ -41,6 +42,7 @@ struct Connection {
   double bandwidth = 0.0;         ///< bits/cycle
   double unit_energy_cost = 0.0;  ///< per word; stored, unused by the cost model (as the reference)
   Location where;
+  std::optional<DmaModel> dma;  ///< its own `dma`, else the accelerator's; none: bandwidth only
   [[nodiscard]] std::string str() const;  ///< "link [0, 1] bw 32", "bus [0, 1, 2] bw 128"
 };
 
@@ -73,6 +75,7 @@ class STREAM_API Accelerator {
   std::vector<Core> cores;  ///< index == core id
   int offchip_core_id = -1;
   double unit_energy_cost = 0.0;
+  std::optional<DmaModel> dma;           ///< the default DMA model of every connection
   std::vector<Connection> connectivity;  ///< file order, as written
   std::vector<MemorySharingGroup> memory_sharing;
   std::map<int, std::array<int, 2>> coordinates;  ///< core id -> {col, row}
@@ -116,6 +119,8 @@ class STREAM_API Accelerator {
   /// networkx.shortest_simple_paths(G, from, to, weight=<unit>) (Yen's algorithm; tie order in
   /// simple_paths.cpp). Empty when unreachable; {{from}} when from == to.
   [[nodiscard]] std::vector<std::vector<int>> shortest_simple_paths(int from, int to, std::size_t k) const;
+  /// The DMA model of a link's connection; null when the connection has none.
+  [[nodiscard]] const DmaModel* dma_of(const CommunicationLink& link) const;
   /// The link ids along a path of core ids.
   [[nodiscard]] std::vector<int> path_links(const std::vector<int>& path) const;
 

@@ -2,7 +2,9 @@
 //
 // A tensor is a name, an element type and a shape. Nodes share tensors by pointer: a workload has
 // one Tensor object per value, and a node's operand is that object. Names are unique within a
-// workload (the workload checks it), so a name also identifies a tensor in outputs.
+// workload (the workload checks it), so a name also identifies a tensor in outputs. Its layout
+// (ir/layout.hpp) says how its elements lie in memory: row-major unless a layout choice says
+// otherwise; transfers count contiguous runs under it.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +14,7 @@
 
 #include "stream/export.hpp"
 #include "stream/ir/dtype.hpp"
+#include "stream/ir/layout.hpp"
 
 namespace stream {
 
@@ -19,6 +22,7 @@ struct STREAM_API Tensor {
   std::string name;
   DType dtype = DType::f32;
   std::vector<std::int64_t> shape;
+  Layout layout;  ///< empty order: row-major
 
   [[nodiscard]] std::size_t rank() const { return shape.size(); }
   /// Product of the shape; 1 for rank 0. Both throw stream::Error naming the tensor when the
@@ -31,5 +35,7 @@ using TensorPtr = std::shared_ptr<const Tensor>;
 
 /// Creates a tensor; throws if a dimension is negative or its size in bits exceeds 64 bits.
 [[nodiscard]] STREAM_API TensorPtr make_tensor(std::string name, DType dtype, std::vector<std::int64_t> shape);
+/// The same with a layout; also throws (check_layout) when the layout does not fit the shape.
+[[nodiscard]] STREAM_API TensorPtr make_tensor(std::string name, DType dtype, std::vector<std::int64_t> shape, Layout layout);
 
 }  // namespace stream

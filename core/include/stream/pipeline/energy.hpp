@@ -3,6 +3,8 @@
 //   compute  = sum over compute nodes and their cores of the cost-table energy x iterations
 //   transfer = sum over transfers and the links of the chosen plan of
 //              ceil(bits / link bandwidth) x link unit_energy_cost x fires
+//              (on a link with a DMA model: burst-padded words x unit_energy_cost + descriptors x
+//              setup_energy, schedule/transfer_cost.hpp)
 //   offchip  = sum over transfers leaving / entering the off-chip core of
 //              ceil(bits / port width) x r_cost / w_cost of its top memory x fires
 // with fires = product of the transfer's non-absent temporal loop sizes / its reuse factor.

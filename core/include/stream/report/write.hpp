@@ -2,7 +2,8 @@
 //   summary.yaml, summary.json, timings.yaml, timings.json
 //   group_<i>/mapping.yaml, core_cost_lut.yaml, slot_latency_breakdown.yaml,
 //            optimization_metrics.yaml, steady_state_trace.json, schedule.svg,
-//            memory_accesses.yaml (the last three only for a solved group)
+//            memory_accesses.yaml (the last three only for a solved group),
+//            layouts.yaml (solved, and only where layouts change figures: layouts_file.hpp)
 //   report.html (html_report.hpp: the page a person opens)
 // Every file except timings.* is a function of the inputs alone (byte-identical reruns): all
 // wall-clock figures go to timings.*.

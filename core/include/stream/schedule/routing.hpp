@@ -24,6 +24,15 @@
 
 namespace stream::schedule {
 
+/// What moving one transfer's box over one link costs (schedule/transfer_cost.hpp).
+struct LinkCost {
+  std::int64_t cycles = 0;       ///< setup of every descriptor + the words
+  std::int64_t words = 0;        ///< link words moved, burst padding included
+  std::int64_t runs = 0;         ///< contiguous runs of the box
+  std::int64_t descriptors = 0;  ///< DMA descriptors (0 without a DMA model)
+  double setup_energy = 0;       ///< pJ, descriptors x the model's setup_energy
+};
+
 /// One way to move a tensor: one path per (source, target) core pair.
 struct TransferPlan {
   std::vector<int> sources;
@@ -34,6 +43,9 @@ struct TransferPlan {
   double min_bandwidth = 0;
   /// The chosen path (core ids) of every pair, pairs sorted by (source, target).
   std::vector<std::vector<int>> paths;
+  /// One per link (same order) when some link of the plan has a DMA model, and `latency` is then
+  /// the largest of their cycles; empty otherwise (latency from the bandwidth alone).
+  std::vector<LinkCost> link_costs;
 };
 
 struct RoutingOptions {

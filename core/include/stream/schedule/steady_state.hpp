@@ -16,7 +16,8 @@
 // (MEM_TO_COMPUTE), a graph output goes producer -> memory (COMPUTE_TO_MEM) -> off-chip
 // (MEM_TO_MEM). The tensor a transfer writes into memory has one placement option per
 // combination of memory cores and the transfer one routing plan per (source group, target group),
-// so the allocation MILP picks the memory cores.
+// so the allocation MILP picks the memory cores. Each plan is priced by the links' DMA models
+// where the hardware declares them (schedule/transfer_cost.hpp).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,7 @@
 #include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/cost/cost_table.hpp"
+#include "stream/ir/layout.hpp"
 #include "stream/schedule/routing.hpp"
 #include "stream/tiling/tiled_group.hpp"
 
@@ -49,6 +51,10 @@ struct SsTensor {
   std::string name;
   std::int64_t bits = 0;
   std::vector<std::int64_t> shape;
+  std::string origin;               ///< the tiled workload's tensor it is (a copy of), by name
+  std::vector<std::int64_t> frame;  ///< the untiled tensor's shape: `shape` is a box of it
+  Layout layout;                    ///< the untiled tensor's layout
+  std::int64_t element_bits = 0;
   std::vector<int> dims;  ///< unified dims that index it, ascending
   int producer = -1;      ///< SsNode index
   std::vector<std::vector<int>> placements;  ///< candidate core groups (P_t)

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -30,6 +31,8 @@ struct STREAM_API TiledGroup {
   /// (unified dim, factor), first appearance, keeping the largest factor per dim.
   std::vector<std::pair<int, std::int64_t>> spatial_unrollings;
   std::int64_t total_mac_ops = 0;  ///< conv/gemm/matmul/linear MACs of the untiled group
+  /// Every tensor's shape in the untiled group, by name: the whole tensor a tile is a box of.
+  std::map<std::string, std::vector<std::int64_t>> untiled_shapes;
   [[nodiscard]] std::int64_t iterations() const;
 };
 

@@ -1,0 +1,132 @@
+// The alternatives' costs of layouts.yaml (pipeline/layout_prices.hpp), derived by hand: X [16, 32]
+// bf16 -> Relu -> Y, 8 columns per iteration (4 iterations), on tpu_like_quad_core whose off-chip
+// bus has dma {burst_bits 256, setup_cycles 10}; and `stream run` writing the file only where a
+// DMA model is declared.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <stream/hardware/accelerator_reader.hpp>
+#include <stream/pipeline/layout_prices.hpp>
+#include <stream/schedule/steady_state.hpp>
+#include <stream/tiling/tiled_group.hpp>
+
+#include "stream_cli.hpp"
+
+namespace fs = std::filesystem;
+using namespace stream;
+
+namespace {
+
+const std::string kHardware = std::string(STREAM_INPUTS_DIR) + "/hardware";
+
+hardware::Accelerator tpu_with_bus_dma(const std::string& dma) {
+  std::ifstream in(kHardware + "/tpu_like_quad_core.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string s = text.str();
+  const std::string bus = "bandwidth: 128";
+  s.insert(s.find(bus) + bus.size(), "\n    dma: " + dma);
+  return hardware::parse_accelerator_text(s, "tpu_dma.yaml", kHardware);
+}
+
+schedule::SteadyState relu_columns(const hardware::Accelerator& acc) {
+  auto x = make_tensor("X", DType::bf16, {16, 32}), y = make_tensor("Y", DType::bf16, {16, 32});
+  const Workload w({make_in_edge("X", x),
+                    make_computation("relu", "Relu", {x}, {y}, {AffineMap::identity(2), AffineMap::identity(2)}),
+                    make_out_edge("Y_out", y)});
+  mapping::GroupMapping m;
+  m.nodes.resize(w.size());
+  m.nodes[1] = {{0}, {}};
+  m.intra_core_tiling = {{"relu", 1, 8}};
+  return schedule::add_iteration_spaces(schedule::add_transfers(tiling::tile(w, m), acc));
+}
+
+// Every transfer on its first plan, no reuse.
+allocate::Allocation first_plans(const schedule::SteadyState& ss) {
+  allocate::Allocation a;
+  for (const auto& n : ss.nodes) a.plan.push_back(n.kind == schedule::SsKind::Transfer ? 0 : -1);
+  a.reuse_factor.assign(ss.tensors.size(), 1);
+  return a;
+}
+
+}  // namespace
+
+TEST(LayoutPrices, TheReadersOrderMakesAColumnTileOneRun) {
+  const auto acc = tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}");
+  const auto ss = relu_columns(acc);
+  const auto prices = pipeline::layout_prices(ss, first_plans(ss), acc);
+  ASSERT_EQ(prices.size(), 2u);
+  // X: row-major, the [16, 8] box is 16 runs (16 x 10 + 32 = 192 cycles) per iteration, 4
+  // iterations; the relu's order puts the tiled columns outermost, (1,0): one run, 10 + 16.
+  const auto& x = prices[0];
+  EXPECT_EQ(x.tensor, "X");
+  EXPECT_EQ(x.transfers, (std::vector<std::string>{"Transfer(X)"}));
+  ASSERT_EQ(x.candidates.size(), 2u);
+  EXPECT_EQ(x.candidates[0].from, "model");
+  EXPECT_EQ(x.candidates[0].layout.str(2), "(0,1)");
+  EXPECT_EQ(x.candidates[0].cycles, 4 * 192);
+  EXPECT_EQ(x.candidates[1].from, "reader relu");
+  EXPECT_EQ(x.candidates[1].layout.str(2), "(1,0)");
+  EXPECT_EQ(x.candidates[1].cycles, 4 * 26);
+  EXPECT_EQ(x.cheapest, 1u);
+  // Y is written back by the relu, the same box.
+  const auto& y = prices[1];
+  EXPECT_EQ(y.tensor, "Y");
+  ASSERT_EQ(y.candidates.size(), 2u);
+  EXPECT_EQ(y.candidates[1].from, "producer relu");
+  EXPECT_EQ(y.candidates[0].cycles, 4 * 192);
+  EXPECT_EQ(y.candidates[1].cycles, 4 * 26);
+}
+
+TEST(LayoutPrices, AWholeTensorBoxHasOneCandidate) {
+  // One iteration (tile 32): the box is the whole tensor, one run under any order; the preferred
+  // order is row-major, the model's.
+  const auto acc = tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}");
+  auto x = make_tensor("X", DType::bf16, {16, 32}), y = make_tensor("Y", DType::bf16, {16, 32});
+  const Workload w({make_in_edge("X", x),
+                    make_computation("relu", "Relu", {x}, {y}, {AffineMap::identity(2), AffineMap::identity(2)}),
+                    make_out_edge("Y_out", y)});
+  mapping::GroupMapping m;
+  m.nodes.resize(w.size());
+  m.nodes[1] = {{0}, {}};
+  const auto ss = schedule::add_iteration_spaces(schedule::add_transfers(tiling::tile(w, m), acc));
+  const auto prices = pipeline::layout_prices(ss, first_plans(ss), acc);
+  ASSERT_EQ(prices.size(), 2u);
+  ASSERT_EQ(prices[0].candidates.size(), 1u);
+  // 8192 bits = 32 bursts of 256: 10 + 8192 / 128.
+  EXPECT_EQ(prices[0].candidates[0].cycles, 74);
+}
+
+TEST(LayoutPrices, StreamRunWritesLayoutsYamlOnlyWithADmaModel) {
+  const auto base = fs::path(STREAM_BUILD_DIR) / "test_scratch" / "layouts_yaml";
+  fs::remove_all(base);
+  auto run = [&](const std::string& hw, const std::string& id) {
+    const auto r = stream::test::run_stream("run --hardware " + kHardware + "/" + hw + " --layout fixed --out " +
+                                                base.string() + " --experiment-id " + id,
+                                            stream::test::Stderr::Discard);
+    EXPECT_EQ(r.code, 0) << r.out;
+    return base / id / "group_0" / "layouts.yaml";
+  };
+  EXPECT_FALSE(fs::exists(run("tpu_like_quad_core.yaml", "plain")));
+  const auto file = run("tpu_like_quad_core_dma.yaml", "dma");
+  ASSERT_TRUE(fs::exists(file));
+  const YAML::Node doc = YAML::LoadFile(file.string());
+  EXPECT_EQ(doc["layout_mode"].as<std::string>(), "fixed");
+  // The 2-conv group reads input, weights_1, weights_2 from off-chip and writes output.
+  std::set<std::string> tensors;
+  for (const auto& t : doc["tensors"]) {
+    tensors.insert(t["tensor"].as<std::string>());
+    EXPECT_EQ(t["chosen"].as<std::string>(), "model");
+    EXPECT_GE(t["candidates"].size(), 1u);
+  }
+  EXPECT_EQ(tensors, (std::set<std::string>{"input", "weights_1", "weights_2", "output"}));
+  EXPECT_EQ(doc["conversions"].size(), 0u);
+  // An unknown mode is refused (CLI11's validation exit code, as for every option check).
+  EXPECT_NE(stream::test::run_stream("run --layout choose --out " + base.string(), stream::test::Stderr::Discard).code,
+            0);
+}
