@@ -320,7 +320,7 @@ TEST(AutoMapping, CapacityTilerSizesATensorByItsWidestReader) {
   for (std::size_t i : wl.computation_nodes()) {
     const auto& lm = m.for_node(wl.node(i));
     gm.nodes[i].cores = lm.cores();
-    for (const auto& s : lm.splits()) gm.nodes[i].inter_core_tiling.emplace_back(s.dim, s.split);
+    gm.nodes[i].inter_core_tiling = lm.splits();
   }
   for (const auto& t : m.fused_groups[0].intra_core_tiling) gm.intra_core_tiling.push_back({t.node, t.dim, t.tile});
   const tiling::TiledGroup tiled = tiling::tile(wl, gm);
