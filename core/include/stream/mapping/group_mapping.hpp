@@ -2,16 +2,15 @@
 // group and inter-core splits, and the group's intra-core tiles. It is resolved from a Mapping
 // (mapping.hpp: the file's layer entries matched to the group's nodes, spec §3.1, checked against
 // the workload and the accelerator) or made by the automatic mapping (spec §3.2: core selection,
-// gcd split, fusion tiling, capacity tiler). A mapping file without a fused group gets one whole-layer tile (first node's
-// D0), i.e. one steady-state iteration. mapping_yaml() writes the group's mapping back as a
-// valid mapping file.
+// gcd split, fusion tiling, capacity tiler). A mapping file without a fused group gets one
+// whole-layer tile (first node's D0), i.e. one steady-state iteration. mapping_yaml() writes the
+// group's mapping back as a valid mapping file.
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
-
-#include <optional>
 
 #include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
@@ -44,15 +43,16 @@ struct GroupMapping {
 /// `excluded_cores` and `fill_fraction`: see AutoMappingOptions; `tile_cap_reached`: see
 /// generate_mapping.
 [[nodiscard]] STREAM_API GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& accelerator,
-                                                     const std::vector<TileEntry>& intra_core_tiling = {},
-                                                     const std::vector<int>& excluded_cores = {},
-                                                     double fill_fraction = kDefaultFillFraction, bool* tile_cap_reached = nullptr);
+                                                   const std::vector<TileEntry>& intra_core_tiling = {},
+                                                   const std::vector<int>& excluded_cores = {},
+                                                   double fill_fraction = kDefaultFillFraction,
+                                                   bool* tile_cap_reached = nullptr);
 
 [[nodiscard]] STREAM_API GroupMapping read_mapping(const std::filesystem::path& file, const Workload& group,
-                                                const hardware::Accelerator& accelerator);
+                                              const hardware::Accelerator& accelerator);
 /// The same for a mapping in memory (checked as a file's; its source_file names it in errors).
 [[nodiscard]] STREAM_API GroupMapping read_mapping(const Mapping& mapping, const Workload& group,
-                                                const hardware::Accelerator& accelerator);
+                                              const hardware::Accelerator& accelerator);
 
 /// The group's mapping as a mapping YAML document (layers + one fused group).
 [[nodiscard]] STREAM_API std::string mapping_yaml(const Workload& group, const GroupMapping& mapping);
