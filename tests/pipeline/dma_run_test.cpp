@@ -11,25 +11,16 @@
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/pipeline/run.hpp>
 
+#include "dma_hardware.hpp"
 #include "../schedule/two_conv_fixture.hpp"
 
 using namespace stream;
 
+using stream::test::tpu_with_bus_dma;
+
 namespace {
 
 const std::string kHardware = std::string(STREAM_INPUTS_DIR) + "/hardware";
-
-hardware::Accelerator tpu(const std::string& bus_dma) {
-  std::ifstream in(kHardware + "/tpu_like_quad_core.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string s = text.str();
-  const std::string bus = "bandwidth: 128";
-  const auto at = s.find(bus);
-  EXPECT_NE(at, std::string::npos);
-  if (!bus_dma.empty()) s.insert(at + bus.size(), "\n    dma: " + bus_dma);
-  return hardware::parse_accelerator_text(s, "tpu_dma.yaml", kHardware);
-}
 
 }  // namespace
 
@@ -50,8 +41,8 @@ TEST(DmaRun, WithoutDmaFieldsEveryFigureIsTodays) {
 
 TEST(DmaRun, ANeutralDmaModelChangesNothing) {
   // Bursts of one bit and no setup: words = ceil(bits / bandwidth), as without a model.
-  const auto plain = pipeline::run(test::two_conv(), tpu(""));
-  const auto neutral = pipeline::run(test::two_conv(), tpu("{burst_bits: 1, setup_cycles: 0}"));
+  const auto plain = pipeline::run(test::two_conv(), tpu_with_bus_dma(""));
+  const auto neutral = pipeline::run(test::two_conv(), tpu_with_bus_dma("{burst_bits: 1, setup_cycles: 0}"));
   ASSERT_TRUE(neutral.solved());
   EXPECT_EQ(neutral.total_latency, plain.total_latency);
   EXPECT_DOUBLE_EQ(neutral.total_energy, plain.total_energy);
@@ -62,8 +53,8 @@ TEST(DmaRun, ANeutralDmaModelChangesNothing) {
 }
 
 TEST(DmaRun, ASetupPerDescriptorMakesEveryBusTransferDearer) {
-  const auto plain = pipeline::run(test::two_conv(), tpu(""));
-  const auto dma = pipeline::run(test::two_conv(), tpu("{burst_bits: 256, setup_cycles: 10}"));
+  const auto plain = pipeline::run(test::two_conv(), tpu_with_bus_dma(""));
+  const auto dma = pipeline::run(test::two_conv(), tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}"));
   ASSERT_TRUE(dma.solved());
   const auto& a = plain.groups.at(0).schedule;
   const auto& b = dma.groups.at(0).schedule;

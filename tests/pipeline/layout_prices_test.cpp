@@ -15,24 +15,17 @@
 #include <stream/schedule/steady_state.hpp>
 #include <stream/tiling/tiled_group.hpp>
 
+#include "dma_hardware.hpp"
 #include "stream_cli.hpp"
 
 namespace fs = std::filesystem;
 using namespace stream;
 
+using stream::test::tpu_with_bus_dma;
+
 namespace {
 
 const std::string kHardware = std::string(STREAM_INPUTS_DIR) + "/hardware";
-
-hardware::Accelerator tpu_with_bus_dma(const std::string& dma) {
-  std::ifstream in(kHardware + "/tpu_like_quad_core.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string s = text.str();
-  const std::string bus = "bandwidth: 128";
-  s.insert(s.find(bus) + bus.size(), "\n    dma: " + dma);
-  return hardware::parse_accelerator_text(s, "tpu_dma.yaml", kHardware);
-}
 
 schedule::SteadyState relu_columns(const hardware::Accelerator& acc) {
   auto x = make_tensor("X", DType::bf16, {16, 32}), y = make_tensor("Y", DType::bf16, {16, 32});

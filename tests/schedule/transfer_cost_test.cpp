@@ -11,27 +11,16 @@
 #include <stream/schedule/transfer_cost.hpp>
 #include <stream/tiling/tiled_group.hpp>
 
+#include "dma_hardware.hpp"
 #include "two_conv_fixture.hpp"
 
 using namespace stream;
 using namespace stream::schedule;
 
+using stream::test::tpu_with_bus_dma;
+
 namespace {
 
-const std::string kHardware = std::string(STREAM_INPUTS_DIR) + "/hardware";
-
-// tpu_like_quad_core with `dma` on its bus (which carries every pair after replacement).
-hardware::Accelerator tpu_with_bus_dma(const std::string& dma) {
-  std::ifstream in(kHardware + "/tpu_like_quad_core.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string s = text.str();
-  const std::string bus = "bandwidth: 128";
-  const auto at = s.find(bus);
-  EXPECT_NE(at, std::string::npos);
-  if (!dma.empty()) s.insert(at + bus.size(), "\n    dma: " + dma);
-  return hardware::parse_accelerator_text(s, "tpu_dma.yaml", kHardware);
-}
 
 // X [16, 32] bf16 (laid out as `layout`) -> Relu on core 0 -> Y [16, 32], 8 columns per iteration.
 SteadyState relu_columns(const hardware::Accelerator& acc, const Layout& layout) {
