@@ -30,7 +30,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version end parsing too, with CLI11's code 0; every other parse error is the
+    // user's command line, bad input like any other (CLI11's own codes, 105-109, say nothing).
+    return app.exit(e) == 0 ? 0 : 2;
   } catch (const stream::Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return e.kind() == stream::ErrorKind::BadInput ? 2 : 1;

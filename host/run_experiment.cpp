@@ -123,8 +123,20 @@ PreparedRun prepare_run(const RunRequest& o, HostContext& ctx, const Progress& s
 
 namespace {
 
-// The search's best run; its full mapping (kernels included) goes to best_mapping.yaml and every
-// variant's latency (.inf when it failed) and reason to mapping_search.yaml.
+// One folder per variant, as the reference's `<out>/<i>/`: its mapping, `latency.yaml` (.inf and
+// the reason when it failed) and, when its allocation failed, the diagnosis.
+void write_variant(const pipeline::VariantOutcome& v, const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  mapping::write_mapping_file(v.mapping, dir / "mapping.yaml");
+  std::string latency = "latency: " + (v.reason.empty() ? std::to_string(static_cast<std::int64_t>(v.latency)) : ".inf") + "\n";
+  if (!v.reason.empty()) latency += "reason: " + io::dump_json(nlohmann::json(v.reason), -1) + "\n";
+  io::write_file(dir / "latency.yaml", latency);
+  if (!v.infeasibility.empty()) io::write_file(dir / "infeasibility.txt", v.infeasibility);
+}
+
+// The search's best run; its full mapping (kernels included) goes to best_mapping.yaml, every
+// variant's latency (.inf when it failed) and reason to mapping_search.yaml, and each variant's
+// files to variants/<index>/.
 pipeline::RunResult run_search(PreparedRun& run) {
   auto options = run.options;
   options.failure_dir.clear();  // a failed variant's model is not the result's
@@ -137,6 +149,7 @@ pipeline::RunResult run_search(PreparedRun& run) {
     else out << ".inf, reason: " << io::dump_json(nlohmann::json(v.reason), -1) << "}\n";
   }
   io::write_file(run.results->staging() / "mapping_search.yaml", out.str());
+  for (const auto& v : s.variants) write_variant(v, run.results->staging() / "variants" / std::to_string(v.index));
   if (!s.best)
     throw Error("mapping search: all " + std::to_string(s.variants.size()) + " variants failed; the first (" +
                 s.variants.front().tag + "): " + s.variants.front().reason);

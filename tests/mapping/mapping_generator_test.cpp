@@ -140,6 +140,28 @@ TEST(MappingGenerator, ThirtyTwoVariantsWithoutGemmDown) {
   EXPECT_EQ(b[19].tag, v[19].tag);
 }
 
+// The reference's third order, random.Random(42).shuffle of the 36 combinations in product order,
+// then the same fit filter. Expected tags from CPython: shuffle itertools.product of L, R in
+// [(4,1), (4,2), (4,4)] and Silu, Mul in [1, 4] with random.Random(42), keep sums <= 32.
+TEST(MappingGenerator, RandomOrderIsTheReferenceSeededShuffle) {
+  const auto acc = hardware::load_accelerator(kStrix);
+  MappingGeneratorOptions o;
+  o.ordering = MappingOrder::Random;
+  const auto v = generate_mapping_variants(swiglu(256, 2048, 8192, false), acc, o);
+  ASSERT_EQ(v.size(), 32u);
+  EXPECT_EQ(v[0].tag, "Gemm_Left_D0x4_D2x1__Gemm_Right_D0x4_D2x4__Silu_D0x1__Elt_Mul_D0x4");
+  EXPECT_EQ(v[1].tag, "Gemm_Left_D0x4_D2x2__Gemm_Right_D0x4_D2x1__Silu_D0x1__Elt_Mul_D0x1");
+  EXPECT_EQ(v[2].tag, "Gemm_Left_D0x4_D2x1__Gemm_Right_D0x4_D2x2__Silu_D0x1__Elt_Mul_D0x4");
+  EXPECT_EQ(v.back().tag, "Gemm_Left_D0x4_D2x1__Gemm_Right_D0x4_D2x2__Silu_D0x4__Elt_Mul_D0x4");
+  // The same variants as the default order, only reordered; another seed, another order.
+  std::set<std::string> shuffled, sorted;
+  for (const auto& x : v) shuffled.insert(x.tag);
+  for (const auto& x : generate_mapping_variants(swiglu(256, 2048, 8192, false), acc, {})) sorted.insert(x.tag);
+  EXPECT_EQ(shuffled, sorted);
+  o.shuffle_seed = 7;
+  EXPECT_NE(generate_mapping_variants(swiglu(256, 2048, 8192, false), acc, o)[0].tag, v[0].tag);
+}
+
 TEST(MappingGenerator, ErrorsNameTheReason) {
   const auto acc = hardware::load_accelerator(kStrix);
   auto message = [&](const Workload& w, const MappingGeneratorOptions& o) {

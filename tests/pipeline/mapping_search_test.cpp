@@ -52,6 +52,15 @@ TEST(MappingSearch, ParsesTheSpec) {
   EXPECT_THROW((void)pipeline::parse_search_spec("search?max=0"), Error);
   EXPECT_THROW((void)pipeline::parse_search_spec("search?tiles=4"), Error);
   EXPECT_FALSE(pipeline::is_search_spec("searching.yaml"));
+  EXPECT_EQ(pipeline::parse_search_spec("search").generator.ordering, mapping::MappingOrder::UtilizationDescending);
+  const auto r = pipeline::parse_search_spec("search?order=random&seed=7");
+  EXPECT_EQ(r.generator.ordering, mapping::MappingOrder::Random);
+  EXPECT_EQ(r.generator.shuffle_seed, 7u);
+  EXPECT_EQ(pipeline::parse_search_spec("search?order=random").generator.shuffle_seed, 42u);  // the reference's
+  EXPECT_EQ(pipeline::parse_search_spec("search?order=ascending").generator.ordering, mapping::MappingOrder::UtilizationAscending);
+  EXPECT_THROW((void)pipeline::parse_search_spec("search?order=sideways"), Error);
+  EXPECT_THROW((void)pipeline::parse_search_spec("search?seed=-1"), Error);
+  EXPECT_THROW((void)pipeline::parse_search_spec("search?seed=4294967296"), Error);
 }
 
 // max=3: the first three variants that take all 36 chiplets, in product order (L fastest last):

@@ -77,6 +77,16 @@ TEST(SweepSearch, RunWithMappingSearchWritesTheWinner) {
   const auto mapping = stream::test::read(dir / "s" / "best_mapping.yaml");
   EXPECT_NE(mapping.find("name: gate_proj"), std::string::npos) << mapping;
   EXPECT_NE(mapping.find("eltwise_mul"), std::string::npos) << mapping;
+  // One folder per variant, as the reference's <out>/<i>/: its latency and its mapping (the
+  // winner's is best_mapping.yaml).
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir / "s" / "variants"), fs::directory_iterator{}), 5);
+  for (std::size_t i = 0; i < latencies.size(); ++i) {
+    const auto variant = dir / "s" / "variants" / std::to_string(i);
+    EXPECT_EQ(stream::test::read(variant / "latency.yaml"), "latency: " + std::to_string(latencies[i]) + "\n") << i;
+    EXPECT_TRUE(fs::exists(variant / "mapping.yaml")) << i;
+    EXPECT_FALSE(fs::exists(variant / "infeasibility.txt")) << i;
+  }
+  EXPECT_EQ(stream::test::read(dir / "s" / "variants" / std::to_string(best) / "mapping.yaml"), mapping);
   const auto check = stream::test::run_stream("run --hardware hardware/simba.yaml --block swiglu --mapping " +
                                               (dir / "s" / "best_mapping.yaml").string() + " --out " + dir.string() +
                                               " --experiment-id again");

@@ -41,7 +41,7 @@ const Core& Accelerator::core(int id) const {
 
 Namespace Accelerator::core_namespace() const { return cores.empty() ? Namespace::ZigZag : cores.front().type.ns; }
 
-void Accelerator::build_interconnect() {
+void Accelerator::build_interconnect(bool warn_replacements) {
   links_.clear();
   replacements.clear();
   edge_index_.clear();
@@ -113,7 +113,7 @@ void Accelerator::build_interconnect() {
                        std::to_string(pairs) +
                        " directed core pair(s): the reference keeps one connection per ordered core pair and the "
                        "later entry wins"};
-      warnings.push_back(std::move(d));
+      if (warn_replacements) warnings.push_back(std::move(d));
     }
   }
 }

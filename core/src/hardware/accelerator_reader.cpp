@@ -7,6 +7,7 @@
 #include <set>
 
 #include "accelerator_tree.hpp"
+#include "array_expansion.hpp"
 #include "core_reader_internal.hpp"
 #include "stream/hardware/core_reader.hpp"
 #include "stream/yaml/yaml_reader.hpp"
@@ -628,11 +629,14 @@ struct Reader {
 std::optional<Accelerator> read_tree(const YAML::Node& root, const Ctx& ctx, const fs::path& base_dir) {
   std::optional<Accelerator> result;
   try {
+    const auto errors = ctx.diag.error_count();
+    const YAML::Node tree = detail::expand_array(root, ctx);
+    if (ctx.diag.error_count() != errors) return result;  // the array's own errors say it all
     Reader reader{ctx, base_dir, {}, {}, {}, false, {}, true};
     reader.acc.source_file = ctx.file;
-    reader.read(root);
+    reader.read(tree);
     if (!ctx.diag.has_errors()) {
-      reader.acc.build_interconnect();
+      reader.acc.build_interconnect(/*warn_replacements=*/!detail::has_array(root));
       result = std::move(reader.acc);
     }
   } catch (const YAML::Exception& e) {
@@ -700,10 +704,12 @@ Accelerator parse_accelerator_text(const std::string& text, const std::string& f
 std::vector<fs::path> core_files_of(const fs::path& accelerator) {
   std::vector<fs::path> files;
   try {
-    const YAML::Node cores = YAML::LoadFile(accelerator.string())["cores"];
+    const YAML::Node root = YAML::LoadFile(accelerator.string());
+    const bool array = detail::has_array(root);
+    const YAML::Node cores = array ? root["array"] : root["cores"];  // an array's: core, offchip
     if (!cores || !cores.IsMap()) return files;
     for (auto it = cores.begin(); it != cores.end(); ++it)
-      if (it->second.IsScalar())
+      if (it->second.IsScalar() && (!array || it->first.Scalar() == "core" || it->first.Scalar() == "offchip"))
         if (auto file = resolve_core_reference(it->second.Scalar(), accelerator.parent_path());
             file && std::find(files.begin(), files.end(), *file) == files.end())
           files.push_back(std::move(*file));

@@ -13,6 +13,7 @@
 #include "stream/hardware/accelerator_reader.hpp"
 
 #include "accelerator_tree.hpp"
+#include "array_expansion.hpp"
 
 namespace stream::hardware {
 
@@ -29,12 +30,15 @@ std::string describe(const std::vector<HardwareOverride>& overrides) {
 // Each core reference becomes its own copy of the core file's tree, so that an override reaches
 // into it and two cores naming one file can differ. A reference that does not resolve or parse
 // stays as it is for the validation to report.
+// The same holds for an `array`'s `core` and `offchip` (array_expansion.hpp).
 void inline_cores(YAML::Node& root, const fs::path& base_dir) {
-  YAML::Node cores = root["cores"];
+  const bool array = detail::has_array(root);
+  YAML::Node cores = array ? root["array"] : root["cores"];
   if (!cores.IsMap()) return;
   std::map<fs::path, YAML::Node> files;
   for (auto it = cores.begin(); it != cores.end(); ++it) {
     if (!it->second.IsScalar()) continue;
+    if (array && it->first.Scalar() != "core" && it->first.Scalar() != "offchip") continue;
     const auto file = resolve_core_reference(it->second.Scalar(), base_dir);
     if (!file) continue;
     auto [f, fresh] = files.try_emplace(*file);

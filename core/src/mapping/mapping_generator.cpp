@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "stream/error.hpp"
+#include "stream/numeric/python_random.hpp"
 
 namespace stream::mapping {
 
@@ -377,9 +378,12 @@ std::vector<MappingVariant> generate_mapping_variants(const Workload& workload, 
   const auto t = templates(s, o, down);
   const auto per_layer = layer_options(s, cores.size(), o);
   auto combos = combinations(per_layer);
-  std::stable_sort(combos.begin(), combos.end(), [&](const auto& a, const auto& b) {
-    return o.ordering == MappingOrder::UtilizationDescending ? cores_of(a) > cores_of(b) : cores_of(a) < cores_of(b);
-  });
+  if (o.ordering == MappingOrder::Random)
+    numeric::PythonRandom(o.shuffle_seed).shuffle(combos);
+  else
+    std::stable_sort(combos.begin(), combos.end(), [&](const auto& a, const auto& b) {
+      return o.ordering == MappingOrder::UtilizationDescending ? cores_of(a) > cores_of(b) : cores_of(a) < cores_of(b);
+    });
   std::vector<MappingVariant> out;
   for (const auto& combo : combos) {
     if (o.max_variants && out.size() >= *o.max_variants) break;

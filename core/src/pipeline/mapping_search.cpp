@@ -21,6 +21,26 @@ std::int64_t positive(const std::string& key, const std::string& value) {
   return v;
 }
 
+mapping::MappingOrder order(const std::string& value) {
+  if (value == "descending") return mapping::MappingOrder::UtilizationDescending;
+  if (value == "ascending") return mapping::MappingOrder::UtilizationAscending;
+  if (value == "random") return mapping::MappingOrder::Random;
+  throw Error("mapping search: order must be descending, ascending or random, got '" + value + "'");
+}
+
+std::uint32_t seed(const std::string& value) {
+  std::size_t used = 0;
+  long long v = -1;
+  try {
+    v = std::stoll(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != value.size() || v < 0 || v > 0xffffffffLL)
+    throw Error("mapping search: seed must be an integer from 0 to 2^32-1, got '" + value + "'");
+  return static_cast<std::uint32_t>(v);
+}
+
 void set(SearchSpec& s, const std::string& key, const std::string& value) {
   auto& g = s.generator;
   if (key == "max") s.max = static_cast<std::size_t>(positive(key, value));
@@ -29,9 +49,20 @@ void set(SearchSpec& s, const std::string& key, const std::string& value) {
   else if (key == "hidden_tile") g.hidden_tile_size = positive(key, value);
   else if (key == "rows") g.nb_rows = static_cast<int>(positive(key, value));
   else if (key == "cols") g.nb_cols = static_cast<int>(positive(key, value));
+  else if (key == "order") g.ordering = order(value);
+  else if (key == "seed") g.shuffle_seed = seed(value);
   else
     throw Error("mapping search: unknown key '" + key +
-                "' (expected max, seq_tile, emb_tile, hidden_tile, rows, cols)");
+                "' (expected max, seq_tile, emb_tile, hidden_tile, rows, cols, order, seed)");
+}
+
+// Each unsolved group's diagnosis, headed by its index.
+std::string diagnoses(const RunResult& r) {
+  std::string out;
+  for (const auto& g : r.groups)
+    if (!g.allocation.infeasibility.empty())
+      out += "group " + std::to_string(g.index) + ":\n" + g.allocation.infeasibility + "\n";
+  return out;
 }
 
 }  // namespace
@@ -69,14 +100,14 @@ SearchResult search_mapping(const Workload& workload, const hardware::Accelerato
   base.mapping.reset();
   SearchResult result;
   for (auto& v : variants) {
-    VariantOutcome out{v.index, v.tag, std::numeric_limits<double>::infinity(), ""};
-    auto mapping = std::make_shared<const mapping::Mapping>(std::move(v.mapping));
-    base.mapping_data = mapping;
+    VariantOutcome out{v.index, v.tag, std::numeric_limits<double>::infinity(), "", v.mapping, ""};
+    base.mapping_data = std::make_shared<const mapping::Mapping>(std::move(v.mapping));
     std::optional<RunResult> run_result;
     try {
       run_result = run(workload, accelerator, base);
       if (run_result->solved()) out.latency = static_cast<double>(run_result->total_latency);
       else out.reason = "a group's allocation MILP has no optimal solution";
+      if (!run_result->solved()) out.infeasibility = diagnoses(*run_result);
     } catch (const Error& e) {
       out.reason = e.what();
     }
@@ -84,7 +115,7 @@ SearchResult search_mapping(const Workload& workload, const hardware::Accelerato
     if (out.reason.empty() && (!result.best || out.latency < result.variants[*result.best].latency)) {
       result.best = result.variants.size();
       result.best_run = std::move(run_result);
-      result.best_mapping = *mapping;
+      result.best_mapping = out.mapping;
     }
     result.variants.push_back(std::move(out));
   }

@@ -88,8 +88,9 @@ class STREAM_API Accelerator {
   std::vector<std::pair<std::size_t, std::size_t>> replacements;
 
   /// Builds the directed graph from `connectivity` (done by the reader; call again after editing
-  /// connectivity). Replacements are appended to `warnings`.
-  void build_interconnect();
+  /// connectivity). Replacements are appended to `warnings`, unless they are the design (a
+  /// generated array's links taking their pairs from its bus).
+  void build_interconnect(bool warn_replacements = true);
 
   [[nodiscard]] std::size_t size() const { return cores.size(); }
   [[nodiscard]] const Core& core(int id) const;  ///< throws stream::Error for an unknown id

@@ -35,7 +35,8 @@
 
 namespace stream::mapping {
 
-enum class MappingOrder { UtilizationDescending, UtilizationAscending };
+/// The generator's orders: by cores used (stable), or `random.Random(shuffle_seed).shuffle`.
+enum class MappingOrder { UtilizationDescending, UtilizationAscending, Random };
 
 /// The reference's layer names (its templates), used as keys of the per-layer policies.
 inline constexpr const char* kSwigluRoles[] = {"Gemm_Left", "Gemm_Right", "Silu", "Elt_Mul", "Gemm_Down"};
@@ -57,6 +58,7 @@ struct MappingGeneratorOptions {
   std::map<std::string, int> layer_max_shapes_per_total = {
       {"Gemm_Left", 1}, {"Gemm_Right", 1}, {"Silu", 1}, {"Elt_Mul", 1}, {"Gemm_Down", 1}};
   MappingOrder ordering = MappingOrder::UtilizationDescending;
+  std::uint32_t shuffle_seed = 42;  ///< the reference's seed for MappingOrder::Random
   bool disjoint_cores_per_layer = true;
 };
 

@@ -5,9 +5,11 @@
 // as an infinite latency and keeps its reason; a search where every variant fails has no best.
 //
 // As a text (a sweep's `mapping` value, `stream run --mapping`): `search`, or
-// `search?max=N&seq_tile=S&emb_tile=E&hidden_tile=H&rows=R&cols=C` (any subset, `&`-separated;
-// defaults: optimize_mapping's 20, 32, 128, 64, 4, 8). `cols` is also the steady state's
-// nb_cols_to_use, as in the reference, where one context key feeds both.
+// `search?max=N&seq_tile=S&emb_tile=E&hidden_tile=H&rows=R&cols=C&order=O&seed=K` (any subset,
+// `&`-separated; defaults: optimize_mapping's 20, 32, 128, 64, 4, 8, and the generator's
+// `descending`, 42). `cols` is also the steady state's nb_cols_to_use, as in the reference, where
+// one context key feeds both. `order` is the generator's ordering: `descending` or `ascending` by
+// cores used, or `random`, the reference's `random.Random(seed).shuffle` of the combinations.
 #pragma once
 
 #include <cstddef>
@@ -37,6 +39,8 @@ struct VariantOutcome {
   std::string tag;
   double latency = std::numeric_limits<double>::infinity();  ///< cycles; inf when it failed
   std::string reason;                                        ///< why it failed, empty when it did not
+  mapping::Mapping mapping;                                  ///< the variant's full mapping
+  std::string infeasibility;  ///< the unsolved groups' diagnoses, when its allocation failed
 };
 
 struct STREAM_API SearchResult {
