@@ -1,5 +1,7 @@
 #include "model_checks.hpp"
 
+#include "schema_lookup.hpp"
+
 #include <onnx/defs/schema.h>
 
 #include <algorithm>
@@ -89,7 +91,7 @@ class GraphChecker {
     const auto domain = n.domain() == "ai.onnx" ? std::string() : n.domain();
     const auto op = opsets_.find(domain);
     if (!domain.empty() || op == opsets_.end()) return;  // only the default domain's schemas are known
-    const auto* schema = onnx::OpSchemaRegistry::Schema(n.op_type(), static_cast<int>(op->second), "");
+    const auto* schema = LazySchemaRegistry::instance().GetSchema(n.op_type(), static_cast<int>(op->second), "");
     if (!schema) return;
     using T = onnx::AttributeProto;
     for (const auto& a : n.attribute()) {

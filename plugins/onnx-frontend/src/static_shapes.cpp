@@ -1,5 +1,7 @@
 #include "static_shapes.hpp"
 
+#include "schema_lookup.hpp"
+
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
@@ -178,7 +180,7 @@ bool infer_node(onnx::NodeProto& n, std::int64_t opset, ValueIndex& index,
   if ((!n.domain().empty() && n.domain() != "ai.onnx") || opset <= 0) return false;
   check_shape_input(n, index, fail);
   check_conv_ranks(n, index, fail);
-  const auto* schema = onnx::OpSchemaRegistry::Schema(n.op_type(), static_cast<int>(opset), "");
+  const auto* schema = LazySchemaRegistry::instance().GetSchema(n.op_type(), static_cast<int>(opset), "");
   if (!schema || !schema->has_type_and_shape_inference_function()) return false;
   static const std::unordered_map<std::string, const onnx::SparseTensorProto*> no_sparse;
   onnx::shape_inference::InferenceContextImpl ctx(n, index.types(), data, no_sparse);
@@ -257,7 +259,7 @@ void infer_static_shapes(onnx::ModelProto& model, std::int64_t default_opset, co
   auto run_inference = [&] {
     declare_shape_inputs(*model.mutable_graph());
     try {
-      onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
+      onnx::shape_inference::InferShapes(model, &LazySchemaRegistry::instance(), options);
     } catch (const std::exception& e) {
       fail(std::string("ONNX shape inference failed: ") + e.what(), "", "");
     }
