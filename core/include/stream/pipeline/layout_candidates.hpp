@@ -29,7 +29,7 @@ namespace stream::pipeline {
 /// Every tensor some solved group moves to or from the off-chip core, in order of first transfer,
 /// with its options priced by their transfer cycles (conversion costs are the caller's: they need
 /// a run of the conversion group). Graph outputs get the model's option only.
-[[nodiscard]] STREAM_API std::vector<LayoutChoice> layout_candidates(const std::vector<GroupResult>& groups,
+[[nodiscard]] std::vector<LayoutChoice> layout_candidates(const std::vector<GroupResult>& groups,
                                                                      const hardware::Accelerator& accelerator);
 
 }  // namespace stream::pipeline

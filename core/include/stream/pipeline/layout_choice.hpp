@@ -27,7 +27,7 @@ namespace stream::pipeline {
 
 enum class LayoutMode { Fixed, Choose };
 
-[[nodiscard]] STREAM_API const char* name(LayoutMode mode);  ///< "fixed", "choose"
+[[nodiscard]] const char* name(LayoutMode mode);  ///< "fixed", "choose"
 /// "fixed" or "choose"; anything else throws a stream::Error (bad input) naming `where`.
 [[nodiscard]] STREAM_API LayoutMode parse_layout_mode(const std::string& text, const std::string& where);
 
@@ -59,9 +59,9 @@ struct LayoutChoice {
 [[nodiscard]] STREAM_API std::size_t cheapest_option(const std::vector<LayoutOption>& options);
 
 /// The name of the tensor a conversion writes: `<tensor>_as_<order joined by _>`.
-[[nodiscard]] STREAM_API std::string converted_name(const std::string& tensor, const Layout& layout, std::size_t rank);
+[[nodiscard]] std::string converted_name(const std::string& tensor, const Layout& layout, std::size_t rank);
 
 /// The conversion node's name: `convert_<tensor>`.
-[[nodiscard]] STREAM_API std::string conversion_node_name(const std::string& tensor);
+[[nodiscard]] std::string conversion_node_name(const std::string& tensor);
 
 }  // namespace stream::pipeline
