@@ -161,8 +161,11 @@ class Runner {
     for (const auto& g : r_.groups)
       for (const auto& t : g.workload.tensors()) tensors.emplace(t->name, t);
     for (auto& c : choices) {
+      // A conversion costs >= 0, so one whose transfers alone do not beat the model's cannot win
+      // (ties go to the model): it is not run.
       for (auto& o : c.options)
-        if (o.conversion && !price_conversion(tensors.at(c.tensor), o)) o.transfer_cycles = -1;
+        if (o.conversion && o.transfer_cycles < c.options.front().total() && !price_conversion(tensors.at(c.tensor), o))
+          o.transfer_cycles = -1;
       std::erase_if(c.options, [](const LayoutOption& o) { return o.transfer_cycles < 0; });  // no core can convert
       c.chosen = cheapest_option(c.options);
     }
@@ -186,6 +189,7 @@ class Runner {
     if (it->second.second < 0) return false;
     o.conversion_cycles = it->second.first;
     o.conversion_energy = it->second.second;
+    o.conversion_priced = true;
     return true;
   }
 

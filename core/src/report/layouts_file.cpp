@@ -33,8 +33,9 @@ void options_yaml(yamlx::YamlText& out, const pipeline::LayoutChoice& c) {
     out << YAML::Key << "from" << YAML::Value << o.from;
     out << YAML::Key << "layout" << YAML::Value << o.layout.str(c.shape.size());
     out << YAML::Key << "transfer_cycles" << YAML::Value << o.transfer_cycles;
-    if (o.conversion) out << YAML::Key << "conversion_cycles" << YAML::Value << o.conversion_cycles;
-    out << YAML::Key << "total" << YAML::Value << o.total();
+    if (o.conversion && o.conversion_priced) out << YAML::Key << "conversion_cycles" << YAML::Value << o.conversion_cycles;
+    if (o.conversion && !o.conversion_priced) out << YAML::Key << "conversion" << YAML::Value << "not priced: no cheaper than the model";
+    else out << YAML::Key << "total" << YAML::Value << o.total();
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;

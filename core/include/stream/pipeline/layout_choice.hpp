@@ -43,6 +43,9 @@ struct LayoutOption {
   bool conversion = false;           ///< reached through a conversion node (graph inputs, constants)
   std::int64_t conversion_cycles = 0;  ///< the conversion group's latency (when `conversion`)
   double conversion_energy = 0;        ///< pJ, the conversion group's energy
+  /// The conversion group was run: only for options whose transfers beat the model's (a
+  /// conversion costs >= 0, so the others cannot win and are left unpriced).
+  bool conversion_priced = false;
   [[nodiscard]] std::int64_t total() const { return transfer_cycles + conversion_cycles; }
 };
 
