@@ -184,7 +184,8 @@ class Runner {
     if (it == conversions_.end()) {
       GroupResult g = run_group({conversion_group(t, o.layout), -1, t->name});
       finish(g, "conversion " + key);
-      it = conversions_.emplace(key, std::make_pair(g.allocation.total_latency, g.allocation.slot_latency.empty() ? -1.0 : g.energy.total())).first;
+      const double energy = g.allocation.slot_latency.empty() ? -1.0 : g.energy.total();
+      it = conversions_.emplace(key, std::make_pair(g.allocation.total_latency, energy)).first;
     }
     if (it->second.second < 0) return false;
     o.conversion_cycles = it->second.first;
