@@ -183,9 +183,10 @@ TEST(LayoutChoice, FewIterationsKeepTheStridedRead) {
 
 TEST(LayoutChoice, ConvWeightsStoredInTheOtherOrderAreConverted) {
   const auto acc = tpu_with_bus_dma(kDma);
-  const auto r = pipeline::run(pointwise_conv(), acc, choose_with({{"conv", 1, 8}}));
+  const auto r = pipeline::run(pointwise_conv(), acc, choose_with({{"conv", 1, 2}}));
   ASSERT_TRUE(r.solved());
-  // W [16, 32], 4 iterations of 8 output channels: a [16, 8] box, 16 runs of 128 bits row-major
+  // The automatic mapping splits k over the 4 TPU cores; a tile of 2 per core makes 4 iterations
+  // of 8 output channels. W [16, 32]: a [16, 8] box, 16 runs of 128 bits row-major
   // (16 x 10 + 32 = 192, 768 in all); the layer walks k outermost, so (1,0): one run of 2,048 bits
   // (10 + 16 = 26, 104). The conversion moves 8,192 bits twice (at least 2 x (10 + 64)).
   const auto& w = choice(r, "W");
