@@ -14,6 +14,7 @@
 #include <stream/pipeline/layout_candidates.hpp>
 #include <stream/pipeline/layout_prices.hpp>
 #include <stream/pipeline/run.hpp>
+#include <stream/report/layouts_file.hpp>
 #include <stream/report/summary.hpp>
 
 #include "dma_hardware.hpp"
@@ -160,6 +161,11 @@ TEST(LayoutChoice, AttentionReadingKTransposedConvertsKOnce) {
   fixed.layout = pipeline::LayoutMode::Fixed;
   EXPECT_EQ(r.first_pass_latency, pipeline::run(attention_scores(), acc, fixed).total_latency);
   EXPECT_LT(r.total_latency, r.first_pass_latency);
+  // layouts.yaml of the scores group: the choice and the conversions it reads.
+  const std::string layouts = report::layouts_yaml(r, scores, acc);
+  EXPECT_NE(layouts.find("chosen: reader scores (conversion)"), std::string::npos) << layouts;
+  EXPECT_NE(layouts.find("converted_from: K"), std::string::npos) << layouts;
+  EXPECT_NE(layouts.find("node: convert_K, group: "), std::string::npos) << layouts;
   // The summary's conversion share.
   const std::string summary = report::summary_yaml(r, false, nullptr);
   const std::int64_t conv = conv_k.allocation.total_latency + conversion_of(r, "Q").allocation.total_latency;
