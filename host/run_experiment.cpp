@@ -80,6 +80,7 @@ void write_and_commit(pipeline::RunResult& result, const PreparedRun& run) {
 PreparedRun prepare_run(const RunRequest& o, HostContext& ctx, const Progress& say) {
   PreparedRun run;
   run.out_dir = std::filesystem::path(o.out) / experiment_id(o, o.workload);  // a bad id: before any work
+  run.options.layout = pipeline::parse_layout_mode(o.layout, "--layout");    // so is a bad layout mode
   const auto hw_path = resolve_input(o.hardware);
   say("hardware " + hw_path.string());
   run.accelerator = hardware::load_accelerator(hw_path);

@@ -42,7 +42,9 @@ struct RunRequest {
   std::string config;
   std::string constraint_selection;
   int nb_cols_to_use = 0;  ///< 0: the config's, else the default
-  std::string layout = "fixed";  ///< data layouts: "fixed" keeps the model's and prices them (docs/layout.md)
+  /// Data layouts (docs/layout.md): "fixed" keeps the model's and prices them; "choose" picks one
+  /// per tensor and inserts conversions where cheaper (pipeline/layout_choice.hpp).
+  std::string layout = "fixed";
 };
 
 using Progress = std::function<void(const std::string&)>;

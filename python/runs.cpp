@@ -61,7 +61,8 @@ RunFigures evaluate_mapping(const std::string& hardware, const std::string& work
                             const std::optional<py::object>& fusion_cut_points,
                             const std::optional<std::string>& experiment_id, const py::dict& block_params,
                             const std::optional<std::string>& cast, bool decompose, bool no_decompose, int threads,
-                            double time_limit, bool memory_fallback, bool summary_only, bool verbose) {
+                            double time_limit, bool memory_fallback, bool summary_only, bool verbose,
+                            const std::string& layout) {
   RunArgs args;
   auto& r = args.request;
   r.hardware = hardware;
@@ -84,6 +85,7 @@ RunFigures evaluate_mapping(const std::string& hardware, const std::string& work
   r.time_limit = time_limit;
   r.no_memory_fallback = !memory_fallback;
   r.summary_only = summary_only;
+  r.layout = layout;  // checked by prepare_run: a bad mode raises
   args.verbose = verbose;
   const auto params = stringified(block_params);
   std::optional<host::RunOutcome> outcome;
@@ -130,6 +132,7 @@ void register_runs(py::module_& m) {
         py::arg("block_params") = py::dict(), py::arg("cast") = py::none(), py::arg("decompose") = false,
         py::arg("no_decompose") = false, py::arg("threads") = 1, py::arg("time_limit") = 0.0,
         py::arg("memory_fallback") = true, py::arg("summary_only") = false, py::arg("verbose") = false,
+        py::arg("layout") = "fixed",
         "`stream run`: maps the workload (a model file, or a block key with block_params) onto the hardware and "
         "writes the result files to output_path/experiment_id; returns the figures (Result).");
   m.def("sweep", &sweep, py::arg("spec"), py::arg("out"), py::kw_only(), py::arg("jobs") = 0,

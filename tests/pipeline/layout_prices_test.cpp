@@ -119,7 +119,6 @@ TEST(LayoutPrices, StreamRunWritesLayoutsYamlOnlyWithADmaModel) {
   }
   EXPECT_EQ(tensors, (std::set<std::string>{"input", "weights_1", "weights_2", "output"}));
   EXPECT_EQ(doc["conversions"].size(), 0u);
-  // An unknown mode is refused (CLI11's validation exit code, as for every option check).
-  EXPECT_NE(stream::test::run_stream("run --layout choose --out " + base.string(), stream::test::Stderr::Discard).code,
-            0);
+  // An unknown mode is a bad input (exit 2; tests/pipeline/layout_choice_test.cpp has its message).
+  EXPECT_EQ(stream::test::run_stream("run --layout best --out " + base.string(), stream::test::Stderr::Discard).code, 2);
 }

@@ -61,8 +61,9 @@ TEST(CoreExports, OnlyNamespaceStreamAndNoThirdPartySymbols) {
 // The bound: 1,721 defined dynamic symbols before the export macro (of them 605 std::, 137
 // nlohmann::, 91 fmt::, 45 YAML::); 381 after it: the SDK's API plus what the host, the bundled
 // plugins, the Python module, the benchmarks and the tests call; 407 with the data-layout model
-// (Layout, run counting, transfer pricing, layout prices: their tests call them). A new export is
-// a decision: raise the bound with it.
+// (Layout, run counting, transfer pricing, layout prices: their tests call them); 411 with
+// `--layout choose` (parse_layout_mode for the host, cheapest_option, walk_layout and
+// tensor_transfer_cycles for its tests). A new export is a decision: raise the bound with it.
 TEST(CoreExports, CountIsBounded) {
   const auto symbols = exported_symbols();
   EXPECT_LE(symbols.size(), 420u);

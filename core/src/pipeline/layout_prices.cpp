@@ -111,4 +111,23 @@ std::vector<TensorLayoutPrice> layout_prices(const schedule::SteadyState& ss, co
   return out;
 }
 
+std::int64_t tensor_transfer_cycles(const schedule::SteadyState& ss, const allocate::Allocation& a,
+                                    const hardware::Accelerator& acc, const std::string& tensor, const Layout& layout) {
+  if (a.plan.size() != ss.nodes.size()) return 0;
+  std::vector<Moved> moves;
+  int tid = -1;
+  for (std::size_t i = 0; i < ss.nodes.size(); ++i) {
+    const auto& n = ss.nodes[i];
+    if (n.kind != schedule::SsKind::Transfer || a.plan[i] < 0) continue;
+    const auto& t = ss.tensors[static_cast<std::size_t>(n.inputs.front())];
+    if (t.origin != tensor) continue;
+    const auto& plan = n.plans[static_cast<std::size_t>(a.plan[i])];
+    const bool to_off = touches(plan.targets, ss.offchip_core);
+    if (!to_off && !touches(plan.sources, ss.offchip_core)) continue;
+    tid = n.inputs.front();
+    moves.push_back({i, plan, firings(n, a.reuse_factor.at(static_cast<std::size_t>(n.outputs.front()))), to_off});
+  }
+  return tid < 0 ? 0 : price(moves, ss.tensors[static_cast<std::size_t>(tid)], layout, acc);
+}
+
 }  // namespace stream::pipeline

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <deque>
+#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -12,9 +13,11 @@
 #include "stream/ir/name_order.hpp"
 #include "stream/pipeline/estimate_costs.hpp"
 #include "stream/pipeline/fusion_groups.hpp"
+#include "stream/pipeline/layout_candidates.hpp"
 #include "stream/mapping/group_mapping.hpp"
 #include "stream/pipeline/structural_key.hpp"
 #include "stream/schedule/group_structure.hpp"
+#include "layout_rewrite.hpp"
 #include "memory_fallback.hpp"
 #include "timed_solver.hpp"
 
@@ -109,11 +112,30 @@ class Runner {
     std::deque<Pending> pending;
     for (auto& w : checked_fusion_groups(workload, o_)) pending.push_back({std::move(w)});
     r_.grouping_time_s += since(t0);
+    run_pending(std::move(pending));
+    r_.layout = o_.layout;
+    if (o_.layout == LayoutMode::Choose && !o_.costs_only && r_.solved()) choose_layouts();
+    r_.edp = r_.total_energy * static_cast<double>(r_.total_latency);
+    check_finite(r_.total_energy, "run's total energy", "the run");
+    check_finite(r_.edp, "run's energy-delay product", "the run");
+    r_.wall_time_s = since(t_run);
+    return std::move(r_);
+  }
+
+ private:
+  struct Pending {
+    Workload workload;
+    int split_from = -1;
+    std::string converts;  ///< a conversion group: the tensor it converts (automatic mapping)
+  };
+
+  // The groups in order, each through its attempts, added to r_.
+  void run_pending(std::deque<Pending> pending) {
     int automatic_group = -1;  // index among the groups before any fallback split
     while (!pending.empty()) {
       Pending next = std::move(pending.front());
       pending.pop_front();
-      if (next.split_from < 0) ++automatic_group;
+      if (next.split_from < 0 && next.converts.empty()) ++automatic_group;
       const auto t_group = clock::now();
       GroupResult g = run_group(std::move(next));
       if (auto parts = cut(g)) {
@@ -129,18 +151,79 @@ class Runner {
       r_.total_energy += g.energy.total();
       r_.groups.push_back(std::move(g));
     }
-    r_.edp = r_.total_energy * static_cast<double>(r_.total_latency);
-    check_finite(r_.total_energy, "run's total energy", "the run");
-    check_finite(r_.edp, "run's energy-delay product", "the run");
-    r_.wall_time_s = since(t_run);
-    return std::move(r_);
   }
 
- private:
-  struct Pending {
-    Workload workload;
-    int split_from = -1;
-  };
+  // `--layout choose` (layout_choice.hpp): price the options (a conversion by a run of its group),
+  // choose, and when anything changes schedule the first pass's groups again with the choices.
+  void choose_layouts() {
+    auto choices = layout_candidates(r_.groups, acc_);
+    std::map<std::string, TensorPtr> tensors;
+    for (const auto& g : r_.groups)
+      for (const auto& t : g.workload.tensors()) tensors.emplace(t->name, t);
+    for (auto& c : choices) {
+      // A conversion costs >= 0, so one whose transfers alone do not beat the model's cannot win
+      // (ties go to the model): it is not run.
+      for (auto& o : c.options)
+        if (o.conversion && o.transfer_cycles < c.options.front().total() && !price_conversion(tensors.at(c.tensor), o))
+          o.transfer_cycles = -1;
+      std::erase_if(c.options, [](const LayoutOption& o) { return o.transfer_cycles < 0; });  // no core can convert
+      c.chosen = cheapest_option(c.options);
+    }
+    const bool change = std::any_of(choices.begin(), choices.end(), [](const LayoutChoice& c) { return c.changes(); });
+    if (change) second_pass(choices, tensors);
+    r_.layout_choices = std::move(choices);
+  }
+
+  // The conversion group's latency and energy into `o`; false when it has no allocation.
+  bool price_conversion(const TensorPtr& t, LayoutOption& o) {
+    const auto compute = acc_.compute_cores();
+    if (std::none_of(compute.begin(), compute.end(), [&](int c) { return acc_.core(c).accepts(kLayoutConversionType); }))
+      return false;
+    const std::string key = converted_name(t->name, o.layout, t->rank());
+    auto it = conversions_.find(key);
+    if (it == conversions_.end()) {
+      GroupResult g = run_group({conversion_group(t, o.layout), -1, t->name});
+      finish(g, "conversion " + key);
+      const double energy = g.allocation.slot_latency.empty() ? -1.0 : g.energy.total();
+      it = conversions_.emplace(key, std::make_pair(g.allocation.total_latency, energy)).first;
+    }
+    if (it->second.second < 0) return false;
+    o.conversion_cycles = it->second.first;
+    o.conversion_energy = it->second.second;
+    o.conversion_priced = true;
+    return true;
+  }
+
+  // The first pass's groups again (fused groups unchanged) with the chosen layouts, each
+  // conversion group just before the first group reading its output.
+  void second_pass(const std::vector<LayoutChoice>& choices, const std::map<std::string, TensorPtr>& tensors) {
+    std::map<std::string, TensorPtr> replace;
+    std::map<std::string, const LayoutChoice*> converted;
+    for (const auto& c : choices)
+      if (auto t = replacement(tensors.at(c.tensor), c)) {
+        replace[c.tensor] = t;
+        if (c.chosen_option().conversion) converted[c.tensor] = &c;
+      }
+    std::deque<Pending> pending;
+    for (const auto& g : r_.groups) {
+      for (const auto& t : g.workload.tensors())
+        if (auto it = converted.find(t->name); it != converted.end()) {
+          pending.push_back({conversion_group(tensors.at(t->name), it->second->chosen_option().layout), -1, t->name});
+          converted.erase(it);
+        }
+      pending.push_back({with_tensors(g.workload, replace), g.split_from});
+    }
+    RunResult first = std::move(r_);
+    r_ = RunResult{};
+    r_.grouping_time_s = first.grouping_time_s;
+    r_.cut_groups = std::move(first.cut_groups);
+    r_.reused_allocations = first.reused_allocations;
+    r_.layout = o_.layout;
+    r_.first_pass_latency = first.total_latency;
+    say("layouts chosen: " + std::to_string(replace.size()) + " tensors change; scheduling again");
+    run_pending(std::move(pending));
+  }
+
 
   void say(const std::string& s) const {
     if (o_.progress) o_.progress(s);
@@ -211,9 +294,12 @@ class Runner {
     g.index = static_cast<int>(r_.groups.size());
     g.split_from = next.split_from;
     g.workload = std::move(next.workload);
+    g.converts = std::move(next.converts);
     Attempt first;
     auto tm = clock::now();
-    g.mapping = o_.mapping        ? mapping::read_mapping(*o_.mapping, g.workload, acc_)
+    g.mapping = !g.converts.empty() ? mapping::automatic_mapping(g.workload, acc_, {}, {}, mapping::kDefaultFillFraction,
+                                                                   &first.tile_cap_reached)
+                : o_.mapping        ? mapping::read_mapping(*o_.mapping, g.workload, acc_)
                 : o_.mapping_data ? mapping::read_mapping(*o_.mapping_data, g.workload, acc_)
                                   : mapping::automatic_mapping(g.workload, acc_, o_.intra_core_tiling, {}, mapping::kDefaultFillFraction,
                                                &first.tile_cap_reached);
@@ -292,6 +378,7 @@ class Runner {
   CostCache cost_cache_;     // so do (node, core) costs: each distinct pair is costed once per run
   bool fallback_;  ///< the memory fallback applies (memory_fallback.hpp): automatic mappings only
   std::unordered_map<std::string, allocate::Allocation> solved_;  ///< optimal allocations by problem
+  std::map<std::string, std::pair<std::int64_t, double>> conversions_;  ///< latency, energy (-1: none) by converted name
   RunResult r_;
 };
 

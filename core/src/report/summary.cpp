@@ -54,6 +54,51 @@ nlohmann::ordered_json metrics_json(const pipeline::GroupMetrics& m) {
   if (m.degenerate) j["degenerate_nodes"] = m.degenerate_nodes;
   return j;
 }
+
+// `--layout choose` (pipeline/layout_choice.hpp): what changed and the conversion groups' share of
+// latency and energy (percent, like a group's `percentage`). Absent under `--layout fixed`.
+struct LayoutFigures {
+  std::size_t changed = 0, conversions = 0;
+  std::int64_t conversion_latency = 0;
+  double conversion_energy = 0;
+};
+LayoutFigures layout_figures(const pipeline::RunResult& r) {
+  LayoutFigures f;
+  for (const auto& c : r.layout_choices) f.changed += c.changes() ? 1 : 0;
+  for (const auto& g : r.groups)
+    if (!g.converts.empty()) {
+      ++f.conversions;
+      f.conversion_latency += g.allocation.total_latency;
+      f.conversion_energy += g.energy.total();
+    }
+  return f;
+}
+double energy_share(const pipeline::RunResult& r, double e) { return r.total_energy == 0 ? 0.0 : round2(100.0 * e / r.total_energy); }
+void layouts_yaml_block(yamlx::YamlText& out, const pipeline::RunResult& r) {
+  if (r.layout != pipeline::LayoutMode::Choose) return;
+  const auto f = layout_figures(r);
+  out << YAML::Key << "layouts" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "mode" << YAML::Value << "choose";
+  out << YAML::Key << "changed_tensors" << YAML::Value << f.changed;
+  out << YAML::Key << "conversions" << YAML::Value << f.conversions;
+  out << YAML::Key << "first_pass_latency" << YAML::Value << (f.changed > 0 ? r.first_pass_latency : r.total_latency);
+  out << YAML::Key << "layout_conversion_latency" << YAML::Value << f.conversion_latency;
+  out << YAML::Key << "layout_conversion_latency_share" << YAML::Value << share(r, f.conversion_latency);
+  out << YAML::Key << "layout_conversion_energy" << YAML::Value << f.conversion_energy;
+  out << YAML::Key << "layout_conversion_energy_share" << YAML::Value << energy_share(r, f.conversion_energy);
+  out << YAML::EndMap;
+}
+nlohmann::ordered_json layouts_json_block(const pipeline::RunResult& r) {
+  const auto f = layout_figures(r);
+  return {{"mode", "choose"},
+          {"changed_tensors", f.changed},
+          {"conversions", f.conversions},
+          {"first_pass_latency", f.changed > 0 ? r.first_pass_latency : r.total_latency},
+          {"layout_conversion_latency", f.conversion_latency},
+          {"layout_conversion_latency_share", share(r, f.conversion_latency)},
+          {"layout_conversion_energy", f.conversion_energy},
+          {"layout_conversion_energy_share", energy_share(r, f.conversion_energy)}};
+}
 }  // namespace
 
 std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings, const pipeline::RunMetrics* metrics) {
@@ -67,6 +112,7 @@ std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings, cons
     out << YAML::Key << "cast" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "to" << YAML::Value << r.cast
         << YAML::Key << "tensors" << YAML::Value << r.cast_tensors << YAML::EndMap;
   costs_yaml(out, cost_fallbacks(r));
+  layouts_yaml_block(out, r);
   if (metrics) {
     out << YAML::Key << "mac_spatial_utilization" << YAML::Value << metrics->mac_spatial_utilization;
     opt_yaml(out, "end_to_end_mac_utilization", metrics->end_to_end_mac_utilization);
@@ -81,6 +127,7 @@ std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings, cons
     out << YAML::Key << "percentage" << YAML::Value << share(r, g.allocation.total_latency);
     out << YAML::Key << "energy" << YAML::Value << g.energy.total();
     out << YAML::Key << "status" << YAML::Value << allocate::name(g.allocation.status);
+    if (!g.converts.empty()) out << YAML::Key << "converts" << YAML::Value << g.converts;
     costs_yaml(out, cost_fallbacks(g));
     if (metrics) metrics_yaml(out, metrics->groups.at(static_cast<std::size_t>(&g - r.groups.data())));
     if (inline_timings) out << YAML::Key << "wall_time_s" << YAML::Value << seconds_text(g.wall_time_s);
@@ -109,6 +156,7 @@ std::string summary_json(const pipeline::RunResult& r, bool inline_timings, cons
   j["timings"] = "timings.json";
   if (!r.cast.empty()) j["cast"] = {{"to", r.cast}, {"tensors", r.cast_tensors}};
   j["costs"] = costs_json(cost_fallbacks(r));
+  if (r.layout == pipeline::LayoutMode::Choose) j["layouts"] = layouts_json_block(r);
   if (metrics) {
     j["mac_spatial_utilization"] = metrics->mac_spatial_utilization;
     j["end_to_end_mac_utilization"] = opt_json(metrics->end_to_end_mac_utilization);
@@ -124,6 +172,7 @@ std::string summary_json(const pipeline::RunResult& r, bool inline_timings, cons
     gj["energy"] = g.energy.total();
     gj["energy_breakdown"] = {{"compute", g.energy.compute}, {"transfer", g.energy.transfer}, {"offchip", g.energy.offchip}};
     gj["status"] = allocate::name(g.allocation.status);
+    if (!g.converts.empty()) gj["converts"] = g.converts;
     gj["costs"] = costs_json(cost_fallbacks(g));
     if (metrics) gj["metrics"] = metrics_json(metrics->groups.at(static_cast<std::size_t>(&g - r.groups.data())));
     if (inline_timings) gj["wall_time_s"] = rounded_seconds(g.wall_time_s);

@@ -49,4 +49,11 @@ struct TensorLayoutPrice {
                                                            const allocate::Allocation& allocation,
                                                            const hardware::Accelerator& accelerator);
 
+/// The sum over the group's transfers of `tensor` (by name) to or from the off-chip core of the
+/// chosen plan's cycles under `layout` x the transfer's firings (a candidate's `cycles`); 0 when
+/// the group moves no such transfer of it.
+[[nodiscard]] STREAM_API std::int64_t tensor_transfer_cycles(const schedule::SteadyState& ss, const allocate::Allocation& allocation,
+                                                             const hardware::Accelerator& accelerator,
+                                                             const std::string& tensor, const Layout& layout);
+
 }  // namespace stream::pipeline

@@ -24,6 +24,7 @@
 #include "stream/ir/workload.hpp"
 #include "stream/mapping/auto_mapping.hpp"
 #include "stream/pipeline/energy.hpp"
+#include "stream/pipeline/layout_choice.hpp"
 #include "stream/pipeline/memory_accesses.hpp"
 #include "stream/registry/cost_backends.hpp"
 #include "stream/schedule/steady_state.hpp"
@@ -73,6 +74,9 @@ struct RunOptions {
   /// (the MILP's whole input) reuses that group's optimal allocation instead of solving again;
   /// every result file is the same as without it (`stream run --no-dedup` turns it off).
   bool deduplicate = true;
+  /// Data layouts (layout_choice.hpp): Fixed keeps the model's and prices them; Choose picks one
+  /// per tensor, inserting conversion groups where cheaper, and schedules the groups again.
+  LayoutMode layout = LayoutMode::Fixed;
 };
 
 /// One MILP solve: an objective level of the lexicographic solve or a diagnosis solve.
@@ -115,6 +119,9 @@ struct GroupResult {
   double cost_time_s = 0;  ///< the cost table (estimate_costs) alone; part of wall_time_s
   std::vector<Attempt> attempts;  ///< in order; the last one is the group's answer
   double results_time_s = 0;      ///< energy and memory accesses after the allocation
+  /// A conversion group of `--layout choose` (layout_choice.hpp): the tensor it converts; empty
+  /// for the workload's own groups.
+  std::string converts;
 };
 
 /// A fused group the memory fallback cut into one group per layer: its attempts, for timings.
@@ -138,6 +145,11 @@ struct STREAM_API RunResult {
   /// many tensors changed; the summary reports them.
   std::string cast;
   std::size_t cast_tensors = 0;
+  LayoutMode layout = LayoutMode::Fixed;  ///< the run's layout mode
+  /// `--layout choose`: every tensor moved off chip with its options and choice (the first
+  /// pass's figures); empty under Fixed.
+  std::vector<LayoutChoice> layout_choices;
+  std::int64_t first_pass_latency = 0;  ///< `--layout choose`: the total latency with the model's layouts
   [[nodiscard]] bool solved() const;  ///< every group optimal (or time-limited with a solution)
 };
 
