@@ -71,7 +71,7 @@ TEST(Conv, GroupedConvAddsAGroupLoop) {
   auto w = parse(m);
   const auto& n = node(w, "conv");
   // C/G = 2, K/G = 3: the channel axes are split by group (X [1, 4, 2, 6, 6], W [4, 3, 2, 3, 3],
-  // Y [1, 4, 3, 6, 6]) so that every channel index is a bare loop (grouped_conv_test.cpp).
+  // Y [1, 4, 3, 6, 6]) so that every channel index is a bare loop (the GroupedConv tests below).
   EXPECT_EQ(n.num_dims(), 8);
   EXPECT_EQ(n.inputs[0]->shape, (std::vector<std::int64_t>{1, 4, 2, 6, 6}));
   EXPECT_EQ(map_of(n, 0), "(d0, d7, d5, ((d2 + d4) + -1), ((d1 + d3) + -1))");
