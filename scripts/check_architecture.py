@@ -4,8 +4,11 @@
 Rules: a core area includes only itself and the areas its row lists; a public header includes no
 private header and declares its area's namespace; a private header (core/src/<area>/*.hpp) is
 included only from its own folder; outside the core (host/, plugins/<name>/, python/) a quoted
-include is a public header (stream/...) or a file of the same component. Prints one line per
-violation and exits 1 if any.
+include is a public header (stream/...) or a file of the same component; tests mirror the
+sources: a .cpp file directly in tests/<area>/ is <name>_test.cpp, <name> a source or public header
+of that area (core/src/<area>/, core/include/stream/<area>/; for tests/host/ a file under host/,
+for tests/plugins/<p>/ a file under plugins/<p>/), and the cross-cutting tests live in
+tests/<area>/scenarios/. Prints one line per violation and exits 1 if any.
 Usage: scripts/check_architecture.py [source-root]
 """
 import pathlib
@@ -91,11 +94,40 @@ def check_components(root, problems):
                     problems.append(f"{f.relative_to(root)}: includes \"{target}\" from outside {comp.relative_to(root)}/")
 
 
+def area_sources(root, test_dir):
+    """The stems a unit test of tests/<area>/ (or tests/plugins/<p>/) may be named after."""
+    if test_dir.parent == root / "tests/plugins":
+        folders = [root / "plugins" / test_dir.name]
+    elif test_dir.name == "host":
+        folders = [root / "host"]
+    else:
+        folders = [root / "core/src" / test_dir.name, root / "core/include/stream" / test_dir.name]
+    return {f.stem for folder in folders if folder.is_dir() for f in sources(folder)}
+
+
+def check_tests(root, problems):
+    tests = root / "tests"
+    if not tests.is_dir():
+        return
+    dirs = [d for d in tests.iterdir() if d.is_dir() and d.name not in ("plugins", "support")]
+    if (tests / "plugins").is_dir():
+        dirs += [d for d in (tests / "plugins").iterdir() if d.is_dir()]
+    for d in sorted(dirs):
+        names = None
+        for f in sorted(d.glob("*.cpp")):
+            if names is None:
+                names = area_sources(root, d)
+            if not (f.stem.endswith("_test") and f.stem[: -len("_test")] in names):
+                problems.append(f"{f.relative_to(root)}: not <source>_test.cpp for a source of its area "
+                                f"(a cross-cutting test goes in {d.relative_to(root)}/scenarios/)")
+
+
 def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent.parent).resolve()
     problems = []
     check_core(root, read_map(root), problems)
     check_components(root, problems)
+    check_tests(root, problems)
     for p in problems:
         print(p)
     return 1 if problems else 0

@@ -11,7 +11,7 @@ packages=(build-essential cmake ninja-build pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev coinor-libcbc-dev libcli11-dev libzip-dev libexpat1-dev libpng-dev
   python3-dev pybind11-dev python3-pytest
   doxygen    # doxygen: the plugin SDK's API reference (cmake --build build --target api-docs, docs/CMakeLists.txt)
-  chromium   # chromium: the browser test of report.html (tests/report/browser_report_test.cpp)
+  chromium   # chromium: the browser test of report.html (tests/report/scenarios/browser_report_test.cpp)
   slurm-wlm munge)  # a one-node Slurm for `stream sweep submit --slurm` (tests/slurm/run_slurm_test.sh)
 scripts/install-packages.sh "${packages[@]}"
 

@@ -38,6 +38,10 @@ def small_tree(tmp_path):
     write(tmp_path, "host/main.cpp", '#include "stream/hardware/core.hpp"\n#include "commands/run.hpp"\n')
     write(tmp_path, "host/commands/run.hpp", '#include "../main.hpp"\n')
     (tmp_path / "plugins/onnx").mkdir(parents=True)
+    write(tmp_path, "tests/hardware/core_test.cpp", "\n")
+    write(tmp_path, "tests/hardware/scenarios/reference_files_test.cpp", "\n")
+    write(tmp_path, "tests/host/main_test.cpp", "\n")
+    write(tmp_path, "tests/support/stream_cli.hpp", "\n")
     return tmp_path
 
 
@@ -58,6 +62,9 @@ def test_each_rule_catches_its_violation(tmp_path):
     write(root, "core/src/ir/peek.cpp", '#include "../hardware/tree.hpp"\n')
     write(root, "core/src/gadgets/x.cpp", "\n")
     write(root, "plugins/onnx/p.cpp", '#include "../../core/src/hardware/tree.hpp"\n')
+    write(root, "tests/plugins/onnx/p_test.cpp", "\n")
+    write(root, "tests/hardware/reader_test.cpp", "\n")
+    write(root, "tests/host/core_test.cpp", "\n")
     code, lines = check(root)
     assert code == 1
     assert sorted(lines) == sorted([
@@ -67,4 +74,8 @@ def test_each_rule_catches_its_violation(tmp_path):
         'core/src/ir/peek.cpp: includes "../hardware/tree.hpp", a private header outside its own area',
         "core/include/stream/hardware/other.hpp: declares nothing in its area's namespace stream::hardware",
         'plugins/onnx/p.cpp: includes "../../core/src/hardware/tree.hpp" from outside plugins/onnx/',
+        "tests/hardware/reader_test.cpp: not <source>_test.cpp for a source of its area"
+        " (a cross-cutting test goes in tests/hardware/scenarios/)",
+        "tests/host/core_test.cpp: not <source>_test.cpp for a source of its area"
+        " (a cross-cutting test goes in tests/host/scenarios/)",
     ])

@@ -2,10 +2,10 @@
 writes the same files.
 
 Expected figures (goldens.md, "2-conv and SwiGLU on the eight example systems"; the same table
-tests/pipeline/hardware_matrix_test.cpp checks): the bundled 2-conv on the TPU-like quad core
-(the default of `stream run` and scripts/run.sh) takes 14344 cycles, MAC spatial utilisation
-0.4155290102, end to end 0.1003904071; on the Eyeriss-like single core 114999 cycles. The energy
-of the default, 1.89112e+07 pJ, and its EDP 2.71263e+11 = 14344 x 18911243.392 are the README's.
+tests/pipeline/scenarios/hardware_matrix_test.cpp checks): the bundled 2-conv on the TPU-like quad
+core (the default of `stream run` and scripts/run.sh) takes 14344 cycles, MAC spatial utilisation
+0.4155290102, end to end 0.1003904071; on the Eyeriss-like single core 114999 cycles. The energy of
+the default, 1.89112e+07 pJ, and its EDP 2.71263e+11 = 14344 x 18911243.392 are the README's.
 """
 
 import json
@@ -40,7 +40,7 @@ def test_default_run_is_14344_with_all_files(scratch):
 
 def test_cost_table_holds_the_per_core_figures(scratch):
     # The cost table of the default run: Conv1 and Conv2 on each of the four identical compute
-    # cores, 2376 and 4656 cycles (the figures tests/pipeline/stream_run_test.cpp reads in
+    # cores, 2376 and 4656 cycles (the figures tests/pipeline/scenarios/stream_run_test.cpp reads in
     # core_cost_lut.yaml), 8 entries as the summary's costs.entries says.
     r = stream_cpp.evaluate_mapping("hardware/tpu_like_quad_core.yaml", TWO_CONV, str(scratch))
     table = r.cost_table

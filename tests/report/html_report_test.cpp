@@ -1,5 +1,5 @@
-// report.html of real runs, read as a file (the browser test, browser_report_test.cpp, renders
-// it): self-contained (no resource it would fetch), its embedded data the run's own figures
+// report.html of real runs, read as a file (the browser test, scenarios/browser_report_test.cpp,
+// renders it): self-contained (no resource it would fetch), its embedded data the run's own figures
 // (summary.json verbatim, one entry per group), bars of one lane that never overlap, memory the
 // allocation reserves within every core's capacity, and the slot bottleneck consistent with the
 // slot latencies. Same inputs, same bytes: stream_run_test's rerun comparison covers the file.

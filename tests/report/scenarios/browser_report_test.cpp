@@ -1,0 +1,148 @@
+// report.html in a real browser: Debian's headless Chromium loads the report of the default run
+// and of the ten-group ResNet-18 run with no console message at all (a script error, a blocked
+// resource or a CSP violation each log one), the page's script finishes (data-rendered="ok"),
+// and a screenshot shows the first group's schedule and memory panels drawn: the colours of
+// computation bars and of the memory chart's capacity line and occupancy are where the page says
+// the panels are. A sweep's report (the bundled 32-point sweep) loads the same way, with its
+// Pareto plot drawn. Skipped, with a message, only when no chromium is installed (CI installs
+// it: scripts/setup.sh).
+#include <gtest/gtest.h>
+
+#include <png.h>
+
+#include <cstdlib>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "../report_runs.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string chromium() {
+  for (const char* p : {"/usr/bin/chromium", "/usr/bin/chromium-browser"})
+    if (fs::exists(p)) return p;
+  return "";
+}
+
+// Runs headless Chromium on `page` with a fresh profile; `mode` is --dump-dom or --screenshot=...
+// Returns stdout; stderr (with the console log) goes to `log`.
+std::string browse(const fs::path& page, const std::string& mode, const fs::path& scratch, const std::string& log) {
+  const auto profile = scratch / ("profile-" + log);
+  fs::remove_all(profile);
+  const std::string cmd = "timeout 120 '" + chromium() +
+                          "' --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking"
+                          " --disable-component-update --disable-sync --hide-scrollbars --force-device-scale-factor=1"
+                          " --enable-logging=stderr --v=0 --user-data-dir='" +
+                          profile.string() + "' " + mode + " 'file://" + page.string() + "' 2> '" + (scratch / log).string() + "'";
+  return stream::test::run_command(cmd).out;
+}
+
+struct Image {
+  unsigned width = 0, height = 0;
+  std::vector<unsigned char> rgb;
+};
+
+// libpng's simplified API: any PNG as 8-bit RGB.
+Image read_png(const fs::path& file) {
+  Image img;
+  png_image p{};
+  p.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file(&p, file.c_str())) return img;
+  p.format = PNG_FORMAT_RGB;
+  img.rgb.resize(PNG_IMAGE_SIZE(p));
+  if (!png_image_finish_read(&p, nullptr, img.rgb.data(), 0, nullptr)) return Image{};
+  img.width = p.width;
+  img.height = p.height;
+  return img;
+}
+
+// Pixels within `tol` of colour `hex` in the rectangle [x, y, w, h].
+int count_colour(const Image& img, const std::vector<int>& r, unsigned hex, int tol = 24) {
+  const int cr = static_cast<int>(hex >> 16), cg = static_cast<int>((hex >> 8) & 0xff), cb = static_cast<int>(hex & 0xff);
+  int n = 0;
+  for (int y = std::max(r[1], 0); y < std::min<int>(r[1] + r[3], static_cast<int>(img.height)); ++y)
+    for (int x = std::max(r[0], 0); x < std::min<int>(r[0] + r[2], static_cast<int>(img.width)); ++x) {
+      const auto* px = &img.rgb[(static_cast<std::size_t>(y) * img.width + static_cast<std::size_t>(x)) * 3];
+      if (std::abs(px[0] - cr) <= tol && std::abs(px[1] - cg) <= tol && std::abs(px[2] - cb) <= tol) ++n;
+    }
+  return n;
+}
+
+void check_in_browser(const fs::path& run, const std::string& name) {
+  SCOPED_TRACE(name);
+  const auto page = run / "report.html";
+  const auto scratch = run.parent_path();
+  // 1. The DOM after the script ran, and the console.
+  // The same width as the screenshot: the layout (where the panels are) depends on it.
+  const auto dom = browse(page, "--window-size=1280,800 --virtual-time-budget=5000 --dump-dom", scratch, "dom.log");
+  const auto log = stream::test::read(scratch / "dom.log");
+  for (std::size_t p = log.find(":CONSOLE"); p != std::string::npos; p = log.find(":CONSOLE", p + 1))
+    ADD_FAILURE() << "console message: " << log.substr(p, log.find('\n', p) - p);
+  // The page's marks are attributes of <body> (its script's text also names them).
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(dom, m, std::regex("<body[^>]*>"))) << dom.substr(0, 2000);
+  const std::string body = m[0];
+  EXPECT_EQ(body.find("data-error"), std::string::npos) << "a script error: " << body;
+  ASSERT_NE(body.find("data-rendered=\"ok\""), std::string::npos) << "the script did not finish:\n" << log;
+  ASSERT_TRUE(std::regex_search(body, m, std::regex("data-panels=\"([^\"]*)\"")));
+  const auto panels = nlohmann::json::parse(std::regex_replace(m[1].str(), std::regex("&quot;"), "\""));
+  const auto sched = panels["schedule"].get<std::vector<int>>(), mem = panels["memory"].get<std::vector<int>>();
+  ASSERT_EQ(sched.size(), 4u);
+  ASSERT_EQ(mem.size(), 4u);
+  // 2. A screenshot tall enough for both panels of the first group.
+  const int height = mem[1] + mem[3] + 20;
+  const auto png = scratch / (name + ".png");
+  fs::remove(png);
+  browse(page, "--screenshot='" + png.string() + "' --window-size=1280," + std::to_string(height), scratch, "shot.log");
+  const Image img = read_png(png);
+  ASSERT_EQ(img.width, 1280u) << stream::test::read(scratch / "shot.log");
+  ASSERT_EQ(img.height, static_cast<unsigned>(height));
+  // The schedule panel: computation bars (#3a7d44) cover a good part of it (the default run's
+  // convolutions span most of the iteration on four cores: hundreds of pixels per row at least).
+  EXPECT_GT(count_colour(img, sched, 0x3a7d44), 2000) << "no computation bars in the schedule panel";
+  // ... and nothing of them outside it, above the panel (the summary).
+  EXPECT_EQ(count_colour(img, {0, 0, 1280, sched[1] - 5}, 0x3a7d44), 0);
+  // The memory panel: the occupancy fill (#5b8fd6; each chart is scaled so the use is visible)
+  // and the capacity in red (#d62728, a line or a note).
+  EXPECT_GT(count_colour(img, mem, 0x5b8fd6), 2000) << "no occupancy drawn in the memory panel";
+  EXPECT_GT(count_colour(img, mem, 0xd62728, 40), 100) << "no capacity in the memory panel";
+}
+
+}  // namespace
+
+TEST(BrowserReport, DefaultAndMultiGroupReportsRenderWithoutConsoleErrors) {
+  if (chromium().empty()) GTEST_SKIP() << "chromium not found (/usr/bin/chromium): scripts/setup.sh installs it";
+  check_in_browser(stream::test::default_run("browser_default"), "default");
+  check_in_browser(stream::test::multi_group_run("browser_multi"), "multi");
+}
+
+TEST(BrowserReport, SweepReportRendersItsParetoPlotWithoutConsoleErrors) {
+  if (chromium().empty()) GTEST_SKIP() << "chromium not found (/usr/bin/chromium): scripts/setup.sh installs it";
+  const auto scratch = stream::test::fresh_scratch_dir("report", "browser_sweep");
+  const auto r = stream::test::run_stream("sweep '" + std::string(STREAM_INPUTS_DIR) + "/sweeps/hardware_2conv.yaml' --out '" +
+                                          (scratch / "out").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto dom = browse(scratch / "out" / "report.html", "--window-size=1280,800 --virtual-time-budget=5000 --dump-dom",
+                          scratch, "dom.log");
+  const auto log = stream::test::read(scratch / "dom.log");
+  for (std::size_t p = log.find(":CONSOLE"); p != std::string::npos; p = log.find(":CONSOLE", p + 1))
+    ADD_FAILURE() << "console message: " << log.substr(p, log.find('\n', p) - p);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(dom, m, std::regex("<body[^>]*>")));
+  EXPECT_NE(m[0].str().find("data-rendered=\"ok\""), std::string::npos) << m[0].str() << "\n" << log;
+  EXPECT_EQ(m[0].str().find("data-error"), std::string::npos) << m[0].str();
+  // One marker per point that has figures, the front's in red (r=5), and one table row per point.
+  const auto count = [&](const std::string& s) {
+    std::size_t n = 0;
+    for (auto p = dom.find(s); p != std::string::npos; p = dom.find(s, p + 1)) ++n;
+    return n;
+  };
+  EXPECT_GE(count("<circle"), 20u);
+  EXPECT_GE(count("r=\"5\" fill=\"#d62728\""), 1u);
+  EXPECT_EQ(count("<tr"), 33u);  // header + 32 points
+}
