@@ -14,6 +14,7 @@
 #include <stream/hardware/hardware_overrides.hpp>
 
 #include "stream_cli.hpp"
+#include "sweep_rows.hpp"
 
 namespace fs = std::filesystem;
 using namespace stream::hardware;
@@ -154,16 +155,14 @@ TEST(ArrayExpansion, TheBundledSweepVariesTheCoreCount) {
   const auto r = stream::test::run_stream("sweep " + (fs::path(STREAM_INPUTS_DIR) / "sweeps/array_cores_2conv.yaml").string() +
                                           " --out " + (dir / "out").string() + " --jobs 2");
   ASSERT_EQ(r.code, 0) << r.out;
-  std::ifstream in(dir / "out" / "results.jsonl");
+  const auto rows = stream::test::sweep_rows(dir / "out" / "results.jsonl");
   std::map<std::string, std::map<std::int64_t, double>> area;  // array size -> count -> mm2
-  std::size_t rows = 0;
-  for (std::string line; std::getline(in, line); ++rows) {
-    const auto row = nlohmann::json::parse(line);
+  for (const auto& row : rows) {
     EXPECT_EQ(row["status"], "ok") << row;
     area[row["hardware/array/core/operational_array/sizes"].dump()][count_of(row["hardware/array/count"])] =
         row["area_mm2"].get<double>();
   }
-  EXPECT_EQ(rows, 10u);
+  EXPECT_EQ(rows.size(), 10u);
   ASSERT_EQ(area.size(), 2u);
   for (const auto& [size, by_count] : area) {
     ASSERT_EQ(by_count.size(), 5u) << size;

@@ -12,6 +12,7 @@
 
 #include "slurm_script.hpp"
 #include "stream_cli.hpp"
+#include "sweep_rows.hpp"
 
 namespace fs = std::filesystem;
 using stream::test::read;
@@ -30,17 +31,6 @@ std::vector<std::string> lines(const std::string& text) {
 void write_executable(const fs::path& p, const std::string& text) {
   std::ofstream(p) << text;
   fs::permissions(p, fs::perms::owner_all);
-}
-
-std::vector<nlohmann::json> rows(const fs::path& results) {
-  std::vector<nlohmann::json> out;
-  std::ifstream in(results);
-  for (std::string line; std::getline(in, line);) {
-    auto j = nlohmann::json::parse(line);
-    j.erase("wall_s");  // the one figure that differs between runs
-    out.push_back(j);
-  }
-  return out;
 }
 
 // Four points from bundled inputs (found without copies beside the sweep file).
@@ -114,13 +104,13 @@ TEST(SweepSubmitCli, TheScriptsRunByHandGiveTheUnshardedResults) {
   }
   const auto m = run_command("bash " + q(dir / "out" / "merge.sbatch") + " 2>&1");
   ASSERT_EQ(m.code, 0) << m.out;
-  const auto local = rows(dir / "local" / "results.jsonl");
+  const auto local = stream::test::sweep_rows(dir / "local" / "results.jsonl");
   ASSERT_EQ(local.size(), 4u);
   EXPECT_EQ(local[0]["latency"], 14344);  // the reference's golden, tpu_like_quad_core
-  EXPECT_EQ(rows(dir / "out" / "results.jsonl"), local);
+  EXPECT_EQ(stream::test::sweep_rows(dir / "out" / "results.jsonl"), local);
   // Shard I of 3 holds points I, I+3, ... of 0..3: shard 0 has points 0 and 3, shard 1 point 1.
-  EXPECT_EQ(rows(dir / "out" / "shard-0" / "results.jsonl").size(), 2u);
-  EXPECT_EQ(rows(dir / "out" / "shard-1" / "results.jsonl").size(), 1u);
+  EXPECT_EQ(stream::test::sweep_rows(dir / "out" / "shard-0" / "results.jsonl").size(), 2u);
+  EXPECT_EQ(stream::test::sweep_rows(dir / "out" / "shard-1" / "results.jsonl").size(), 1u);
 }
 
 namespace {

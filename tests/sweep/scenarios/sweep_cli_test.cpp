@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "stream_cli.hpp"
+#include "sweep_rows.hpp"
 
 namespace fs = std::filesystem;
 using stream::test::read;
@@ -30,17 +31,6 @@ fs::path fixture(const std::string& name, const std::string& sweep_text) {
   return dir;
 }
 
-std::vector<nlohmann::json> rows(const fs::path& results) {
-  std::vector<nlohmann::json> out;
-  std::ifstream in(results);
-  for (std::string line; std::getline(in, line);) {
-    auto j = nlohmann::json::parse(line);
-    j.erase("wall_s");  // the one figure that differs between runs
-    out.push_back(j);
-  }
-  return out;
-}
-
 const std::string kSimplest =
     "axes:\n"
     "  hardware: [tpu_like_quad_core.yaml, simba_small.yaml]\n"
@@ -52,7 +42,7 @@ TEST(SweepCli, TheSimplestSweepFileAsWritten) {
   const auto dir = fixture("simplest", kSimplest);
   const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
   ASSERT_EQ(r.code, 0) << r.out;
-  const auto rs = rows(dir / "out" / "results.jsonl");
+  const auto rs = stream::test::sweep_rows(dir / "out" / "results.jsonl");
   ASSERT_EQ(rs.size(), 4u);
   EXPECT_EQ(rs[0]["hardware"], "tpu_like_quad_core.yaml");
   EXPECT_EQ(rs[0]["workload"], "2conv.onnx");
@@ -113,7 +103,7 @@ TEST(SweepCli, KeptPointsHaveTheirFullResultsLinkedFromTheReport) {
   const auto dir = fixture("keep", "axes:\n  hardware: [tpu_like_quad_core.yaml, simba_small.yaml]\n");
   const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string() + " --keep-points");
   ASSERT_EQ(r.code, 0) << r.out;
-  const auto rs = rows(dir / "out" / "results.jsonl");
+  const auto rs = stream::test::sweep_rows(dir / "out" / "results.jsonl");
   ASSERT_EQ(rs.size(), 2u);
   for (const auto& row : rs) {
     const std::string id = row["id"].get<std::string>();
@@ -132,14 +122,14 @@ TEST(SweepCli, KeptPointsHaveTheirFullResultsLinkedFromTheReport) {
   const auto plain = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "plain").string());
   ASSERT_EQ(plain.code, 0) << plain.out;
   EXPECT_FALSE(fs::exists(dir / "plain" / "points"));
-  EXPECT_FALSE(rows(dir / "plain" / "results.jsonl")[0].contains("report"));
+  EXPECT_FALSE(stream::test::sweep_rows(dir / "plain" / "results.jsonl")[0].contains("report"));
 }
 
 TEST(SweepCli, AMissingFileIsAFailedRowAndTheOthersRun) {
   const auto dir = fixture("missing", "axes:\n  hardware: [tpu_like_quad_core.yaml, nowhere.yaml]\n");
   const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
   ASSERT_EQ(r.code, 0) << r.out;
-  const auto rs = rows(dir / "out" / "results.jsonl");
+  const auto rs = stream::test::sweep_rows(dir / "out" / "results.jsonl");
   ASSERT_EQ(rs.size(), 2u);
   EXPECT_EQ(rs[0]["latency"], 14344);
   EXPECT_EQ(rs[1]["status"], "failed");
@@ -151,7 +141,7 @@ TEST(SweepCli, ResumesSkippingThePointsAlreadyDone) {
                                      "  intra_core_tiling: [\"\", \"Conv1.D0=1\"]\n");
   const auto sweep = "sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string();
   ASSERT_EQ(run_stream(sweep).code, 0);
-  const auto full = rows(dir / "out" / "results.jsonl");
+  const auto full = stream::test::sweep_rows(dir / "out" / "results.jsonl");
   ASSERT_EQ(full.size(), 4u);
   // As a sweep killed after two points leaves it, with a last line cut short.
   std::string kept;
@@ -166,7 +156,7 @@ TEST(SweepCli, ResumesSkippingThePointsAlreadyDone) {
   const auto r = run_stream(sweep);
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("4 points, 2 already in"), std::string::npos) << r.out;
-  EXPECT_EQ(rows(dir / "out" / "results.jsonl"), full);
+  EXPECT_EQ(stream::test::sweep_rows(dir / "out" / "results.jsonl"), full);
 }
 
 TEST(SweepCli, ShardsMergeIntoTheUnshardedResultAndThreadsChangeNothing) {
@@ -180,11 +170,11 @@ TEST(SweepCli, ShardsMergeIntoTheUnshardedResultAndThreadsChangeNothing) {
   const auto m = run_stream("sweep merge " + (dir / "s0").string() + " " + (dir / "s1").string() + " " +
                             (dir / "s2").string() + " --out " + (dir / "merged").string());
   ASSERT_EQ(m.code, 0) << m.out;
-  const auto one = rows(dir / "one" / "results.jsonl");
+  const auto one = stream::test::sweep_rows(dir / "one" / "results.jsonl");
   ASSERT_EQ(one.size(), 8u);
-  EXPECT_EQ(rows(dir / "two" / "results.jsonl"), one);
-  EXPECT_EQ(rows(dir / "merged" / "results.jsonl"), one);
-  EXPECT_EQ(rows(dir / "s1" / "results.jsonl").size(), 3u);  // points 1, 4, 7
+  EXPECT_EQ(stream::test::sweep_rows(dir / "two" / "results.jsonl"), one);
+  EXPECT_EQ(stream::test::sweep_rows(dir / "merged" / "results.jsonl"), one);
+  EXPECT_EQ(stream::test::sweep_rows(dir / "s1" / "results.jsonl").size(), 3u);  // points 1, 4, 7
 }
 
 TEST(SweepCli, BadSweepFileIsExit2WithItsLine) {
@@ -204,7 +194,7 @@ TEST(SweepCli, HardwareOverridesMakeVariantsOfOneFile) {
                            "  hardware/cores/tpu_like/operational_array/sizes: [[32, 32], [16, 16]]\n");
   const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
   ASSERT_EQ(r.code, 0) << r.out;
-  const auto rs = rows(dir / "out" / "results.jsonl");
+  const auto rs = stream::test::sweep_rows(dir / "out" / "results.jsonl");
   ASSERT_EQ(rs.size(), 2u);
   EXPECT_EQ(rs[0]["hardware/cores/tpu_like/operational_array/sizes"], "[32, 32]");
   EXPECT_EQ(rs[0]["latency"], 14344);
@@ -217,7 +207,7 @@ TEST(SweepCli, HardwareOverridesMakeVariantsOfOneFile) {
 TEST(SweepCli, AnOverrideThatMatchesNothingFailsItsPoints) {
   const auto dir = fixture("override-typo", "axes:\n  hardware/cores/tpu_lik/operational_array/sizes: [[16, 16]]\n");
   const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
-  const auto rs = rows(dir / "out" / "results.jsonl");
+  const auto rs = stream::test::sweep_rows(dir / "out" / "results.jsonl");
   ASSERT_EQ(rs.size(), 1u) << r.out;
   EXPECT_EQ(rs[0]["status"], "failed");
   EXPECT_NE(rs[0]["reason"].get<std::string>().find("cores/tpu_lik/operational_array/sizes matches nothing"),
@@ -230,12 +220,12 @@ TEST(SweepCli, EditingACoreFileChangesThePointsIdentity) {
   const auto dir = fixture("core-edit", "axes:\n  hardware: [tpu_like_quad_core.yaml]\n");
   const std::string cmd = "sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string();
   ASSERT_EQ(run_stream(cmd).code, 0);
-  const auto before = rows(dir / "out" / "results.jsonl").at(0)["id"];
+  const auto before = stream::test::sweep_rows(dir / "out" / "results.jsonl").at(0)["id"];
   std::ofstream(dir / "cores" / "tpu_like.yaml", std::ios::app) << "# edited\n";
   const auto rerun = run_stream(cmd);
   ASSERT_EQ(rerun.code, 0);
   EXPECT_NE(rerun.out.find("1 points, 0 already in"), std::string::npos) << rerun.out;
-  const auto after = rows(dir / "out" / "results.jsonl");
+  const auto after = stream::test::sweep_rows(dir / "out" / "results.jsonl");
   ASSERT_EQ(after.size(), 1u);
   EXPECT_NE(after[0]["id"], before);
 }

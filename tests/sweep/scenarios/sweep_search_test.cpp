@@ -10,17 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "stream_cli.hpp"
+#include "sweep_rows.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<nlohmann::json> rows(const fs::path& results) {
-  std::vector<nlohmann::json> out;
-  std::ifstream in(results);
-  for (std::string line; std::getline(in, line);) out.push_back(nlohmann::json::parse(line));
-  return out;
-}
 
 }  // namespace
 
@@ -38,7 +32,7 @@ TEST(SweepSearch, SearchAxisGivesTheBestVariant) {
                                        "  mapping: [\"search?max=100&seq_tile=4&emb_tile=16&hidden_tile=32\"]\n";
   const auto r = stream::test::run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
   ASSERT_EQ(r.code, 0) << r.out;
-  const auto rs = rows(dir / "out" / "results.jsonl");
+  const auto rs = stream::test::sweep_rows(dir / "out" / "results.jsonl");
   ASSERT_EQ(rs.size(), 2u);
   ASSERT_EQ(rs[0]["status"], "ok") << rs[0];
   EXPECT_EQ(rs[0]["variants_evaluated"], 71);
