@@ -1,5 +1,6 @@
 #include "stream/pipeline/mapping_search.hpp"
 
+#include <limits>
 #include <memory>
 #include <sstream>
 
@@ -9,16 +10,22 @@ namespace stream::pipeline {
 
 namespace {
 
-std::int64_t positive(const std::string& key, const std::string& value) {
+// `value` as an integer in [lo, hi]; `range` says which in the error.
+std::int64_t integer(const std::string& key, const std::string& value, long long lo, long long hi, const char* range) {
   std::size_t used = 0;
-  long long v = 0;
+  long long v = lo - 1;
   try {
     v = std::stoll(value, &used);
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != value.size() || v < 1) throw Error("mapping search: " + key + " must be a positive integer, got '" + value + "'");
+  if (used != value.size() || v < lo || v > hi)
+    throw Error("mapping search: " + key + " must be " + range + ", got '" + value + "'");
   return v;
+}
+
+std::int64_t positive(const std::string& key, const std::string& value) {
+  return integer(key, value, 1, std::numeric_limits<long long>::max(), "a positive integer");
 }
 
 mapping::MappingOrder order(const std::string& value) {
@@ -26,19 +33,6 @@ mapping::MappingOrder order(const std::string& value) {
   if (value == "ascending") return mapping::MappingOrder::UtilizationAscending;
   if (value == "random") return mapping::MappingOrder::Random;
   throw Error("mapping search: order must be descending, ascending or random, got '" + value + "'");
-}
-
-std::uint32_t seed(const std::string& value) {
-  std::size_t used = 0;
-  long long v = -1;
-  try {
-    v = std::stoll(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != value.size() || v < 0 || v > 0xffffffffLL)
-    throw Error("mapping search: seed must be an integer from 0 to 2^32-1, got '" + value + "'");
-  return static_cast<std::uint32_t>(v);
 }
 
 void set(SearchSpec& s, const std::string& key, const std::string& value) {
@@ -50,7 +44,7 @@ void set(SearchSpec& s, const std::string& key, const std::string& value) {
   else if (key == "rows") g.nb_rows = static_cast<int>(positive(key, value));
   else if (key == "cols") g.nb_cols = static_cast<int>(positive(key, value));
   else if (key == "order") g.ordering = order(value);
-  else if (key == "seed") g.shuffle_seed = seed(value);
+  else if (key == "seed") g.shuffle_seed = static_cast<std::uint32_t>(integer(key, value, 0, 0xffffffffLL, "an integer from 0 to 2^32-1"));
   else
     throw Error("mapping search: unknown key '" + key +
                 "' (expected max, seq_tile, emb_tile, hidden_tile, rows, cols, order, seed)");
@@ -105,9 +99,12 @@ SearchResult search_mapping(const Workload& workload, const hardware::Accelerato
     std::optional<RunResult> run_result;
     try {
       run_result = run(workload, accelerator, base);
-      if (run_result->solved()) out.latency = static_cast<double>(run_result->total_latency);
-      else out.reason = "a group's allocation MILP has no optimal solution";
-      if (!run_result->solved()) out.infeasibility = diagnoses(*run_result);
+      if (run_result->solved()) {
+        out.latency = static_cast<double>(run_result->total_latency);
+      } else {
+        out.reason = "a group's allocation MILP has no optimal solution";
+        out.infeasibility = diagnoses(*run_result);
+      }
     } catch (const Error& e) {
       out.reason = e.what();
     }
