@@ -704,15 +704,10 @@ Accelerator parse_accelerator_text(const std::string& text, const std::string& f
 std::vector<fs::path> core_files_of(const fs::path& accelerator) {
   std::vector<fs::path> files;
   try {
-    const YAML::Node root = YAML::LoadFile(accelerator.string());
-    const bool array = detail::has_array(root);
-    const YAML::Node cores = array ? root["array"] : root["cores"];  // an array's: core, offchip
-    if (!cores || !cores.IsMap()) return files;
-    for (auto it = cores.begin(); it != cores.end(); ++it)
-      if (it->second.IsScalar() && (!array || it->first.Scalar() == "core" || it->first.Scalar() == "offchip"))
-        if (auto file = resolve_core_reference(it->second.Scalar(), accelerator.parent_path());
-            file && std::find(files.begin(), files.end(), *file) == files.end())
-          files.push_back(std::move(*file));
+    for (const auto& reference : detail::core_references(YAML::LoadFile(accelerator.string())))
+      if (auto file = resolve_core_reference(reference.Scalar(), accelerator.parent_path());
+          file && std::find(files.begin(), files.end(), *file) == files.end())
+        files.push_back(std::move(*file));
   } catch (const YAML::Exception&) {
   }
   return files;

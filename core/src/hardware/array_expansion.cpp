@@ -52,7 +52,7 @@ std::optional<ArraySpec> read_spec(const yamlx::Ctx& ctx, const YAML::Node& node
     if (*t != "mesh" && *t != "bus") r.error("topology", "topology must be mesh or bus, got '" + *t + "'");
     s.mesh = *t == "mesh";
   }
-  const bool links = s.mesh && s.count > 1 && s.columns > 0;
+  const bool links = s.mesh && s.count > 1;
   if (auto n = bandwidth(r, "link_bandwidth", links)) s.link_bandwidth = *n;
   if (auto n = bandwidth(r, "bus_bandwidth", true)) s.bus_bandwidth = *n;
   if (ctx.diag.error_count() != errors) return std::nullopt;
@@ -106,6 +106,17 @@ bool has_array(const YAML::Node& root) {
   if (!root.IsMap()) return false;
   const YAML::Node array = root["array"];
   return array && array.IsMap();
+}
+
+std::vector<YAML::Node> core_references(const YAML::Node& root) {
+  const bool array = has_array(root);
+  const YAML::Node table = root.IsMap() ? root[array ? "array" : "cores"] : YAML::Node();
+  std::vector<YAML::Node> out;
+  if (!table || !table.IsMap()) return out;
+  for (auto it = table.begin(); it != table.end(); ++it)
+    if (it->second.IsScalar() && (!array || it->first.Scalar() == "core" || it->first.Scalar() == "offchip"))
+      out.push_back(it->second);
+  return out;
 }
 
 YAML::Node expand_array(const YAML::Node& root, const yamlx::Ctx& ctx) {

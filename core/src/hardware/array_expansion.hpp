@@ -20,6 +20,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <vector>
+
 #include "stream/yaml/yaml_reader.hpp"
 
 namespace stream::hardware::detail {
@@ -27,6 +29,10 @@ namespace stream::hardware::detail {
 /// Whether `root` is written with an `array` mapping (a const lookup: it adds no key, and yaml-cpp
 /// throws on the type of a missing one).
 [[nodiscard]] bool has_array(const YAML::Node& root);
+
+/// The nodes of `root` that name a core file: each value of `cores`, or an array's `core` and
+/// `offchip` (scalars only; handles into `root`, so assigning one replaces it in place).
+[[nodiscard]] std::vector<YAML::Node> core_references(const YAML::Node& root);
 
 /// `root` with its `array` replaced by the cores, coordinates and connectivity it stands for;
 /// `root` itself when it has no `array`. Problems go to ctx.diag, at the array's places.

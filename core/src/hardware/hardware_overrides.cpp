@@ -32,14 +32,9 @@ std::string describe(const std::vector<HardwareOverride>& overrides) {
 // stays as it is for the validation to report.
 // The same holds for an `array`'s `core` and `offchip` (array_expansion.hpp).
 void inline_cores(YAML::Node& root, const fs::path& base_dir) {
-  const bool array = detail::has_array(root);
-  YAML::Node cores = array ? root["array"] : root["cores"];
-  if (!cores.IsMap()) return;
   std::map<fs::path, YAML::Node> files;
-  for (auto it = cores.begin(); it != cores.end(); ++it) {
-    if (!it->second.IsScalar()) continue;
-    if (array && it->first.Scalar() != "core" && it->first.Scalar() != "offchip") continue;
-    const auto file = resolve_core_reference(it->second.Scalar(), base_dir);
+  for (YAML::Node reference : detail::core_references(root)) {
+    const auto file = resolve_core_reference(reference.Scalar(), base_dir);
     if (!file) continue;
     auto [f, fresh] = files.try_emplace(*file);
     if (fresh) try {
@@ -47,7 +42,7 @@ void inline_cores(YAML::Node& root, const fs::path& base_dir) {
       } catch (const YAML::Exception&) {
         continue;  // left as a reference: reading it reports the error at its place
       }
-    if (f->second.IsDefined()) it->second = YAML::Clone(f->second);
+    if (f->second.IsDefined()) reference = YAML::Clone(f->second);  // assigns in place, inside its parent
   }
 }
 
