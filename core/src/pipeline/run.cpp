@@ -224,7 +224,6 @@ class Runner {
     run_pending(std::move(pending));
   }
 
-
   void say(const std::string& s) const {
     if (o_.progress) o_.progress(s);
   }
