@@ -44,12 +44,7 @@ const std::string kValid =
     "    cores: [0, 1]\n"                   // 8
     "    bandwidth: 32\n";                  // 9
 
-std::string replace(std::string text, const std::string& from, const std::string& to) {
-  const auto pos = text.find(from);
-  EXPECT_NE(pos, std::string::npos) << from;
-  if (pos != std::string::npos) text.replace(pos, from.size(), to);
-  return text;
-}
+using stream::test::replace;
 
 }  // namespace
 

@@ -24,12 +24,7 @@ std::vector<Diagnostic> core_errors(const std::string& text) {
 
 using stream::test::expect_one;
 
-std::string replace(std::string text, const std::string& from, const std::string& to) {
-  const auto pos = text.find(from);
-  EXPECT_NE(pos, std::string::npos) << from;
-  if (pos != std::string::npos) text.replace(pos, from.size(), to);
-  return text;
-}
+using stream::test::replace;
 
 }  // namespace
 

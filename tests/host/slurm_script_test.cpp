@@ -11,6 +11,7 @@
 #include <stream/error.hpp>
 
 #include "slurm_script.hpp"
+#include "slurm_fixtures.hpp"
 #include "stream_cli.hpp"
 
 namespace fs = std::filesystem;
@@ -18,6 +19,10 @@ using stream::host::SlurmArrayJob;
 using stream::test::run_command;
 
 namespace {
+
+using stream::test::awkward_fixture;
+using stream::test::lines;
+using stream::test::write_executable;
 
 SlurmArrayJob known_job() {
   SlurmArrayJob job;
@@ -31,36 +36,9 @@ SlurmArrayJob known_job() {
   return job;
 }
 
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-
-// A file with `text`, executable.
-void write_executable(const fs::path& p, const std::string& text) {
-  std::ofstream(p) << text;
-  fs::permissions(p, fs::perms::owner_all);
-}
-
 // A `stream` that prints its arguments, one a line: what bash made of the script's command.
 void write_echo_stream(const fs::path& p) { write_executable(p, "#!/bin/bash\nprintf '%s\\n' \"$@\"\n"); }
 
-// Four points from bundled inputs (found without copies beside the sweep file).
-const std::string kFourPoints =
-    "axes:\n"
-    "  hardware: [tpu_like_quad_core.yaml, simba_small.yaml]\n"
-    "  workload: [2conv_1_8_32_32_16_32_3.onnx]\n"
-    "  cast: [none, bf16]\n";
-
-// A folder whose name holds a space, both quotes and a '$', with the sweep file in it.
-fs::path awkward_fixture(const std::string& name) {
-  const auto dir = stream::test::fresh_scratch_dir("slurm", name) / "a b'c\"$d";
-  fs::create_directories(dir);
-  std::ofstream(dir / "sweep.yaml") << kFourPoints;
-  return dir;
-}
 
 }  // namespace
 

@@ -1,5 +1,6 @@
-// The check the validation tests share: a reader reported exactly one problem, with the expected
-// words, at the expected line of a named file (column known).
+// What the validation tests share: a valid text with one piece replaced (the piece must be there),
+// and the check that a reader reported exactly one problem, with the expected words, at the
+// expected line of a named file (column known).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,6 +11,13 @@
 #include "stream/diagnostics/diagnostics.hpp"
 
 namespace stream::test {
+
+inline std::string replace(std::string text, const std::string& from, const std::string& to) {
+  const auto pos = text.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
+  if (pos != std::string::npos) text.replace(pos, from.size(), to);
+  return text;
+}
 
 inline void expect_one(const std::vector<Diagnostic>& errors, const std::string& needle, int line) {
   ASSERT_EQ(errors.size(), 1u) << (errors.empty() ? std::string("no error") : errors[0].str() + " ...");
