@@ -127,7 +127,7 @@ pipeline::RunResult run_point(const ResolvedPoint& p, const Workload& w, const h
 }
 
 Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const SharedInputs& in,
-             const std::optional<fs::path>& keep_dir) {
+             const std::optional<fs::path>& keep_dir, const std::shared_ptr<pipeline::RunCache>& cache) {
   const auto t0 = std::chrono::steady_clock::now();
   Row row{{"point", p.index}, {"id", p.id}};
   for (std::size_t a = 0; a < sweep.axes.size(); ++a) row[sweep.axes[a].name] = io::to_valid_utf8(p.axis_values[a]);
@@ -152,6 +152,7 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
         ro.mapping = p.mapping;
         if (!p.intra_core_tiling.empty()) ro.intra_core_tiling = mapping::parse_tiling_spec(p.intra_core_tiling);
         ro.cost_backends = in.cost_backends;
+        ro.cache = cache;
         if (!p.workload.decompose) ro.expand = in.expand;
         Row found = Row::object();
         const auto r = run_point(p, *w.workload, *h.accelerator, ro, found);
@@ -311,8 +312,11 @@ void evaluate_all(const std::vector<const ResolvedPoint*>& todo, const sweep::Sw
                   int jobs, const std::optional<fs::path>& keep_dir, RowLog& log, ProgressLine& progress) {
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
+    // The worker's routes and costs, shared by its points (run_cache.hpp): the same hardware file,
+    // and variants with the same topology or cores that perform alike, repeat them.
+    const auto cache = std::make_shared<pipeline::RunCache>();
     for (std::size_t k; (k = next.fetch_add(1)) < todo.size();) {
-      const auto row = evaluate(*todo[k], sweep, in, keep_dir);
+      const auto row = evaluate(*todo[k], sweep, in, keep_dir, cache);
       log.append(row);
       progress.tick(row["status"] != "ok");
     }

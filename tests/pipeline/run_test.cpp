@@ -2,11 +2,21 @@
 // the real per-core cost model, the MILP; the reference's goldens (spec §6.1-§6.3).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/pipeline/estimate_costs.hpp>
 #include <stream/pipeline/fusion_groups.hpp>
 #include <stream/mapping/group_mapping.hpp>
 #include <stream/pipeline/run.hpp>
+#include <stream/pipeline/run_cache.hpp>
+#include <stream/report/write.hpp>
 
 #include "../schedule/two_conv_fixture.hpp"
 
@@ -103,4 +113,69 @@ TEST(Pipeline, PerLayerGroupsAddUp) {
   EXPECT_EQ(r.total_latency, r.groups[0].allocation.total_latency + r.groups[1].allocation.total_latency);
   // Group 0: input 1024 + w1 144 + Conv1 2376 + conv1_out to DRAM 2048 = 5592.
   EXPECT_EQ(r.groups[0].allocation.total_latency, 1024 + 144 + 2376 + 2048);
+}
+
+namespace {
+// Every result file of a run except its clocks (timings.*), by path under `dir`.
+std::map<std::string, std::string> result_files(const pipeline::RunResult& r, const hardware::Accelerator& acc,
+                                                const std::filesystem::path& dir) {
+  std::filesystem::remove_all(dir);
+  report::write_results(r, acc, dir);
+  std::map<std::string, std::string> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file() || e.path().filename().string().rfind("timings.", 0) == 0) continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    files[std::filesystem::relative(e.path(), dir).generic_string()] =
+        std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return files;
+}
+}  // namespace
+
+// A cache filled by other runs (another cut, other accelerators) changes no byte of a run's results,
+// and a run that repeats pairs or a topology it has seen costs and routes nothing new.
+TEST(RunCache, SharedAcrossRunsGivesTheFreshRunsFiles) {
+  const auto tpu = hw("tpu_like_quad_core.yaml");
+  auto slow_bus = tpu;  // the same cores and topology, every connection at a quarter of its bandwidth
+  for (auto& c : slow_bus.connectivity) c.bandwidth /= 4;
+  slow_bus.build_interconnect();
+  const auto simba = hw("simba_small.yaml");
+  const auto tmp = std::filesystem::path(::testing::TempDir()) / "run_cache";
+  pipeline::RunOptions fresh;
+  fresh.cut_mode = pipeline::CutMode::PerLayer;
+  auto files = [&](const hardware::Accelerator& acc, const pipeline::RunOptions& o, const std::string& name) {
+    return result_files(pipeline::run(test::two_conv(), acc, o), acc, tmp / name);
+  };
+  const auto expected_tpu = files(tpu, fresh, "tpu");
+  const auto expected_slow = files(slow_bus, fresh, "slow");
+  const auto expected_simba = files(simba, fresh, "simba");
+  ASSERT_GT(expected_tpu.size(), 5u);
+  ASSERT_NE(expected_tpu.at("summary.yaml"), expected_slow.at("summary.yaml"));  // the bandwidth shows
+
+  pipeline::RunOptions shared = fresh;
+  shared.cache = std::make_shared<pipeline::RunCache>();
+  shared.cut_mode = pipeline::CutMode::Auto;  // the fused group's tiles and routes first
+  ASSERT_TRUE(pipeline::run(test::two_conv(), tpu, shared).solved());
+  EXPECT_GT(shared.cache->costs().size(), 0u);
+  shared.cut_mode = pipeline::CutMode::PerLayer;
+  EXPECT_EQ(files(simba, shared, "simba_shared"), expected_simba);
+  EXPECT_EQ(files(tpu, shared, "tpu_shared"), expected_tpu);
+  const auto filled = shared.cache->costs().size();
+  EXPECT_EQ(files(slow_bus, shared, "slow_shared"), expected_slow);
+  EXPECT_EQ(files(tpu, shared, "tpu_again"), expected_tpu);
+  EXPECT_EQ(shared.cache->costs().size(), filled);  // the variant's cores perform as tpu's: no new pair
+  EXPECT_EQ(shared.cache->routes(slow_bus), shared.cache->routes(tpu));
+  EXPECT_NE(shared.cache->routes(simba), shared.cache->routes(tpu));
+}
+
+TEST(CostCache, ClassesCoresByPerformanceAndBackend) {
+  const auto tpu = hw("tpu_like_quad_core.yaml");
+  pipeline::CostCache cache;
+  const int c0 = cache.performance_class(tpu.core(0), "");
+  EXPECT_EQ(cache.performance_class(tpu.core(1), ""), c0);  // the four compute cores are identical
+  EXPECT_NE(cache.performance_class(tpu.core(1), "aie"), c0);
+  auto bigger = tpu.core(0);
+  bigger.memories.back().size *= 2;
+  EXPECT_NE(cache.performance_class(bigger, ""), c0);
+  EXPECT_EQ(cache.performance_class(tpu.core(0), ""), c0);
 }

@@ -196,9 +196,18 @@ struct JobPlan {
 };
 
 JobPlan plan_jobs(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc,
-                  const std::vector<CostBackend>& backends) {
+                  const std::vector<CostBackend>& backends, CostCache* cache) {
   const Workload& w = tiled.workload;
   const auto reps = acc.performance_representatives();
+  // The key's core: the representative, or with a cache its performance class there (one per
+  // representative and backend, so the scan over the cache's classes runs once per core).
+  std::map<std::pair<int, const CostBackend*>, int> class_of;
+  auto key_core = [&](int rep, const CostBackend* backend) {
+    if (cache == nullptr) return rep;
+    auto [it, fresh] = class_of.try_emplace({rep, backend}, 0);
+    if (fresh) it->second = cache->performance_class(acc.core(rep), backend == nullptr ? "" : backend->name);
+    return it->second;
+  };
   JobPlan plan;
   std::map<std::pair<std::string, int>, std::size_t> job_of;
   const tiling::TensorAccessors accessors(w);
@@ -213,7 +222,7 @@ JobPlan plan_jobs(const tiling::TiledGroup& tiled, const hardware::Accelerator& 
       if (select_cost_backend(backends, acc.core(rep)) != backend) rep = c;
       const std::string full_key =
           backend == nullptr ? key : key + backend->name + request_key(backend_request(tiled, i, tile, acc.core(rep)));
-      auto [it, fresh] = job_of.try_emplace({full_key, rep}, plan.jobs.size());
+      auto [it, fresh] = job_of.try_emplace({full_key, key_core(rep, backend)}, plan.jobs.size());
       if (fresh) plan.jobs.push_back({it->first, false, tile, i, rep, backend, {}, nullptr});
       plan.uses.push_back({w.node(i).name, c, it->second});
     }
@@ -262,19 +271,41 @@ void run_jobs(std::vector<Job>& jobs, const tiling::TiledGroup& tiled, const har
 
 }  // namespace
 
+int CostCache::performance_class(const hardware::Core& core, const std::string& backend) {
+  for (std::size_t i = 0; i < classes_.size(); ++i)
+    if (classes_[i].first == backend && classes_[i].second.same_performance(core)) return static_cast<int>(i);
+  classes_.emplace_back(backend, core);
+  return static_cast<int>(classes_.size()) - 1;
+}
+
+const cost::CostEntry* CostCache::find(const std::pair<std::string, int>& key) const {
+  const auto it = entries_.find(key);
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+void CostCache::add(std::pair<std::string, int> key, const cost::CostEntry& entry) {
+  entries_.emplace(std::move(key), entry);
+}
+
+void CostCache::trim() {
+  if (entries_.size() <= kMaxEntries && classes_.size() <= kMaxClasses) return;
+  entries_.clear();  // the entries' class ids go with the classes
+  classes_.clear();
+}
+
 cost::CostTable estimate_costs(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc,
                                const CostEstimateOptions& options) {
-  JobPlan plan = plan_jobs(tiled, acc, options.backends);
+  JobPlan plan = plan_jobs(tiled, acc, options.backends, options.cache);
   if (options.cache != nullptr)
     for (auto& j : plan.jobs)
-      if (auto hit = options.cache->find(j.key); hit != options.cache->end()) {
-        j.result = hit->second;
+      if (const auto* hit = options.cache->find(j.key)) {
+        j.result = *hit;
         j.cached = true;
       }
   run_jobs(plan.jobs, tiled, acc, options);
   if (options.cache != nullptr)
     for (const auto& j : plan.jobs)
-      if (!j.cached) options.cache->emplace(j.key, j.result);
+      if (!j.cached) options.cache->add(j.key, j.result);
   cost::CostTable out;
   for (const auto& u : plan.uses) {
     cost::CostEntry e = plan.jobs[u.job].result;

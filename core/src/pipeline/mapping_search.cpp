@@ -92,6 +92,8 @@ SearchResult search_mapping(const Workload& workload, const hardware::Accelerato
                 " compute cores");
   if (options.nb_cols) base.nb_cols_to_use = *options.nb_cols;
   base.mapping.reset();
+  // The variants differ in mapping only: routes and (tile, core) costs carry over between them.
+  if (!base.cache) base.cache = std::make_shared<RunCache>();
   SearchResult result;
   for (auto& v : variants) {
     VariantOutcome out{v.index, v.tag, std::numeric_limits<double>::infinity(), "", v.mapping, ""};

@@ -98,12 +98,20 @@ std::vector<Workload> checked_fusion_groups(const Workload& workload, const RunO
 
 namespace {
 
+// The caller's cache, trimmed before this run, or one of the run's own.
+std::shared_ptr<RunCache> cache_for(const RunOptions& o) {
+  if (!o.cache) return std::make_shared<RunCache>();
+  o.cache->trim();
+  return o.cache;
+}
+
 // One run: the groups in order, each through its attempts (the memory fallback), with the clocks
 // of every phase kept for timings.* and identical allocation problems solved once.
 class Runner {
  public:
   Runner(const hardware::Accelerator& acc, const RunOptions& o)
-      : acc_(acc), o_(o), solver_(allocate::make_solver(o.solver)), timed_(*solver_), router_(acc),
+      : acc_(acc), o_(o), solver_(allocate::make_solver(o.solver)), timed_(*solver_), cache_(cache_for(o)),
+        router_(acc, {}, cache_->routes(acc)),
         fallback_(!o.has_mapping() && !o.costs_only && o.memory_fallback && o.intra_core_tiling.empty()) {}
 
   RunResult run(const Workload& workload) {
@@ -272,7 +280,7 @@ class Runner {
     say(tag + ": " + std::to_string(g.workload.computation_nodes().size()) + " compute nodes, " +
         std::to_string(g.tiled.iterations()) + " steady-state iterations; costing");
     t0 = clock::now();
-    g.costs = estimate_costs(g.tiled, acc_, {o_.threads, cost::kDefaultLpfLimit, o_.cost_backends, &cost_cache_});
+    g.costs = estimate_costs(g.tiled, acc_, {o_.threads, cost::kDefaultLpfLimit, o_.cost_backends, &cache_->costs()});
     at.cost_time_s = since(t0);
     g.cost_time_s += at.cost_time_s;
     if (o_.costs_only) return;
@@ -373,8 +381,10 @@ class Runner {
   const RunOptions& o_;
   std::unique_ptr<allocate::MilpSolver> solver_;
   TimedSolver timed_;
-  schedule::Router router_;  // paths and plans repeat across groups and fallback attempts
-  CostCache cost_cache_;     // so do (node, core) costs: each distinct pair is costed once per run
+  // Paths, plans and (node, core) costs repeat across groups and fallback attempts, and across
+  // runs sharing the caller's cache: each is computed once.
+  std::shared_ptr<RunCache> cache_;
+  schedule::Router router_;
   bool fallback_;  ///< the memory fallback applies (memory_fallback.hpp): automatic mappings only
   std::unordered_map<std::string, allocate::Allocation> solved_;  ///< optimal allocations by problem
   std::map<std::string, std::pair<std::int64_t, double>> conversions_;  ///< latency, energy (-1: none) by converted name

@@ -8,11 +8,20 @@
 
 namespace stream::schedule {
 
-Router::Router(const hardware::Accelerator& acc, RoutingOptions options)
-    : acc_(acc), options_(options) {}
+std::string topology_key(const hardware::Accelerator& acc) {
+  std::string key;
+  key.reserve(acc.edges().size() * 12);
+  for (const auto& [from, to, link] : acc.edges())
+    key.append(std::to_string(from)).append(">").append(std::to_string(to)).append(":").append(std::to_string(link)).append(";");
+  return key;
+}
+
+Router::Router(const hardware::Accelerator& acc, RoutingOptions options, std::shared_ptr<RouteMemo> memo)
+    : acc_(acc), options_(options), memo_(memo ? std::move(memo) : std::make_shared<RouteMemo>()) {}
 
 const std::vector<std::vector<int>>& Router::candidates(int source, int target) {
-  if (auto it = candidates_.find({source, target}); it != candidates_.end()) return it->second;
+  auto& known = memo_->candidates;
+  if (auto it = known.find({source, target}); it != known.end()) return it->second;
   std::vector<std::vector<int>> out;
   if (source == target) {
     out.push_back({source});
@@ -29,11 +38,11 @@ const std::vector<std::vector<int>>& Router::candidates(int source, int target) 
       if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(std::move(p));
     }
   }
-  return candidates_.emplace(std::make_pair(source, target), std::move(out)).first->second;
+  return known.emplace(std::make_pair(source, target), std::move(out)).first->second;
 }
 
 const Router::Route& Router::route(const std::vector<int>& sources, const std::vector<int>& targets) {
-  auto [it, added] = routes_.try_emplace({sources, targets});
+  auto [it, added] = memo_->routes.try_emplace({sources, targets});
   if (!added) return it->second;
   Route& route = it->second;
 

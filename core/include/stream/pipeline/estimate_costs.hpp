@@ -9,13 +9,16 @@
 // model cannot cost gets the reference's ideal-cycle fallback (backend "ideal-cycle") with the
 // model's reason, widened by the operand widths when memory fit failed (report/cost_fallbacks.hpp).
 // A core claimed by a registered cost backend (the AIE backend) is costed by it instead; its
-// request joins the dedup key. With a CostCache the dedup spans groups: a run whose groups repeat
-// the same layers (a stack of identical blocks, a fused group cut per layer) costs each once.
+// request joins the dedup key. With a CostCache the dedup spans groups, runs and accelerators:
+// cores are then keyed by their performance class in the cache (same_performance, claimed by the
+// same backend), so a run whose groups repeat the same layers (a stack of identical blocks, a
+// fused group cut per layer), and a sweep's points whose cores perform alike, cost each pair once.
 #pragma once
 
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "stream/cost/cost_model.hpp"
 #include "stream/cost/tile.hpp"
@@ -27,9 +30,27 @@
 
 namespace stream::pipeline {
 
-/// Cost entries by dedup key (tile, backend request) and representative core, without the
-/// per-use core id and type; shared by the groups and fallback attempts of one run.
-using CostCache = std::map<std::pair<std::string, int>, cost::CostEntry>;
+/// Cost entries by dedup key (tile, backend request) and performance class, without the per-use
+/// core id and type; shared by the groups and fallback attempts of a run, and by runs (RunCache).
+/// Not thread-safe.
+class STREAM_API CostCache {
+ public:
+  /// The class of cores that perform as `core` does (Core::same_performance) when the backend
+  /// named `backend` ("" for the built-in model) costs them; a new class when none does.
+  [[nodiscard]] int performance_class(const hardware::Core& core, const std::string& backend);
+  [[nodiscard]] const cost::CostEntry* find(const std::pair<std::string, int>& key) const;
+  void add(std::pair<std::string, int> key, const cost::CostEntry& entry);
+  [[nodiscard]] std::size_t size() const { return entries_.size(); }
+  /// Drops everything (entries and classes) once past kMaxEntries or kMaxClasses, so that a long
+  /// sweep over many distinct tiles or cores keeps its memory flat. Between runs only: a class id
+  /// a run holds must keep its meaning to its end.
+  void trim();
+  static constexpr std::size_t kMaxEntries = 100000, kMaxClasses = 256;
+
+ private:
+  std::map<std::pair<std::string, int>, cost::CostEntry> entries_;
+  std::vector<std::pair<std::string, hardware::Core>> classes_;
+};
 
 struct CostEstimateOptions {
   int threads = 1;
@@ -38,7 +59,7 @@ struct CostEstimateOptions {
   /// goes to the claiming backend of highest priority, else to the built-in ZigZag-equivalent
   /// model (registry/cost_backends.hpp). Empty: the built-in model costs every core.
   std::vector<CostBackend> backends;
-  CostCache* cache = nullptr;  ///< read and filled when set (not thread-safe: one run's)
+  CostCache* cache = nullptr;  ///< read and filled when set
 };
 
 /// The per-core tile of node `node_index` of the tiled group.

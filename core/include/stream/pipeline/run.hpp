@@ -26,6 +26,7 @@
 #include "stream/pipeline/energy.hpp"
 #include "stream/pipeline/layout_choice.hpp"
 #include "stream/pipeline/memory_accesses.hpp"
+#include "stream/pipeline/run_cache.hpp"
 #include "stream/registry/cost_backends.hpp"
 #include "stream/schedule/steady_state.hpp"
 #include "stream/tiling/tiled_group.hpp"
@@ -77,6 +78,8 @@ struct RunOptions {
   /// Data layouts (layout_choice.hpp): Fixed keeps the model's and prices them; Choose picks one
   /// per tensor, inserting conversion groups where cheaper, and schedules the groups again.
   LayoutMode layout = LayoutMode::Fixed;
+  /// Routes and costs shared with other runs (run_cache.hpp); null: the run keeps its own.
+  std::shared_ptr<RunCache> cache;
 };
 
 /// One MILP solve: an objective level of the lexicographic solve or a diagnosis solve.

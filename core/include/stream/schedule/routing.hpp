@@ -10,12 +10,15 @@
 // added; each state is extended with each candidate of the next pair, the states are stably
 // sorted by (score, edge count) and the best `beam_width` kept. The first final state is the plan,
 // so sharing edges between pairs (a multicast tree) beats independent shortest paths.
-// A Router caches the candidate paths per pair and the plan per (sources, targets), so a fusion
-// group's transfers between the same core groups are routed once.
+// A Router caches the candidate paths per pair and the plan per (sources, targets) in a RouteMemo,
+// so a fusion group's transfers between the same core groups are routed once; the memo depends
+// on the interconnect's directed edges alone, so accelerators of one topology may share it.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -53,9 +56,28 @@ struct RoutingOptions {
   std::size_t beam_width = 8;  ///< states kept between pairs
 };
 
+/// What a Router found: the candidate paths per pair and the chosen paths per (sources, targets).
+/// A function of the accelerator's edges() (with their link ids) and the routing options only, not
+/// of bandwidths, DMA models or cores: accelerators with the same topology_key() and options may
+/// share one (pipeline/run_cache.hpp).
+struct RouteMemo {
+  struct Route {
+    std::vector<int> links;
+    std::int64_t hops = 0;
+    std::vector<std::vector<int>> paths;
+  };
+  std::map<std::pair<int, int>, std::vector<std::vector<int>>> candidates;
+  std::map<std::pair<std::vector<int>, std::vector<int>>, Route> routes;
+};
+
+/// The accelerator's directed edges (from, to, link id) in order: equal keys, equal routes.
+[[nodiscard]] STREAM_API std::string topology_key(const hardware::Accelerator& acc);
+
 class STREAM_API Router {
  public:
-  explicit Router(const hardware::Accelerator& acc, RoutingOptions options = {});
+  /// `memo`: routes found before on an accelerator of the same topology_key (null: a new one).
+  explicit Router(const hardware::Accelerator& acc, RoutingOptions options = {},
+                  std::shared_ptr<RouteMemo> memo = nullptr);
 
   /// The plan moving `bits` from every source to every target. Throws stream::Error when a
   /// target cannot be reached from a source.
@@ -65,17 +87,12 @@ class STREAM_API Router {
   [[nodiscard]] const std::vector<std::vector<int>>& candidates(int source, int target);
 
  private:
-  struct Route {
-    std::vector<int> links;
-    std::int64_t hops = 0;
-    std::vector<std::vector<int>> paths;
-  };
+  using Route = RouteMemo::Route;
   const Route& route(const std::vector<int>& sources, const std::vector<int>& targets);
 
   const hardware::Accelerator& acc_;
   RoutingOptions options_;
-  std::map<std::pair<int, int>, std::vector<std::vector<int>>> candidates_;
-  std::map<std::pair<std::vector<int>, std::vector<int>>, Route> routes_;
+  std::shared_ptr<RouteMemo> memo_;
 };
 
 /// One-shot Router(acc).plan(sources, targets, bits).

@@ -1,0 +1,42 @@
+// What runs can share: transfer routes and (tile, core) costs, across runs and accelerators.
+//
+// A Router's candidate paths and multicast plans depend on the interconnect's directed edges alone
+// (schedule::RouteMemo, keyed by schedule::topology_key), not on bandwidths or cores; a cost entry
+// depends on the per-core tile, the backend request and how the core performs (a CostCache keys
+// cores by their performance class, Core::same_performance). So a sweep's points, whether they
+// share a hardware file or are its variants with other memories, bandwidths or arrays, and the
+// mapping search's variants, hand one RunCache to every run (RunOptions::cache): each path is
+// searched and each distinct (tile, core) pair costed once, and every figure and result file is
+// the same as with a fresh cache (tests/pipeline/run_test.cpp). The allocation MILP's reuse stays
+// per run, so `reused_allocations` keeps its meaning. Not thread-safe: one cache per thread, used
+// with one set of cost backends and the default routing options.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "stream/export.hpp"
+#include "stream/hardware/accelerator.hpp"
+#include "stream/pipeline/estimate_costs.hpp"
+#include "stream/schedule/routing.hpp"
+
+namespace stream::pipeline {
+
+class STREAM_API RunCache {
+ public:
+  /// The routes found so far on accelerators of `acc`'s topology (a new memo for a new topology).
+  [[nodiscard]] std::shared_ptr<schedule::RouteMemo> routes(const hardware::Accelerator& acc);
+  [[nodiscard]] CostCache& costs() { return costs_; }
+  /// Called by run() before it starts: past these bounds the cache starts over, so that a long
+  /// sweep keeps its memory flat (CostCache::trim).
+  void trim();
+  static constexpr std::size_t kMaxTopologies = 64;
+
+ private:
+  std::map<std::string, std::shared_ptr<schedule::RouteMemo>> routes_;
+  CostCache costs_;
+};
+
+}  // namespace stream::pipeline
