@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <iterator>
 #include <sstream>
 
@@ -50,13 +51,28 @@ std::string file_hash(const fs::path& path) {
   return hex(fnv1a(bytes));
 }
 
-// A hardware file's hash covers the core files it names too, so that editing a core file changes
-// the points that use it (a file that does not parse is hashed alone; loading it reports why).
-std::string hardware_hash(const fs::path& path) {
-  std::string h = file_hash(path);
-  for (const auto& core : hardware::core_files_of(path)) h += "+" + file_hash(core);
-  return h;
-}
+// The hashes of the sweep's files, each read once however many points name it.
+class FileHashes {
+ public:
+  const std::string& file(const fs::path& path) {
+    auto [it, fresh] = files_.try_emplace(path.string());
+    if (fresh) it->second = file_hash(path);
+    return it->second;
+  }
+  // A hardware file's hash covers the core files it names too, so that editing a core file changes
+  // the points that use it (a file that does not parse is hashed alone; loading it reports why).
+  const std::string& hardware(const fs::path& path) {
+    auto [it, fresh] = hardware_.try_emplace(path.string());
+    if (fresh) {
+      it->second = file(path);
+      for (const auto& core : hardware::core_files_of(path)) it->second += "+" + file(core);
+    }
+    return it->second;
+  }
+
+ private:
+  std::map<std::string, std::string> files_, hardware_;
+};
 
 // "block:KEY?a=1&b=2" -> block KEY with parameters a=1, b=2.
 void read_block(const std::string& value, WorkloadSource& w) {
@@ -70,7 +86,8 @@ void read_block(const std::string& value, WorkloadSource& w) {
 }
 
 // Sets the named axis `name` of `p` from `value`; returns its canonical text for the identity.
-std::string apply_axis(const sweep::SweepFile& s, const std::string& name, const std::string& value, ResolvedPoint& p) {
+std::string apply_axis(const sweep::SweepFile& s, const std::string& name, const std::string& value, ResolvedPoint& p,
+                       FileHashes& hashes) {
   if (name == "intra_core_tiling") {
     p.intra_core_tiling = value;
     return value;
@@ -98,7 +115,7 @@ std::string apply_axis(const sweep::SweepFile& s, const std::string& name, const
   if (name == "hardware") p.hardware = *file;
   else if (name == "workload") p.workload.file = file->string();
   else p.mapping = *file;
-  return name == "hardware" ? hardware_hash(*file) : file_hash(*file);
+  return name == "hardware" ? hashes.hardware(*file) : hashes.file(*file);
 }
 
 }  // namespace
@@ -119,6 +136,7 @@ std::string workload_key(const WorkloadSource& w) {
 std::vector<ResolvedPoint> resolve_points(const sweep::SweepFile& s, const std::vector<sweep::Point>& points) {
   std::vector<ResolvedPoint> out;
   out.reserve(points.size());
+  FileHashes hashes;
   for (const auto& point : points) {
     ResolvedPoint p;
     p.index = point.index;
@@ -131,13 +149,13 @@ std::vector<ResolvedPoint> resolve_points(const sweep::SweepFile& s, const std::
       const auto& value = axis.values[point.value[a]];
       p.axis_values.push_back(value);
       if (sweep::is_hardware_override(axis.name)) p.overrides.push_back({std::string(sweep::override_path(axis.name)), value});
-      else if (is_named_axis(axis.name)) identity += axis.name + "=" + apply_axis(s, axis.name, value, p) + "\n";
+      else if (is_named_axis(axis.name)) identity += axis.name + "=" + apply_axis(s, axis.name, value, p, hashes) + "\n";
       else params.push_back(axis.name + "=" + value);
     }
     if (!p.workload.block.empty()) p.workload.file.clear();
     // Defaults (no such axis) are inputs too.
-    if (identity.find("hardware=") == std::string::npos) identity += "hardware=" + hardware_hash(p.hardware) + "\n";
-    if (identity.find("workload=") == std::string::npos) identity += "workload=" + file_hash(p.workload.file) + "\n";
+    if (identity.find("hardware=") == std::string::npos) identity += "hardware=" + hashes.hardware(p.hardware) + "\n";
+    if (identity.find("workload=") == std::string::npos) identity += "workload=" + hashes.file(p.workload.file) + "\n";
     for (const auto& o : p.overrides) identity += "hardware/" + o.path + "=" + o.value + "\n";
     std::sort(params.begin(), params.end());
     for (const auto& kv : params) identity += "param " + kv + "\n";

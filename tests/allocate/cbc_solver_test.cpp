@@ -79,3 +79,36 @@ TEST(CbcSession, InfeasibleModelStopsAtTheFirstLevel) {
   EXPECT_EQ(r.levels.size(), 1u);
   EXPECT_TRUE(r.values.empty());
 }
+
+TEST(CbcSolver, AFractionalRelaxationIsSearchedToTheIntegerOptimum) {
+  // Vertex cover of a 5-cycle: the relaxation's optimum is 2.5 (every x = 1/2), not integral, so
+  // it must not stand in for the MILP; the integer optimum is 3 (ceil(5 / 2)).
+  LinearModel m;
+  std::vector<Var> x;
+  for (int i = 0; i < 5; ++i) x.push_back(m.add_binary("x" + std::to_string(i)));
+  LinExpr size;
+  for (int i = 0; i < 5; ++i) {
+    m.add_ge(LinExpr(x[static_cast<std::size_t>(i)]) + LinExpr(x[static_cast<std::size_t>((i + 1) % 5)]), 1.0,
+             "edge" + std::to_string(i), "cover");
+    size += LinExpr(x[static_cast<std::size_t>(i)]);
+  }
+  const auto r = CbcSolver().solve(m, size, {});
+  ASSERT_EQ(r.status, SolveStatus::Optimal);
+  EXPECT_EQ(r.objective, 3.0);
+  for (int i = 0; i < 5; ++i) {
+    const double a = r.values[static_cast<std::size_t>(i)], b = r.values[static_cast<std::size_t>((i + 1) % 5)];
+    EXPECT_TRUE(a == 0.0 || a == 1.0) << a;
+    EXPECT_GE(a + b, 1.0) << "edge " << i;
+  }
+}
+
+TEST(CbcSolver, AnIntegralRelaxationIsTheOptimum) {
+  // A path's cover matrix is totally unimodular, so the relaxation is integral: the optimum
+  // floor(9 / 2) = 4 without a search, a valid cover.
+  const PathCover p(9);
+  const auto r = CbcSolver().solve(p.model, p.levels().front().expr, {});
+  ASSERT_EQ(r.status, SolveStatus::Optimal);
+  EXPECT_EQ(r.objective, 4.0);
+  EXPECT_EQ(r.nodes, 0);
+  for (int i = 0; i + 1 < 9; ++i) EXPECT_GE(r.values[static_cast<std::size_t>(i)] + r.values[static_cast<std::size_t>(i) + 1], 1.0);
+}

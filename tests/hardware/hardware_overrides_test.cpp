@@ -94,3 +94,30 @@ TEST(HardwareOverrides, AnInvalidResultNamesTheFileAndTheOverride) {
   EXPECT_FALSE(std::regex_search(e, std::regex(R"(\.yaml:\d)"))) << e;
   EXPECT_NE(error_of({{"core_connectivity/0/bandwidth", "[1, {"}}).find("is not YAML"), std::string::npos);
 }
+
+TEST(HardwareVariants, EachVariantStartsFromTheFileWhateverCameBefore) {
+  // One HardwareVariants reads every variant from one working tree, putting back what a variant's
+  // overrides replaced: a variant after others (a failing one too) is the variant read alone.
+  HardwareVariants variants;
+  const std::vector<HardwareOverride> small_bus{{"core_connectivity/12/bandwidth", "16"},
+                                                {"cores/tpu_like/operational_array/sizes", "[8, 8]"}};
+  const std::vector<HardwareOverride> nested{{"cores/0/memories", "{}"}, {"cores/1/operational_array/sizes", "[4, 4]"}};
+  const auto first = variants.load(kTpu, small_bus);
+  EXPECT_THROW((void)variants.load(kTpu, nested), stream::Error);  // core 0 without memories is invalid
+  EXPECT_THROW((void)variants.load(kTpu, {{"cores/nosuch/name", "x"}}), stream::Error);
+  const auto sram = variants.load(kTpu, {{"cores/*/memories/sram_2MB/size", "8388608"}});
+  const auto again = variants.load(kTpu, small_bus);
+  EXPECT_EQ(again.connectivity[12].bandwidth, 16.0);
+  EXPECT_EQ(sizes(again, 0), (std::vector<std::int64_t>{8, 8}));
+  EXPECT_EQ(again.cores[0].memory_capacity(), load_accelerator(kTpu).cores[0].memory_capacity());  // not sram's
+  EXPECT_EQ(sram.connectivity[12].bandwidth, 128.0);  // not small_bus's
+  EXPECT_EQ(sizes(sram, 0), (std::vector<std::int64_t>{32, 32}));
+  EXPECT_EQ(sram.cores[0].memory_capacity(), 8388608);
+  EXPECT_DOUBLE_EQ(hardware_cost(again).total_area_mm2, hardware_cost(first).total_area_mm2);
+  EXPECT_DOUBLE_EQ(hardware_cost(again).total_area_mm2, hardware_cost(load_accelerator_with_overrides(kTpu, small_bus)).total_area_mm2);
+  for (int k = 0; k < 300; ++k) {  // past a working copy's uses: a fresh copy, the same variant
+    const auto v = variants.load(kTpu, {{"core_connectivity/12/bandwidth", std::to_string(k + 1)}});
+    ASSERT_EQ(v.connectivity[12].bandwidth, k + 1.0);
+    ASSERT_EQ(v.connectivity[0].bandwidth, 32.0);
+  }
+}

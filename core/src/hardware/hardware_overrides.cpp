@@ -7,6 +7,9 @@
 #include <charconv>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "stream/diagnostics/diagnostics.hpp"
 #include "stream/error.hpp"
@@ -70,19 +73,39 @@ std::vector<YAML::Node> select(YAML::Node node, const std::string& segment, bool
   return out;
 }
 
+// What put() replaced, to put it back: each node with a copy of its former value.
+using Undo = std::vector<std::pair<YAML::Node, YAML::Node>>;
+
 // Replaces every value the path reaches; returns how many.
-std::size_t put(YAML::Node node, const std::vector<std::string>& segments, std::size_t depth, const YAML::Node& value) {
+std::size_t put(YAML::Node node, const std::vector<std::string>& segments, std::size_t depth, const YAML::Node& value,
+                Undo& undo) {
   std::size_t n = 0;
   for (YAML::Node child : select(node, segments[depth], depth == 1 && segments[0] == "cores")) {
     if (depth + 1 < segments.size()) {
-      n += put(child, segments, depth + 1, value);
+      n += put(child, segments, depth + 1, value, undo);
     } else {
+      undo.emplace_back(child, YAML::Clone(child));
       child = YAML::Clone(value);  // assigns the node in place, inside its parent
       ++n;
     }
   }
   return n;
 }
+
+// Puts back what the overrides replaced, latest first (a later override may sit inside an
+// earlier one's value), when the variant has been read or has failed.
+class Restore {
+ public:
+  explicit Restore(Undo& undo) : undo_(undo) {}
+  ~Restore() {
+    for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) it->first = it->second;
+  }
+  Restore(const Restore&) = delete;
+  Restore& operator=(const Restore&) = delete;
+
+ private:
+  Undo& undo_;
+};
 
 // Reads the overridden tree. Its places are a mix of several files, so messages name the file and
 // the overrides instead; a problem of the file itself is reported at its own lines.
@@ -125,9 +148,19 @@ std::vector<std::string> override_segments(std::string_view path) {
   }
 }
 
+// A variant is read from a working copy of the file's tree: the overrides are put in, the tree is
+// read, and what they replaced is put back. Cloning the whole tree per variant (yaml-cpp's Clone,
+// then freeing it) was over half of a hardware variant's evaluation. A copy serves one thread at a
+// time, and is dropped after kUsesPerCopy variants, since each put leaves its nodes in the tree's
+// memory until the tree goes.
 struct HardwareVariants::Trees {
+  struct File {
+    YAML::Node tree;  ///< the file with its core files inlined, never changed
+    std::vector<std::pair<YAML::Node, int>> idle;  ///< working copies not in use, with their uses
+  };
+  static constexpr int kUsesPerCopy = 256;
   std::mutex mutex;
-  std::map<std::string, YAML::Node> by_file;  ///< file -> its tree with the core files inlined
+  std::map<std::string, File> by_file;
 };
 
 HardwareVariants::HardwareVariants() : trees_(std::make_unique<Trees>()) {}
@@ -135,7 +168,7 @@ HardwareVariants::~HardwareVariants() = default;
 
 Accelerator HardwareVariants::load(const fs::path& path, const std::vector<HardwareOverride>& overrides) {
   if (overrides.empty()) return load_accelerator(path);
-  YAML::Node root;
+  std::pair<YAML::Node, int> copy;
   {
     // yaml-cpp nodes share state even when read, so copying out happens under the lock.
     const std::lock_guard lock(trees_->mutex);
@@ -148,15 +181,31 @@ Accelerator HardwareVariants::load(const fs::path& path, const std::vector<Hardw
         return load_accelerator(path);  // reports the syntax error with its place
       }
       inline_cores(tree, path.parent_path());
-      it = trees_->by_file.emplace(path.string(), tree).first;
+      it = trees_->by_file.emplace(path.string(), Trees::File{tree, {}}).first;
     }
-    root = YAML::Clone(it->second);
+    auto& idle = it->second.idle;
+    if (idle.empty()) {
+      copy = {YAML::Clone(it->second.tree), 0};
+    } else {
+      copy = std::move(idle.back());
+      idle.pop_back();
+    }
   }
-  for (const auto& o : overrides)
-    if (put(root, override_segments(o.path), 0, parse_value(o)) == 0)
-      throw Error("hardware override " + o.path + " matches nothing in the accelerator (and its core files)",
-                  Location{.file = path.string()});
-  return read_overridden(root, path, overrides);
+  std::optional<Accelerator> acc;
+  {
+    Undo undo;
+    const Restore restore(undo);
+    for (const auto& o : overrides)
+      if (put(copy.first, override_segments(o.path), 0, parse_value(o), undo) == 0)
+        throw Error("hardware override " + o.path + " matches nothing in the accelerator (and its core files)",
+                    Location{.file = path.string()});
+    acc = read_overridden(copy.first, path, overrides);
+  }
+  if (++copy.second < Trees::kUsesPerCopy) {
+    const std::lock_guard lock(trees_->mutex);
+    trees_->by_file.at(path.string()).idle.push_back(std::move(copy));
+  }
+  return std::move(*acc);
 }
 
 Accelerator load_accelerator_with_overrides(const fs::path& path, const std::vector<HardwareOverride>& overrides) {

@@ -31,8 +31,9 @@ struct HardwareOverride {
 /// The path's segments; throws a stream::Error naming the path when one is empty.
 [[nodiscard]] std::vector<std::string> override_segments(std::string_view path);
 
-/// Variants of accelerator files: each file and its core files are read once, and a variant is a
-/// copy of that tree with the overrides applied, then validated. Safe to use from several threads.
+/// Variants of accelerator files: each file and its core files are read once, and a variant is
+/// that tree with the overrides applied (on a working copy, put back after), then validated. Safe
+/// to use from several threads.
 class STREAM_API HardwareVariants {
  public:
   HardwareVariants();
