@@ -311,10 +311,11 @@ class ProgressLine {
 void evaluate_all(const std::vector<const ResolvedPoint*>& todo, const sweep::SweepFile& sweep, const SharedInputs& in,
                   int jobs, const std::optional<fs::path>& keep_dir, RowLog& log, ProgressLine& progress) {
   std::atomic<std::size_t> next{0};
+  const auto routes = std::make_shared<pipeline::RouteMemos>();  // the workers' paths, searched once
   auto worker = [&] {
     // The worker's routes and costs, shared by its points (run_cache.hpp): the same hardware file,
     // and variants with the same topology or cores that perform alike, repeat them.
-    const auto cache = std::make_shared<pipeline::RunCache>();
+    const auto cache = std::make_shared<pipeline::RunCache>(routes);
     for (std::size_t k; (k = next.fetch_add(1)) < todo.size();) {
       const auto row = evaluate(*todo[k], sweep, in, keep_dir, cache);
       log.append(row);

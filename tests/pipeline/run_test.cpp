@@ -8,8 +8,9 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
-#include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/pipeline/estimate_costs.hpp>
 #include <stream/pipeline/fusion_groups.hpp>
@@ -178,4 +179,32 @@ TEST(CostCache, ClassesCoresByPerformanceAndBackend) {
   bigger.memories.back().size *= 2;
   EXPECT_NE(cache.performance_class(bigger, ""), c0);
   EXPECT_EQ(cache.performance_class(tpu.core(0), ""), c0);
+}
+
+TEST(RunCache, ThreadsSharingRoutesGetTheFreshRunsFiles) {
+  // Two threads, each with its own cache, share one RouteMemos (as a sweep's workers do): each
+  // run's files are those of a run alone, and the topology's routes are one memo.
+  const auto tpu = hw("tpu_like_quad_core.yaml");
+  auto slow_bus = tpu;
+  for (auto& c : slow_bus.connectivity) c.bandwidth /= 4;
+  slow_bus.build_interconnect();
+  const auto tmp = std::filesystem::path(::testing::TempDir()) / "run_cache_threads";
+  pipeline::RunOptions fresh;
+  const auto expected_tpu = result_files(pipeline::run(test::two_conv(), tpu, fresh), tpu, tmp / "tpu");
+  const auto expected_slow = result_files(pipeline::run(test::two_conv(), slow_bus, fresh), slow_bus, tmp / "slow");
+  const auto routes = std::make_shared<pipeline::RouteMemos>();
+  std::vector<pipeline::RunResult> results(4);
+  auto work = [&](int k) {
+    pipeline::RunOptions o;
+    o.cache = std::make_shared<pipeline::RunCache>(routes);
+    for (int r = k; r < 4; r += 2) results[static_cast<std::size_t>(r)] = pipeline::run(test::two_conv(), r % 2 ? slow_bus : tpu, o);
+  };
+  std::thread other(work, 1);
+  work(0);
+  other.join();
+  EXPECT_EQ(result_files(results[0], tpu, tmp / "t0"), expected_tpu);
+  EXPECT_EQ(result_files(results[2], tpu, tmp / "t2"), expected_tpu);
+  EXPECT_EQ(result_files(results[1], slow_bus, tmp / "t1"), expected_slow);
+  EXPECT_EQ(result_files(results[3], slow_bus, tmp / "t3"), expected_slow);
+  EXPECT_EQ(routes->of(tpu), routes->of(slow_bus));
 }

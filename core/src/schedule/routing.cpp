@@ -20,6 +20,7 @@ Router::Router(const hardware::Accelerator& acc, RoutingOptions options, std::sh
     : acc_(acc), options_(options), memo_(memo ? std::move(memo) : std::make_shared<RouteMemo>()) {}
 
 const std::vector<std::vector<int>>& Router::candidates(int source, int target) {
+  const std::lock_guard lock(memo_->mutex);
   auto& known = memo_->candidates;
   if (auto it = known.find({source, target}); it != known.end()) return it->second;
   std::vector<std::vector<int>> out;
@@ -119,6 +120,7 @@ const Router::Route& Router::route(const std::vector<int>& sources, const std::v
 }
 
 TransferPlan Router::plan(const std::vector<int>& sources, const std::vector<int>& targets, std::int64_t bits) {
+  const std::lock_guard lock(memo_->mutex);
   const Route& r = route(sources, targets);
   TransferPlan plan;
   plan.sources = sources;

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,6 +69,9 @@ struct RouteMemo {
   };
   std::map<std::pair<int, int>, std::vector<std::vector<int>>> candidates;
   std::map<std::pair<std::vector<int>, std::vector<int>>, Route> routes;
+  /// Held by a Router while it reads or fills the memo, so that routers on several threads may
+  /// share one; entries are only ever added, so what a Router returned stays valid.
+  std::recursive_mutex mutex;
 };
 
 /// The accelerator's directed edges (from, to, link id) in order: equal keys, equal routes.
