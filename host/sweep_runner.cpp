@@ -73,13 +73,25 @@ HardwareEntry load_hardware(const ResolvedPoint& p, hardware::HardwareVariants& 
 // Hardware files are loaded once here; a variant made by overrides is made by the point that uses
 // it, from the file's tree read once (a sweep may have thousands, and holding them all would grow
 // with the sweep).
-SharedInputs load_inputs(const std::vector<const ResolvedPoint*>& points, HostContext& ctx) {
+// Hardware files are read on `jobs` threads (reading YAML is most of a small sweep's set-up);
+// workloads one by one, since their frontends are plugins.
+SharedInputs load_inputs(const std::vector<const ResolvedPoint*>& points, HostContext& ctx, int jobs) {
   SharedInputs in;
+  std::vector<std::pair<const ResolvedPoint*, HardwareEntry*>> files;
+  for (const auto* p : points)
+    if (p->problem.empty() && p->overrides.empty())
+      if (auto [h, fresh] = in.hardware.try_emplace(p->hardware.string()); fresh) files.emplace_back(p, &h->second);
+  std::atomic<std::size_t> next{0};
+  auto read = [&] {
+    for (std::size_t k; (k = next.fetch_add(1)) < files.size();) *files[k].second = load_hardware(*files[k].first, *in.variants);
+  };
+  std::vector<std::thread> readers;
+  for (int t = 1; t < std::min<int>(jobs, static_cast<int>(files.size())); ++t) readers.emplace_back(read);
+  read();
+  for (auto& t : readers) t.join();
   for (const auto* point : points) {
     const auto& p = *point;
     if (!p.problem.empty()) continue;
-    if (p.overrides.empty())
-      if (auto [h, fresh] = in.hardware.try_emplace(p.hardware.string()); fresh) h->second = load_hardware(p, *in.variants);
     auto [w, new_workload] = in.workloads.try_emplace(workload_key(p.workload));
     if (new_workload) try {
         w->second.workload = load_workload(ctx, p.workload).workload;
@@ -350,10 +362,12 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   }
   std::fprintf(stderr, "[stream sweep] %zu points, %zu already in %s\n", resolved.size(), resolved.size() - todo.size(),
                dir.string().c_str());
+  const int jobs =
+      request.jobs > 0 ? request.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const auto inputs = [&] {
     std::unique_lock<std::mutex> lock;
     if (request.plugin_lock) lock = std::unique_lock(*request.plugin_lock);
-    auto in = load_inputs(todo, ctx);
+    auto in = load_inputs(todo, ctx, jobs);
     if (request.plugin_lock)
       in.expand = [inner = std::move(in.expand), m = request.plugin_lock](const Workload& w) {
         const std::lock_guard expansion(*m);
@@ -361,8 +375,6 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
       };
     return in;
   }();
-  const int jobs =
-      request.jobs > 0 ? request.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   {
     RowLog log(dir / "results.jsonl");
     ProgressLine progress(resolved.size(), resolved.size() - todo.size());
