@@ -183,13 +183,21 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
   return row;
 }
 
+// A row kept as its results.jsonl line: at the end of a sweep of 10^4 points the rows are held as
+// ~600-byte lines, not as parsed objects of several kB each, and parsed one at a time where needed.
+struct RowText {
+  Row point;         ///< the row's `point`, for ordering shards
+  std::string text;  ///< io::dump_json(row, -1)
+};
+
 // Rows already in DIR/results.jsonl, by identity; a line a killed run cut short is skipped.
-std::map<std::string, Row> read_rows(const fs::path& file) {
-  std::map<std::string, Row> rows;
+std::map<std::string, RowText> read_rows(const fs::path& file) {
+  std::map<std::string, RowText> rows;
   std::ifstream in(file);
   for (std::string line; std::getline(in, line);) {
     auto row = Row::parse(line, nullptr, false);
-    if (row.is_object() && row.contains("id") && row["id"].is_string()) rows[row["id"].get<std::string>()] = row;
+    if (row.is_object() && row.contains("id") && row["id"].is_string())
+      rows[row["id"].get<std::string>()] = {row.value("point", Row()), io::dump_json(row, -1)};
   }
   return rows;
 }
@@ -237,51 +245,59 @@ std::string csv_field(const Row& v) {
   return q + "\"";
 }
 
+Row parsed(const std::string& text) { return Row::parse(text); }
+
 // The columns: every key any row has, in first-seen order (axes, then the figures).
-std::vector<std::string> columns(const std::vector<Row>& rows) {
+template <class Rows, class Parse>
+std::vector<std::string> columns(const Rows& rows, Parse parse) {
   std::vector<std::string> cols;
-  for (const auto& r : rows)
+  for (const auto& text : rows) {
+    const Row r = parse(text);
     for (const auto& [k, v] : r.items())
       if (std::find(cols.begin(), cols.end(), k) == cols.end()) cols.push_back(k);
+  }
   return cols;
 }
 
-std::string csv(const std::vector<Row>& rows) {
-  const auto cols = columns(rows);
+template <class Rows, class Parse>
+std::string csv(const Rows& rows, Parse parse) {
+  const auto cols = columns(rows, parse);
   std::string out;
   for (std::size_t c = 0; c < cols.size(); ++c) out += (c ? "," : "") + cols[c];
   out += "\n";
-  for (const auto& r : rows) {
+  for (const auto& text : rows) {
+    const Row r = parse(text);
     for (std::size_t c = 0; c < cols.size(); ++c) out += (c ? "," : "") + (r.contains(cols[c]) ? csv_field(r[cols[c]]) : "");
     out += "\n";
   }
   return out;
 }
 
-std::vector<Row> pareto_rows(const std::vector<Row>& rows) {
+std::vector<Row> pareto_rows(const std::vector<std::string>& rows) {
   std::vector<std::size_t> ok;
   std::vector<std::vector<double>> objectives;
   for (std::size_t i = 0; i < rows.size(); ++i)
-    if (const auto& r = rows[i]; r["status"] == "ok") {
+    if (const auto r = parsed(rows[i]); r["status"] == "ok") {
       ok.push_back(i);
       objectives.push_back({r["latency"].get<double>(), r["energy_pj"].get<double>(), r["area_mm2"].get<double>()});
     }
   std::vector<Row> front;
-  for (auto i : sweep::pareto_front(objectives)) front.push_back(rows[ok[i]]);
+  for (auto i : sweep::pareto_front(objectives)) front.push_back(parsed(rows[ok[i]]));
   return front;
 }
 
-// The final files; `rows` are in product order.
-void write_results(const fs::path& dir, const std::vector<Row>& rows) {
+// The final files; `rows` (results.jsonl lines) are in product order. Returns the Pareto front.
+std::vector<Row> write_results(const fs::path& dir, const std::vector<std::string>& rows) {
   std::string jsonl;
-  for (const auto& r : rows) jsonl += io::dump_json(r, -1) + "\n";
+  for (const auto& r : rows) jsonl += r + "\n";
   io::write_file(dir / "results.jsonl", jsonl);
-  io::write_file(dir / "results.csv", csv(rows));
-  const auto front = pareto_rows(rows);
-  io::write_file(dir / "pareto.csv", csv(front));
+  io::write_file(dir / "results.csv", csv(rows, parsed));
+  auto front = pareto_rows(rows);
+  io::write_file(dir / "pareto.csv", csv(front, [](const Row& r) -> const Row& { return r; }));
   std::vector<std::string> front_ids;
   for (const auto& r : front) front_ids.push_back(r["id"].get<std::string>());
   io::write_file(dir / "report.html", report::sweep_report_html(jsonl, front_ids));
+  return front;
 }
 
 std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
@@ -382,36 +398,41 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
                  progress);
   }
   SweepOutcome outcome;
-  std::map<std::string, Row> all = read_rows(dir / "results.jsonl");
+  auto all = read_rows(dir / "results.jsonl");
   // Moved, not copied (a sweep of 10^4 points holds one set of rows, not several); a point listed
   // twice (a value repeated in an axis) gets a copy until its last use.
   std::map<std::string, std::size_t> uses;
   for (const auto& p : resolved) ++uses[p.id];
+  std::vector<std::string> rows;
   for (const auto& p : resolved) {
     const auto row = all.find(p.id);
     if (row == all.end())
       throw Error("point " + std::to_string(p.index) + " has no row in the results after the sweep", {}, ErrorKind::Internal);
-    outcome.rows.push_back(--uses[p.id] == 0 ? std::move(row->second) : row->second);
-    outcome.ok += outcome.rows.back()["status"] == "ok" ? 1 : 0;
+    rows.push_back(--uses[p.id] == 0 ? std::move(row->second.text) : row->second.text);
+    const Row r = parsed(rows.back());
+    outcome.ok += r["status"] == "ok" ? 1 : 0;
+    if (request.rows) outcome.rows.push_back(r);
   }
-  write_results(dir, outcome.rows);
-  outcome.pareto = pareto_rows(outcome.rows);
+  outcome.points = rows.size();
+  outcome.pareto = write_results(dir, rows);
   return outcome;
 }
 
-std::vector<Row> merge_sweeps(const std::vector<fs::path>& dirs, const fs::path& out) {
-  std::map<std::string, Row> all;
+std::size_t merge_sweeps(const std::vector<fs::path>& dirs, const fs::path& out) {
+  std::map<std::string, RowText> all;
   for (const auto& d : dirs) {
     if (!fs::is_regular_file(d / "results.jsonl"))
       throw Error("no results.jsonl in this directory (is it a sweep's --out?)", Location{.file = d.string()});
     for (auto& [id, row] : read_rows(d / "results.jsonl")) all.emplace(id, std::move(row));
   }
-  std::vector<Row> rows;
-  for (auto& [id, row] : all) rows.push_back(std::move(row));
-  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a["point"] < b["point"]; });
+  std::vector<RowText*> order;
+  for (auto& [id, row] : all) order.push_back(&row);
+  std::stable_sort(order.begin(), order.end(), [](const RowText* a, const RowText* b) { return a->point < b->point; });
+  std::vector<std::string> rows;
+  for (auto* r : order) rows.push_back(std::move(r->text));
   fs::create_directories(out);
-  write_results(out, rows);
-  return rows;
+  (void)write_results(out, rows);
+  return rows.size();
 }
 
 }  // namespace stream::host

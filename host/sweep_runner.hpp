@@ -35,18 +35,23 @@ struct SweepRequest {
   /// Held while the sweep uses the plugin host (loading the inputs; each point's expansion), when
   /// several threads share that host (the Python module); the points run without it.
   std::mutex* plugin_lock = nullptr;
+  /// Return every row in SweepOutcome::rows (the Python module, the MCP server); the CLI needs
+  /// only the counts, and a sweep of many points then holds its rows as text alone.
+  bool rows = true;
 };
 
 struct SweepOutcome {
-  std::vector<Row> rows;  ///< every point of the request, in product order
+  std::vector<Row> rows;  ///< every point of the request, in product order (when SweepRequest::rows)
+  std::size_t points = 0;  ///< the request's points
   std::vector<Row> pareto;
   std::size_t ok = 0;  ///< rows with status ok
 };
 
 /// Throws stream::Error for a bad shard or an output directory that cannot be written.
 [[nodiscard]] SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx);
-/// The rows of every shard directory, written to `out`; throws when a directory holds no results.
-[[nodiscard]] std::vector<Row> merge_sweeps(const std::vector<std::filesystem::path>& dirs,
+/// The rows of every shard directory, written to `out` (how many); throws when a directory holds
+/// no results.
+[[nodiscard]] std::size_t merge_sweeps(const std::vector<std::filesystem::path>& dirs,
                                             const std::filesystem::path& out);
 
 }  // namespace stream::host

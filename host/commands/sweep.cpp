@@ -28,16 +28,16 @@ struct Options {
 };
 
 void run(const Options& o, HostContext& ctx) {
-  const auto outcome = run_sweep({sweep::load_sweep_file(o.file), o.out, o.jobs, o.shard, o.keep_points}, ctx);
-  const auto& rows = outcome.rows;
-  std::printf("%zu points: %zu ok, %zu not (see status and reason); Pareto front: %zu\n", rows.size(), outcome.ok,
-              rows.size() - outcome.ok, outcome.pareto.size());
+  const auto outcome =
+      run_sweep({sweep::load_sweep_file(o.file), o.out, o.jobs, o.shard, o.keep_points, nullptr, false}, ctx);
+  std::printf("%zu points: %zu ok, %zu not (see status and reason); Pareto front: %zu\n", outcome.points, outcome.ok,
+              outcome.points - outcome.ok, outcome.pareto.size());
   std::printf("results in %s (results.csv, results.jsonl, pareto.csv, report.html)\n", o.out.c_str());
 }
 
 void merge(const Options& o) {
-  const auto rows = merge_sweeps({o.merge_dirs.begin(), o.merge_dirs.end()}, o.out);
-  std::printf("%zu points from %zu directories; results in %s\n", rows.size(), o.merge_dirs.size(), o.out.c_str());
+  const auto points = merge_sweeps({o.merge_dirs.begin(), o.merge_dirs.end()}, o.out);
+  std::printf("%zu points from %zu directories; results in %s\n", points, o.merge_dirs.size(), o.out.c_str());
 }
 
 void setup(CLI::App& app, HostContext& ctx) {
