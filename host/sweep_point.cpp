@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <iterator>
 #include <sstream>
 
@@ -51,26 +53,33 @@ std::string file_hash(const fs::path& path) {
   return hex(fnv1a(bytes));
 }
 
-// The hashes of the sweep's files, each read once however many points name it.
+// The hashes of the sweep's files, each read once however many points name it (thread-safe: a
+// sweep's workers resolve their points as they take them).
 class FileHashes {
  public:
-  const std::string& file(const fs::path& path) {
-    auto [it, fresh] = files_.try_emplace(path.string());
-    if (fresh) it->second = file_hash(path);
-    return it->second;
+  std::string file(const fs::path& path) {
+    const std::lock_guard lock(mutex_);
+    return file_locked(path);
   }
   // A hardware file's hash covers the core files it names too, so that editing a core file changes
   // the points that use it (a file that does not parse is hashed alone; loading it reports why).
-  const std::string& hardware(const fs::path& path) {
+  std::string hardware(const fs::path& path) {
+    const std::lock_guard lock(mutex_);
     auto [it, fresh] = hardware_.try_emplace(path.string());
     if (fresh) {
-      it->second = file(path);
-      for (const auto& core : hardware::core_files_of(path)) it->second += "+" + file(core);
+      it->second = file_locked(path);
+      for (const auto& core : hardware::core_files_of(path)) it->second += "+" + file_locked(core);
     }
     return it->second;
   }
 
  private:
+  const std::string& file_locked(const fs::path& path) {
+    auto [it, fresh] = files_.try_emplace(path.string());
+    if (fresh) it->second = file_hash(path);
+    return it->second;
+  }
+  std::mutex mutex_;
   std::map<std::string, std::string> files_, hardware_;
 };
 
@@ -133,39 +142,48 @@ std::string workload_key(const WorkloadSource& w) {
   return key + "|cast=" + w.cast;
 }
 
+struct PointResolver::Hashes : FileHashes {};
+
+PointResolver::PointResolver(const sweep::SweepFile& sweep) : sweep_(sweep), hashes_(std::make_unique<Hashes>()) {}
+PointResolver::~PointResolver() = default;
+
+ResolvedPoint PointResolver::resolve(const sweep::Point& point) const {
+  const auto& s = sweep_;
+  auto& hashes = *hashes_;
+  ResolvedPoint p;
+  p.index = point.index;
+  p.hardware = resolve_input("hardware/tpu_like_quad_core.yaml");
+  p.workload.file = resolve_input("workload/2conv_1_8_32_32_16_32_3.onnx").string();
+  std::string identity;
+  std::vector<std::string> params;
+  for (std::size_t a = 0; a < s.axes.size(); ++a) {
+    const auto& axis = s.axes[a];
+    const auto& value = axis.values[point.value[a]];
+    p.axis_values.push_back(value);
+    if (sweep::is_hardware_override(axis.name)) p.overrides.push_back({std::string(sweep::override_path(axis.name)), value});
+    else if (is_named_axis(axis.name)) identity += axis.name + "=" + apply_axis(s, axis.name, value, p, hashes) + "\n";
+    else params.push_back(axis.name + "=" + value);
+  }
+  if (!p.workload.block.empty()) p.workload.file.clear();
+  // Defaults (no such axis) are inputs too.
+  if (identity.find("hardware=") == std::string::npos) identity += "hardware=" + hashes.hardware(p.hardware) + "\n";
+  if (identity.find("workload=") == std::string::npos) identity += "workload=" + hashes.file(p.workload.file) + "\n";
+  for (const auto& o : p.overrides) identity += "hardware/" + o.path + "=" + o.value + "\n";
+  std::sort(params.begin(), params.end());
+  for (const auto& kv : params) identity += "param " + kv + "\n";
+  if (!params.empty() && p.workload.block.empty() && p.problem.empty())
+    p.problem = "block parameter axes (" + params.front().substr(0, params.front().find('=')) +
+                ", ...) apply to block workloads, and this point's workload is a file";
+  p.workload.params.insert(p.workload.params.end(), params.begin(), params.end());
+  p.id = hex(fnv1a(identity));
+  return p;
+}
+
 std::vector<ResolvedPoint> resolve_points(const sweep::SweepFile& s, const std::vector<sweep::Point>& points) {
+  const PointResolver resolver(s);
   std::vector<ResolvedPoint> out;
   out.reserve(points.size());
-  FileHashes hashes;
-  for (const auto& point : points) {
-    ResolvedPoint p;
-    p.index = point.index;
-    p.hardware = resolve_input("hardware/tpu_like_quad_core.yaml");
-    p.workload.file = resolve_input("workload/2conv_1_8_32_32_16_32_3.onnx").string();
-    std::string identity;
-    std::vector<std::string> params;
-    for (std::size_t a = 0; a < s.axes.size(); ++a) {
-      const auto& axis = s.axes[a];
-      const auto& value = axis.values[point.value[a]];
-      p.axis_values.push_back(value);
-      if (sweep::is_hardware_override(axis.name)) p.overrides.push_back({std::string(sweep::override_path(axis.name)), value});
-      else if (is_named_axis(axis.name)) identity += axis.name + "=" + apply_axis(s, axis.name, value, p, hashes) + "\n";
-      else params.push_back(axis.name + "=" + value);
-    }
-    if (!p.workload.block.empty()) p.workload.file.clear();
-    // Defaults (no such axis) are inputs too.
-    if (identity.find("hardware=") == std::string::npos) identity += "hardware=" + hashes.hardware(p.hardware) + "\n";
-    if (identity.find("workload=") == std::string::npos) identity += "workload=" + hashes.file(p.workload.file) + "\n";
-    for (const auto& o : p.overrides) identity += "hardware/" + o.path + "=" + o.value + "\n";
-    std::sort(params.begin(), params.end());
-    for (const auto& kv : params) identity += "param " + kv + "\n";
-    if (!params.empty() && p.workload.block.empty() && p.problem.empty())
-      p.problem = "block parameter axes (" + params.front().substr(0, params.front().find('=')) +
-                  ", ...) apply to block workloads, and this point's workload is a file";
-    p.workload.params.insert(p.workload.params.end(), params.begin(), params.end());
-    p.id = hex(fnv1a(identity));
-    out.push_back(std::move(p));
-  }
+  for (const auto& point : points) out.push_back(resolver.resolve(point));
   return out;
 }
 

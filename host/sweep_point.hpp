@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,8 +40,24 @@ struct ResolvedPoint {
   std::string problem;  ///< why the point cannot run (an input that does not resolve), empty when it can
 };
 
-/// Every point of `sweep` resolved; bad values (a missing file) make the point's `problem`, not an
-/// exception, so that the other points still run.
+/// Resolves the points of one sweep file one at a time, so that a sweep of many points need not
+/// hold them all resolved; each file is read for its hash once. Bad values (a missing file) make
+/// the point's `problem`, not an exception, so that the other points still run. Thread-safe.
+class PointResolver {
+ public:
+  explicit PointResolver(const sweep::SweepFile& sweep);
+  ~PointResolver();
+  PointResolver(const PointResolver&) = delete;
+  PointResolver& operator=(const PointResolver&) = delete;
+  [[nodiscard]] ResolvedPoint resolve(const sweep::Point& point) const;
+
+ private:
+  struct Hashes;
+  const sweep::SweepFile& sweep_;
+  std::unique_ptr<Hashes> hashes_;
+};
+
+/// Every point of `sweep` resolved (PointResolver).
 [[nodiscard]] std::vector<ResolvedPoint> resolve_points(const sweep::SweepFile& sweep,
                                                         const std::vector<sweep::Point>& points);
 

@@ -75,30 +75,31 @@ HardwareEntry load_hardware(const ResolvedPoint& p, hardware::HardwareVariants& 
 // with the sweep).
 // Hardware files are read on `jobs` threads (reading YAML is most of a small sweep's set-up);
 // workloads one by one, since their frontends are plugins.
-SharedInputs load_inputs(const std::vector<const ResolvedPoint*>& points, HostContext& ctx, int jobs) {
+SharedInputs load_inputs(const std::vector<const sweep::Point*>& points, const PointResolver& resolver, HostContext& ctx,
+                         int jobs) {
   SharedInputs in;
-  std::vector<std::pair<const ResolvedPoint*, HardwareEntry*>> files;
-  for (const auto* p : points)
-    if (p->problem.empty() && p->overrides.empty())
-      if (auto [h, fresh] = in.hardware.try_emplace(p->hardware.string()); fresh) files.emplace_back(p, &h->second);
+  std::vector<std::pair<ResolvedPoint, HardwareEntry*>> files;
+  std::vector<std::pair<WorkloadSource, WorkloadEntry*>> workloads;
+  for (const auto* point : points) {
+    auto p = resolver.resolve(*point);
+    if (!p.problem.empty()) continue;
+    if (auto [w, fresh] = in.workloads.try_emplace(workload_key(p.workload)); fresh) workloads.emplace_back(p.workload, &w->second);
+    if (p.overrides.empty())
+      if (auto [h, fresh] = in.hardware.try_emplace(p.hardware.string()); fresh) files.emplace_back(std::move(p), &h->second);
+  }
   std::atomic<std::size_t> next{0};
   auto read = [&] {
-    for (std::size_t k; (k = next.fetch_add(1)) < files.size();) *files[k].second = load_hardware(*files[k].first, *in.variants);
+    for (std::size_t k; (k = next.fetch_add(1)) < files.size();) *files[k].second = load_hardware(files[k].first, *in.variants);
   };
   std::vector<std::thread> readers;
   for (int t = 1; t < std::min<int>(jobs, static_cast<int>(files.size())); ++t) readers.emplace_back(read);
   read();
   for (auto& t : readers) t.join();
-  for (const auto* point : points) {
-    const auto& p = *point;
-    if (!p.problem.empty()) continue;
-    auto [w, new_workload] = in.workloads.try_emplace(workload_key(p.workload));
-    if (new_workload) try {
-        w->second.workload = load_workload(ctx, p.workload).workload;
-      } catch (const std::exception& e) {
-        w->second.problem = message_of(e);
-      }
-  }
+  for (auto& [source, entry] : workloads) try {
+      entry->workload = load_workload(ctx, source).workload;
+    } catch (const std::exception& e) {
+      entry->problem = message_of(e);
+    }
   in.cost_backends = ctx.plugins().registries().cost_backend_list();
   in.expand = automatic_path_expansion(ctx);
   return in;
@@ -260,17 +261,19 @@ std::vector<std::string> columns(const Rows& rows, Parse parse) {
 }
 
 template <class Rows, class Parse>
-std::string csv(const Rows& rows, Parse parse) {
+void write_csv(const fs::path& path, const Rows& rows, Parse parse) {
   const auto cols = columns(rows, parse);
-  std::string out;
-  for (std::size_t c = 0; c < cols.size(); ++c) out += (c ? "," : "") + cols[c];
-  out += "\n";
+  io::FileWriter out(path);
+  std::string line;
+  for (std::size_t c = 0; c < cols.size(); ++c) line += (c ? "," : "") + cols[c];
+  out.write(line + "\n");
   for (const auto& text : rows) {
     const Row r = parse(text);
-    for (std::size_t c = 0; c < cols.size(); ++c) out += (c ? "," : "") + (r.contains(cols[c]) ? csv_field(r[cols[c]]) : "");
-    out += "\n";
+    line.clear();
+    for (std::size_t c = 0; c < cols.size(); ++c) line += (c ? "," : "") + (r.contains(cols[c]) ? csv_field(r[cols[c]]) : "");
+    out.write(line + "\n");
   }
-  return out;
+  out.close();
 }
 
 std::vector<Row> pareto_rows(const std::vector<std::string>& rows) {
@@ -286,17 +289,18 @@ std::vector<Row> pareto_rows(const std::vector<std::string>& rows) {
   return front;
 }
 
-// The final files; `rows` (results.jsonl lines) are in product order. Returns the Pareto front.
+// The final files, written row by row; `rows` (results.jsonl lines) are in product order. Returns
+// the Pareto front.
 std::vector<Row> write_results(const fs::path& dir, const std::vector<std::string>& rows) {
-  std::string jsonl;
-  for (const auto& r : rows) jsonl += r + "\n";
-  io::write_file(dir / "results.jsonl", jsonl);
-  io::write_file(dir / "results.csv", csv(rows, parsed));
+  io::FileWriter jsonl(dir / "results.jsonl");
+  for (const auto& r : rows) jsonl.write(r + "\n");
+  jsonl.close();
+  write_csv(dir / "results.csv", rows, parsed);
   auto front = pareto_rows(rows);
-  io::write_file(dir / "pareto.csv", csv(front, [](const Row& r) -> const Row& { return r; }));
+  write_csv(dir / "pareto.csv", front, [](const Row& r) -> const Row& { return r; });
   std::vector<std::string> front_ids;
   for (const auto& r : front) front_ids.push_back(r["id"].get<std::string>());
-  io::write_file(dir / "report.html", report::sweep_report_html(jsonl, front_ids));
+  report::write_sweep_report(dir / "report.html", rows, front_ids);
   return front;
 }
 
@@ -336,7 +340,8 @@ class ProgressLine {
   std::mutex mutex_;
 };
 
-void evaluate_all(const std::vector<const ResolvedPoint*>& todo, const sweep::SweepFile& sweep, const SharedInputs& in,
+void evaluate_all(const std::vector<const sweep::Point*>& todo, const PointResolver& resolver,
+                  const sweep::SweepFile& sweep, const SharedInputs& in,
                   int jobs, const std::optional<fs::path>& keep_dir, RowLog& log, ProgressLine& progress) {
   std::atomic<std::size_t> next{0};
   const auto routes = std::make_shared<pipeline::RouteMemos>();  // the workers' paths, searched once
@@ -345,7 +350,7 @@ void evaluate_all(const std::vector<const ResolvedPoint*>& todo, const sweep::Sw
     // and variants with the same topology or cores that perform alike, repeat them.
     const auto cache = std::make_shared<pipeline::RunCache>(routes);
     for (std::size_t k; (k = next.fetch_add(1)) < todo.size();) {
-      const auto row = evaluate(*todo[k], sweep, in, keep_dir, cache);
+      const auto row = evaluate(resolver.resolve(*todo[k]), sweep, in, keep_dir, cache);
       log.append(row);
       progress.tick(row["status"] != "ok");
     }
@@ -367,23 +372,28 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
     for (std::size_t k = i; k < points.size(); k += n) mine.push_back(points[k]);
     points = std::move(mine);
   }
-  const auto resolved = resolve_points(sweep, points);
+  // Points are resolved when used (their identities first): a sweep of 10^4 points holds them as
+  // value indices and ids, not resolved.
+  const PointResolver resolver(sweep);
+  std::vector<std::string> ids;
+  ids.reserve(points.size());
+  for (const auto& point : points) ids.push_back(resolver.resolve(point).id);
   const fs::path& dir = request.out;
   fs::create_directories(dir);
-  std::vector<const ResolvedPoint*> todo;
+  std::vector<const sweep::Point*> todo;
   {
     const auto done = read_rows(dir / "results.jsonl");
-    for (const auto& p : resolved)
-      if (!done.count(p.id)) todo.push_back(&p);
+    for (std::size_t k = 0; k < points.size(); ++k)
+      if (!done.count(ids[k])) todo.push_back(&points[k]);
   }
-  std::fprintf(stderr, "[stream sweep] %zu points, %zu already in %s\n", resolved.size(), resolved.size() - todo.size(),
+  std::fprintf(stderr, "[stream sweep] %zu points, %zu already in %s\n", points.size(), points.size() - todo.size(),
                dir.string().c_str());
   const int jobs =
       request.jobs > 0 ? request.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const auto inputs = [&] {
     std::unique_lock<std::mutex> lock;
     if (request.plugin_lock) lock = std::unique_lock(*request.plugin_lock);
-    auto in = load_inputs(todo, ctx, jobs);
+    auto in = load_inputs(todo, resolver, ctx, jobs);
     if (request.plugin_lock)
       in.expand = [inner = std::move(in.expand), m = request.plugin_lock](const Workload& w) {
         const std::lock_guard expansion(*m);
@@ -393,8 +403,8 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   }();
   {
     RowLog log(dir / "results.jsonl");
-    ProgressLine progress(resolved.size(), resolved.size() - todo.size());
-    evaluate_all(todo, sweep, inputs, jobs, request.keep_points ? std::optional<fs::path>(dir) : std::nullopt, log,
+    ProgressLine progress(points.size(), points.size() - todo.size());
+    evaluate_all(todo, resolver, sweep, inputs, jobs, request.keep_points ? std::optional<fs::path>(dir) : std::nullopt, log,
                  progress);
   }
   SweepOutcome outcome;
@@ -402,13 +412,14 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   // Moved, not copied (a sweep of 10^4 points holds one set of rows, not several); a point listed
   // twice (a value repeated in an axis) gets a copy until its last use.
   std::map<std::string, std::size_t> uses;
-  for (const auto& p : resolved) ++uses[p.id];
+  for (const auto& id : ids) ++uses[id];
   std::vector<std::string> rows;
-  for (const auto& p : resolved) {
-    const auto row = all.find(p.id);
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    const auto row = all.find(ids[k]);
     if (row == all.end())
-      throw Error("point " + std::to_string(p.index) + " has no row in the results after the sweep", {}, ErrorKind::Internal);
-    rows.push_back(--uses[p.id] == 0 ? std::move(row->second.text) : row->second.text);
+      throw Error("point " + std::to_string(points[k].index) + " has no row in the results after the sweep", {},
+                  ErrorKind::Internal);
+    rows.push_back(--uses[ids[k]] == 0 ? std::move(row->second.text) : row->second.text);
     const Row r = parsed(rows.back());
     outcome.ok += r["status"] == "ok" ? 1 : 0;
     if (request.rows) outcome.rows.push_back(r);

@@ -76,3 +76,26 @@ TEST(Utf8, RepairsEachIllFormedByteAndKeepsWellFormedText) {
   EXPECT_EQ(stream::io::to_valid_utf8("x\xE2\x82"), "x" + fffd + fffd);   // cut at the end
   EXPECT_FALSE(stream::io::is_valid_utf8("\x80"));
 }
+
+TEST(FileWriter, PiecesPastTheBufferAreTheWholeText) {
+  // 200,000 pieces of 7 bytes (past the 64 kB buffer many times), one with an invalid byte that
+  // becomes U+FFFD (3 bytes): the file is the pieces in order.
+  const auto path = scratch("writer") / "results.jsonl";
+  std::string expected;
+  {
+    stream::io::FileWriter out(path);
+    for (int i = 0; i < 200000; ++i) {
+      const std::string piece = i == 1000 ? std::string("ab\xff" "cde\n") : std::to_string(100000 + i) + "\n";
+      out.write(piece);
+      expected += i == 1000 ? std::string("ab\xef\xbf\xbd" "cde\n") : piece;
+    }
+    out.close();
+  }
+  EXPECT_EQ(stream::test::read(path), expected);
+}
+
+TEST(FileWriter, AFullDeviceIsReportedAtTheLatestOnClose) {
+  stream::io::FileWriter out("/dev/full");
+  out.write("total_latency: 14344\n");  // buffered: the failure shows when it goes out
+  EXPECT_THROW(out.close(), stream::Error);
+}

@@ -36,14 +36,43 @@ void write_all(int fd, const std::filesystem::path& path, std::string_view text)
 }  // namespace
 
 void write_file(const std::filesystem::path& path, std::string_view text, FileMode mode) {
+  FileWriter file(path, mode);
+  file.write(text);
+  file.close();
+}
+
+FileWriter::FileWriter(const std::filesystem::path& path, FileMode mode) : path_(path) {
   int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
   if (mode == FileMode::RefuseLink) flags |= O_NOFOLLOW;
-  const int fd = ::open(path.c_str(), flags, 0666);
-  if (fd < 0) fail(path, "cannot create", errno);
-  if (is_valid_utf8(text)) write_all(fd, path, text);
-  else write_all(fd, path, to_valid_utf8(text));
+  fd_ = ::open(path.c_str(), flags, 0666);
+  if (fd_ < 0) fail(path, "cannot create", errno);
+}
+
+FileWriter::~FileWriter() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void FileWriter::write(std::string_view text) {
+  if (is_valid_utf8(text)) buffer_ += text;
+  else buffer_ += to_valid_utf8(text);
+  if (buffer_.size() >= (std::size_t{1} << 16)) flush();
+}
+
+void FileWriter::flush() {
+  const int fd = fd_;
+  fd_ = -1;  // write_all closes it when it fails
+  write_all(fd, path_, buffer_);
+  fd_ = fd;
+  buffer_.clear();
+}
+
+void FileWriter::close() {
+  if (fd_ < 0) return;  // closed already, or failed (and reported) on the way
+  flush();
+  const int fd = fd_;
+  fd_ = -1;
   // Some file systems (NFS, quotas) report a failed write only at close.
-  if (::close(fd) != 0) fail(path, "cannot write", errno);
+  if (::close(fd) != 0) fail(path_, "cannot write", errno);
 }
 
 }  // namespace stream::io

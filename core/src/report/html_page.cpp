@@ -19,14 +19,18 @@ rect.bar.transfer { fill: #b5523b; stroke: #fff; stroke-width: 0.5; }
 td.none { color: #aaa; } table.results th { cursor: pointer; } tr.front td { background: #fde8e8; }
 )CSS";
 
-// The JSON of the page's data, safe inside a <script> element: '<' only occurs inside JSON
-// strings, where \u003c is the same character, so no "</script>" can end the element early.
+}  // namespace
+
+// '<' only occurs inside JSON strings, where \u003c is the same character, so no "</script>" can
+// end the element early.
 std::string embeddable(const std::string& json) {
   std::string out;
   out.reserve(json.size());
   for (char c : json) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
   return out;
 }
+
+namespace {
 
 std::string html_text(const std::string& s) {
   std::string o;
@@ -38,11 +42,10 @@ std::string html_text(const std::string& s) {
 
 std::string html_page(const std::string& title, const std::string& data_id, const nlohmann::ordered_json& data,
                       const char* script) {
-  return html_page(title, data_id, io::dump_json(data, -1), script);
+  return html_page_head(title, data_id) + embeddable(io::dump_json(data, -1)) + html_page_tail(script);
 }
 
-std::string html_page(const std::string& title, const std::string& data_id, const std::string& data_json,
-                      const char* script) {
+std::string html_page_head(const std::string& title, const std::string& data_id) {
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   html += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; "
           "style-src 'unsafe-inline'\">\n";
@@ -50,9 +53,11 @@ std::string html_page(const std::string& title, const std::string& data_id, cons
   html += "<h1>" + html_text(title) + "</h1>\n<div id=\"report\"></div>\n";
   html += "<noscript>This report draws its figures with JavaScript; the same figures are in the JSON and CSV files "
           "beside this file.</noscript>\n";
-  html += "<script type=\"application/json\" id=\"" + data_id + "\">" + embeddable(data_json) + "</script>\n";
-  html += "<script>" + std::string(script) + "</script>\n</body>\n</html>\n";
-  return html;
+  return html + "<script type=\"application/json\" id=\"" + data_id + "\">";
+}
+
+std::string html_page_tail(const char* script) {
+  return "</script>\n<script>" + std::string(script) + "</script>\n</body>\n</html>\n";
 }
 
 }  // namespace stream::report::detail

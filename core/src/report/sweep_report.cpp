@@ -1,10 +1,10 @@
 #include "stream/report/sweep_report.hpp"
 
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "html_page.hpp"
+#include "stream/io/file_output.hpp"
 #include "stream/io/utf8.hpp"
 
 namespace stream::report {
@@ -15,19 +15,19 @@ extern const char kSweepPageScript[];
 
 // The page's data, {"rows": [...], "pareto": [...]}, written row by row: a sweep of 10^4 points
 // would otherwise hold every row parsed at once, several times the size of the page.
-std::string sweep_report_html(const std::string& results_jsonl, const std::vector<std::string>& pareto_ids) {
-  std::string data = "{\"rows\":[";
-  std::istringstream lines(results_jsonl);
-  bool first = true;
-  for (std::string line; std::getline(lines, line);) {
-    if (line.empty()) continue;
-    auto row = nlohmann::ordered_json::parse(line);
+void write_sweep_report(const std::filesystem::path& path, const std::vector<std::string>& rows,
+                        const std::vector<std::string>& pareto_ids) {
+  io::FileWriter page(path);
+  page.write(detail::html_page_head("Stream sweep report", "sweep-data"));
+  page.write("{\"rows\":[");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    auto row = nlohmann::ordered_json::parse(rows[i]);
     row.erase("wall_s");
-    data += (first ? "" : ",") + io::dump_json(row, -1);
-    first = false;
+    page.write((i ? "," : "") + detail::embeddable(io::dump_json(row, -1)));
   }
-  data += "],\"pareto\":" + io::dump_json(nlohmann::ordered_json(pareto_ids), -1) + "}";
-  return detail::html_page("Stream sweep report", "sweep-data", data, detail::kSweepPageScript);
+  page.write("],\"pareto\":" + detail::embeddable(io::dump_json(nlohmann::ordered_json(pareto_ids), -1)) + "}");
+  page.write(detail::html_page_tail(detail::kSweepPageScript));
+  page.close();
 }
 
 }  // namespace stream::report

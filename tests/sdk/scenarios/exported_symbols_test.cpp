@@ -63,10 +63,12 @@ TEST(CoreExports, OnlyNamespaceStreamAndNoThirdPartySymbols) {
 // plugins, the Python module, the benchmarks and the tests call; 407 with the data-layout model
 // (Layout, run counting, transfer pricing, layout prices: their tests call them); 411 with
 // `--layout choose` (parse_layout_mode for the host, cheapest_option, walk_layout and
-// tensor_transfer_cycles for its tests). A new export is a decision: raise the bound with it.
+// tensor_transfer_cycles for its tests); 424 with the sweep's run cache (RouteMemos, the
+// CostCache class, topology_key) and the piecewise file writer (io::FileWriter) the host uses. A
+// new export is a decision: raise the bound with it.
 TEST(CoreExports, CountIsBounded) {
   const auto symbols = exported_symbols();
-  EXPECT_LE(symbols.size(), 420u);
+  EXPECT_LE(symbols.size(), 430u);
   EXPECT_GE(symbols.size(), 139u);  // what the host and the bundled plugins call, measured alone
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 #include "stream/export.hpp"
@@ -18,5 +19,25 @@ enum class FileMode {
 
 /// Writes `text` to `path`; throws stream::Error with the path and the system's reason on any failure.
 STREAM_API void write_file(const std::filesystem::path& path, std::string_view text, FileMode mode = FileMode::FollowLink);
+
+/// A file written piece by piece, with write_file's checks: a sweep's results of 10^4 points go
+/// out without being held as one text. Each piece is written as valid UTF-8, so a piece must not
+/// split a character. close() reports what the system reports only at close; a writer destroyed
+/// without close() (an exception on the way) closes without checking.
+class STREAM_API FileWriter {
+ public:
+  explicit FileWriter(const std::filesystem::path& path, FileMode mode = FileMode::FollowLink);
+  ~FileWriter();
+  FileWriter(const FileWriter&) = delete;
+  FileWriter& operator=(const FileWriter&) = delete;
+  void write(std::string_view text);
+  void close();
+
+ private:
+  void flush();
+  std::filesystem::path path_;
+  int fd_ = -1;
+  std::string buffer_;
+};
 
 }  // namespace stream::io

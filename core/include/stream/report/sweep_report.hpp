@@ -4,6 +4,7 @@
 // results.jsonl without their clock reading (`wall_s`), so the same points give the same page.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -11,8 +12,9 @@
 
 namespace stream::report {
 
-/// `results_jsonl`: results.jsonl's text (one JSON object per line); `pareto_ids`: the `id`s of
-/// the rows on the Pareto front (pareto.csv's).
-[[nodiscard]] STREAM_API std::string sweep_report_html(const std::string& results_jsonl, const std::vector<std::string>& pareto_ids);
+/// Writes the page to `path`. `rows`: results.jsonl's lines (one JSON object each); `pareto_ids`:
+/// the `id`s of the rows on the Pareto front (pareto.csv's).
+STREAM_API void write_sweep_report(const std::filesystem::path& path, const std::vector<std::string>& rows,
+                                   const std::vector<std::string>& pareto_ids);
 
 }  // namespace stream::report
