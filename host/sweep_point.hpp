@@ -1,7 +1,8 @@
 // One design point of a sweep, resolved: the files and values it stands for, its identity, and
-// what evaluating it gave. The sweep command resolves every point first (paths relative to the
-// sweep file, then the bundled inputs), loads each distinct hardware file and workload once, and
-// then evaluates the points on a thread pool, each against the shared, read-only inputs.
+// what evaluating it gave. The sweep command computes every point's identity first, loads each
+// distinct hardware file and workload once, and then evaluates the points on a thread pool, each
+// resolved when a worker takes it (paths relative to the sweep file, then the bundled inputs)
+// and evaluated against the shared, read-only inputs.
 //
 // A point's identity is the 64-bit FNV-1a hash, in hex, of its canonical description: for each
 // named axis `name=value` with every file replaced by the FNV-1a hash of its bytes (a hardware
