@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <iterator>
 #include <sstream>
 
 #include <stream/error.hpp>
@@ -177,14 +177,6 @@ ResolvedPoint PointResolver::resolve(const sweep::Point& point) const {
   p.workload.params.insert(p.workload.params.end(), params.begin(), params.end());
   p.id = hex(fnv1a(identity));
   return p;
-}
-
-std::vector<ResolvedPoint> resolve_points(const sweep::SweepFile& s, const std::vector<sweep::Point>& points) {
-  const PointResolver resolver(s);
-  std::vector<ResolvedPoint> out;
-  out.reserve(points.size());
-  for (const auto& point : points) out.push_back(resolver.resolve(point));
-  return out;
 }
 
 }  // namespace stream::host

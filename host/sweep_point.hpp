@@ -58,10 +58,6 @@ class PointResolver {
   std::unique_ptr<Hashes> hashes_;
 };
 
-/// Every point of `sweep` resolved (PointResolver).
-[[nodiscard]] std::vector<ResolvedPoint> resolve_points(const sweep::SweepFile& sweep,
-                                                        const std::vector<sweep::Point>& points);
-
 /// A result row: the point, every axis value, status (ok, unsolved, over_budget, failed), reason,
 /// latency, energy, EDP, area, peak access energy, MAC utilisations and wall time.
 using Row = nlohmann::ordered_json;

@@ -70,11 +70,25 @@ HardwareEntry load_hardware(const ResolvedPoint& p, hardware::HardwareVariants& 
   return h;
 }
 
-// Hardware files are loaded once here; a variant made by overrides is made by the point that uses
-// it, from the file's tree read once (a sweep may have thousands, and holding them all would grow
-// with the sweep).
-// Hardware files are read on `jobs` threads (reading YAML is most of a small sweep's set-up);
-// workloads one by one, since their frontends are plugins.
+// Runs task(0) ... task(n - 1) on up to `jobs` threads (this one included), each taking the next
+// index; every thread makes its own task with make_task() (a worker's own state, such as a cache).
+template <class MakeTask>
+void parallel_for(std::size_t n, int jobs, const MakeTask& make_task) {
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    auto task = make_task();
+    for (std::size_t k; (k = next.fetch_add(1)) < n;) task(k);
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < std::min<int>(jobs, static_cast<int>(n)); ++t) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
+}
+
+// Hardware files are loaded once here, on `jobs` threads (reading YAML is most of a small sweep's
+// set-up); a variant made by overrides is made by the point that uses it, from the file's tree
+// read once (a sweep may have thousands, and holding them all would grow with the sweep).
+// Workloads are loaded one by one, since their frontends are plugins.
 SharedInputs load_inputs(const std::vector<const sweep::Point*>& points, const PointResolver& resolver, HostContext& ctx,
                          int jobs) {
   SharedInputs in;
@@ -87,14 +101,9 @@ SharedInputs load_inputs(const std::vector<const sweep::Point*>& points, const P
     if (p.overrides.empty())
       if (auto [h, fresh] = in.hardware.try_emplace(p.hardware.string()); fresh) files.emplace_back(std::move(p), &h->second);
   }
-  std::atomic<std::size_t> next{0};
-  auto read = [&] {
-    for (std::size_t k; (k = next.fetch_add(1)) < files.size();) *files[k].second = load_hardware(files[k].first, *in.variants);
-  };
-  std::vector<std::thread> readers;
-  for (int t = 1; t < std::min<int>(jobs, static_cast<int>(files.size())); ++t) readers.emplace_back(read);
-  read();
-  for (auto& t : readers) t.join();
+  parallel_for(files.size(), jobs, [&] {
+    return [&](std::size_t k) { *files[k].second = load_hardware(files[k].first, *in.variants); };
+  });
   for (auto& [source, entry] : workloads) try {
       entry->workload = load_workload(ctx, source).workload;
     } catch (const std::exception& e) {
@@ -343,22 +352,16 @@ class ProgressLine {
 void evaluate_all(const std::vector<const sweep::Point*>& todo, const PointResolver& resolver,
                   const sweep::SweepFile& sweep, const SharedInputs& in,
                   int jobs, const std::optional<fs::path>& keep_dir, RowLog& log, ProgressLine& progress) {
-  std::atomic<std::size_t> next{0};
   const auto routes = std::make_shared<pipeline::RouteMemos>();  // the workers' paths, searched once
-  auto worker = [&] {
+  parallel_for(todo.size(), jobs, [&] {
     // The worker's routes and costs, shared by its points (run_cache.hpp): the same hardware file,
     // and variants with the same topology or cores that perform alike, repeat them.
-    const auto cache = std::make_shared<pipeline::RunCache>(routes);
-    for (std::size_t k; (k = next.fetch_add(1)) < todo.size();) {
+    return [&, cache = std::make_shared<pipeline::RunCache>(routes)](std::size_t k) {
       const auto row = evaluate(resolver.resolve(*todo[k]), sweep, in, keep_dir, cache);
       log.append(row);
       progress.tick(row["status"] != "ok");
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+    };
+  });
 }
 
 }  // namespace
