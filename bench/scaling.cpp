@@ -45,6 +45,6 @@ void BM_DecoderStackRun(benchmark::State& state) {
   state.counters["reused"] = static_cast<double>(reused);
   state.SetComplexityN(state.range(0));
 }
-BENCHMARK(BM_DecoderStackRun)->RangeMultiplier(2)->Range(4, 128)->Iterations(1)->Unit(benchmark::kMillisecond)->Complexity();
+BENCHMARK(BM_DecoderStackRun)->RangeMultiplier(2)->Range(4, 128)->MinTime(1.0)->Unit(benchmark::kMillisecond)->Complexity();
 
 }  // namespace

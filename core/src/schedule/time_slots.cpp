@@ -44,6 +44,43 @@ bool disjoint_choice(const std::vector<const std::vector<std::vector<int>>*>& op
   return rec(0);
 }
 
+// The slots known to be too full for a node of a given kind and set of options. Slots only fill up, and
+// a bucket with no disjoint choice keeps none when more nodes join it, so a slot once refused to
+// a set of options refuses it for good: the search for a free slot skips it (a union-find over
+// the slots, per distinct options, with path halving). Without this, every node whose earliest
+// slot is 0 (a weight's transfer, say) re-tested every slot filled before it: quadratic in the
+// group's size. Same slots as testing each in turn.
+class RefusedSlots {
+ public:
+  RefusedSlots(const SteadyState& ss, const std::vector<std::vector<std::vector<int>>>& options)
+      : id_of_(options.size()) {
+    // Compute and transfer nodes fill buckets of their own (and core and link ids may coincide).
+    std::map<std::pair<bool, std::vector<std::vector<int>>>, std::size_t> ids;
+    for (std::size_t i = 0; i < options.size(); ++i)
+      id_of_[i] = ids.emplace(std::make_pair(ss.nodes[i].kind == SsKind::Compute, options[i]), ids.size()).first->second;
+    next_.resize(ids.size());
+  }
+  /// The first slot >= `slot` not yet refused to node `i`'s options.
+  int first_open(std::size_t i, int slot) {
+    auto& next = next_[id_of_[i]];
+    while (static_cast<std::size_t>(slot) < next.size() && next[static_cast<std::size_t>(slot)] != slot) {
+      auto& here = next[static_cast<std::size_t>(slot)];
+      if (static_cast<std::size_t>(here) < next.size()) here = next[static_cast<std::size_t>(here)];
+      slot = here;
+    }
+    return slot;
+  }
+  void refuse(std::size_t i, int slot) {
+    auto& next = next_[id_of_[i]];
+    for (auto s = static_cast<int>(next.size()); s <= slot; ++s) next.push_back(s);
+    next[static_cast<std::size_t>(slot)] = slot + 1;
+  }
+
+ private:
+  std::vector<std::size_t> id_of_;
+  std::vector<std::vector<int>> next_;
+};
+
 }  // namespace
 
 SteadyState assign_time_slots(SteadyState ss) {
@@ -64,6 +101,7 @@ SteadyState assign_time_slots(SteadyState ss) {
     if (pending[i] == 0) ready.push({class_rank(ss.nodes[i].kind), i});
   }
   std::map<int, std::vector<std::size_t>> compute_bucket, transfer_bucket;
+  RefusedSlots refused(ss, options);
   ss.max_slot = -1;
   while (!ready.empty()) {
     const std::size_t i = ready.top().second;
@@ -75,10 +113,12 @@ SteadyState assign_time_slots(SteadyState ss) {
     if (nd.kind == SsKind::Compute || nd.kind == SsKind::Transfer) {
       auto& buckets = nd.kind == SsKind::Compute ? compute_bucket : transfer_bucket;
       for (;; ++slot) {
+        slot = refused.first_open(i, slot);
         std::vector<const std::vector<std::vector<int>>*> opts;
         for (std::size_t m : buckets[slot]) opts.push_back(&options[m]);
         opts.push_back(&options[i]);
         if (disjoint_choice(opts)) break;
+        refused.refuse(i, slot);
       }
       buckets[slot].push_back(i);
     }

@@ -120,7 +120,7 @@ inline constexpr int kDefaultNbColsToUse = 4;
 [[nodiscard]] STREAM_API SteadyState add_transfers(const tiling::TiledGroup& tiled, const hardware::Accelerator& accelerator,
                                                    int nb_cols_to_use = kDefaultNbColsToUse, Router* router = nullptr);
 [[nodiscard]] STREAM_API SteadyState add_iteration_spaces(SteadyState ss);
-[[nodiscard]] SteadyState assign_time_slots(SteadyState ss);
+[[nodiscard]] STREAM_API SteadyState assign_time_slots(SteadyState ss);
 /// Compute latencies from the cost table (throws when a compute node has no entry).
 [[nodiscard]] SteadyState add_compute_latencies(SteadyState ss, const cost::CostTable& costs);
 
