@@ -1,7 +1,12 @@
 #include "run_experiment.hpp"
 
+#include <exception>
+#include <future>
+#include <optional>
 #include <sstream>
 
+#include <stream/allocate/solver.hpp>
+#include <stream/diagnostics/diagnostics.hpp>
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/mapping/group_mapping.hpp>
@@ -75,6 +80,30 @@ void write_and_commit(pipeline::RunResult& result, const PreparedRun& run) {
   results.commit();
 }
 
+// The accelerator is read on another thread while the workload loads (YAML reading and opening
+// the frontend's libraries were each a third of the default run's start). Its warnings are kept
+// and logged when it is taken, after the workload's messages, so that stderr is the same whatever
+// the timing.
+struct AcceleratorRead {
+  std::optional<hardware::Accelerator> accelerator;
+  Diagnostics diagnostics{false};
+};
+
+std::future<AcceleratorRead> read_accelerator_async(const std::filesystem::path& path) {
+  return std::async(std::launch::async, [path] {
+    AcceleratorRead r;
+    r.accelerator = hardware::read_accelerator(path, r.diagnostics);
+    return r;
+  });
+}
+
+hardware::Accelerator take_accelerator(std::future<AcceleratorRead>& reading, const std::filesystem::path& path) {
+  AcceleratorRead r = reading.get();
+  r.diagnostics.log_warnings();
+  r.diagnostics.throw_if_errors("invalid accelerator", path.string());
+  return std::move(*r.accelerator);
+}
+
 }  // namespace
 
 PreparedRun prepare_run(const RunRequest& o, HostContext& ctx, const Progress& say) {
@@ -83,18 +112,32 @@ PreparedRun prepare_run(const RunRequest& o, HostContext& ctx, const Progress& s
   run.options.layout = pipeline::parse_layout_mode(o.layout, "--layout");    // so is a bad layout mode
   const auto hw_path = resolve_input(o.hardware);
   say("hardware " + hw_path.string());
-  run.accelerator = hardware::load_accelerator(hw_path);
+  auto reading = read_accelerator_async(hw_path);
   run.source = o.workload;
-  if (!run.source.block.empty()) {
-    run.source.file.clear();
-    say("block " + run.source.block);
-  } else {
-    run.source.file = resolve_input(run.source.file).string();
-    say("workload " + run.source.file);
+  std::optional<LoadedWorkload> loaded;
+  std::exception_ptr workload_error;
+  try {
+    if (!run.source.block.empty()) {
+      run.source.file.clear();
+      say("block " + run.source.block);
+    } else {
+      run.source.file = resolve_input(run.source.file).string();
+      say("workload " + run.source.file);
+    }
+    loaded = load_workload(ctx, run.source);
+  } catch (...) {
+    workload_error = std::current_exception();
   }
-  auto loaded = load_workload(ctx, run.source);
-  run.workload = std::move(loaded.workload);
-  run.cast_tensors = loaded.cast_tensors;
+  run.accelerator = take_accelerator(reading, hw_path);  // its error comes first, as when read first
+  if (workload_error) std::rethrow_exception(workload_error);
+  run.workload = std::move(loaded->workload);
+  run.cast_tensors = loaded->cast_tensors;
+  run.solver_ready = std::async(std::launch::async, [solver = run.options.solver] {
+    try {
+      allocate::make_solver(solver)->prepare();
+    } catch (const std::exception&) {  // the first solve meets it again and reports it
+    }
+  });
 
   auto& ro = run.options;
   if (pipeline::is_search_spec(o.mapping)) {

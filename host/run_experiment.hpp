@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <future>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -60,6 +61,9 @@ struct PreparedRun {
   std::string mapping_search;  ///< `--mapping search[?...]`: run the mapping search instead
   bool inline_timings = false, group_files = true;
   std::unique_ptr<report::StagedResultDirectory> results;
+  /// The MILP solver's libraries, loading on another thread while the pipeline tiles and costs
+  /// (MilpSolver::prepare); the first solve waits for them if it comes first.
+  std::future<void> solver_ready;
 };
 
 struct RunOutcome {

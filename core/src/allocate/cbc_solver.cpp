@@ -85,6 +85,8 @@ SolveResult CbcSolver::solve(const LinearModel& model, const LinExpr& objective,
   return backend().solve(model, objective, options);
 }
 
+void CbcSolver::prepare() const { (void)backend(); }
+
 std::unique_ptr<LevelSession> CbcSolver::open_session(LinearModel model, const SolveOptions& options) const {
   if (model.num_vars() == 0) return std::make_unique<TrivialSession>();
   check_rows(model);

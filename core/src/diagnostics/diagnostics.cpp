@@ -17,11 +17,22 @@ void Diagnostics::error(Location where, std::string message) {
   ++error_count_;
 }
 
+namespace {
+void log_warning(const Diagnostic& d) {
+  const std::string place = d.where.str();
+  spdlog::warn("{}{}", place.empty() ? "" : place + ": ", d.message);
+}
+}  // namespace
+
 void Diagnostics::warning(Location where, std::string message) {
   Diagnostic d{Diagnostic::Severity::Warning, std::move(where), std::move(message)};
-  const std::string place = d.where.str();
-  if (echo_) spdlog::warn("{}{}", place.empty() ? "" : place + ": ", d.message);
+  if (echo_) log_warning(d);
   items_.push_back(std::move(d));
+}
+
+void Diagnostics::log_warnings() const {
+  for (const auto& d : items_)
+    if (d.severity == Diagnostic::Severity::Warning) log_warning(d);
 }
 
 void Diagnostics::add(Diagnostic d) {

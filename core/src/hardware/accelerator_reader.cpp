@@ -194,7 +194,7 @@ struct Reader {
     const std::string key = path->string();
     auto it = cache.by_path.find(key);
     if (it == cache.by_path.end()) {
-      Diagnostics local;
+      Diagnostics local(ctx.diag.echoes_warnings());
       auto core = read_core_file(*path, local);
       ctx.diag.merge(local);
       it = cache.by_path.emplace(key, std::move(core)).first;
@@ -668,7 +668,7 @@ std::optional<Accelerator> read_impl(const std::string& text, const std::string&
 
 std::optional<Accelerator> read_accelerator(const fs::path& path, Diagnostics& diagnostics) {
   const std::string label = path.string();
-  Diagnostics local;
+  Diagnostics local(diagnostics.echoes_warnings());
   auto text = yamlx::read_text(path, label, local);
   diagnostics.merge(local);
   if (!text) return std::nullopt;

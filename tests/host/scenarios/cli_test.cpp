@@ -105,3 +105,27 @@ TEST(Cli, RunMapsADecomposedBlockLikeAWorkloadFile) {
   EXPECT_EQ(text.find("- name: softmax\n"), std::string::npos) << text;
   EXPECT_NE(r.out.find("OPTIMAL"), std::string::npos) << r.out;
 }
+
+TEST(Cli, RunReadsTheHardwareWhileTheWorkloadLoadsAndReportsInAFixedOrder) {
+  // The accelerator is read on another thread: its error still wins over the workload's, as when
+  // it was read first, and its warnings come once, after the workload's progress line.
+  const auto both_bad = stream::test::run_stream("run --hardware /no/such/hw.yaml --workload /no/such/model.onnx");
+  EXPECT_EQ(both_bad.code, 2);
+  EXPECT_NE(both_bad.out.find("/no/such/hw.yaml"), std::string::npos) << both_bad.out;
+  EXPECT_EQ(both_bad.out.find("/no/such/model.onnx: "), std::string::npos) << both_bad.out;
+  const auto bad_workload = stream::test::run_stream("run --workload /no/such/model.onnx");
+  EXPECT_EQ(bad_workload.code, 2);
+  EXPECT_NE(bad_workload.out.find("/no/such/model.onnx"), std::string::npos) << bad_workload.out;
+  const auto dir = stream::test::fresh_scratch_dir("host", "run_order");
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    const auto ok = stream::test::run_stream("run --out '" + dir.string() + "'");
+    ASSERT_EQ(ok.code, 0) << ok.out;
+    // tpu_like_quad_core.yaml's bus replaces its links: the reader's one warning.
+    const auto warning = ok.out.find("replaces core_connectivity[0]");
+    ASSERT_NE(warning, std::string::npos) << ok.out;
+    EXPECT_EQ(ok.out.find("replaces core_connectivity[0]", warning + 1), std::string::npos) << ok.out;
+    EXPECT_LT(ok.out.find("[stream run] workload "), warning) << ok.out;
+    EXPECT_LT(warning, ok.out.find("group 0: ")) << ok.out;
+    EXPECT_NE(ok.out.find("Total latency:            14344 cycles"), std::string::npos) << ok.out;
+  }
+}

@@ -25,6 +25,7 @@ class STREAM_API CbcSolver final : public MilpSolver {
                                   const SolveOptions& options) const override;
   void write_mps(const LinearModel& model, const LinExpr& objective, const std::string& path) const override;
   [[nodiscard]] std::unique_ptr<LevelSession> open_session(LinearModel model, const SolveOptions& options) const override;
+  void prepare() const override;  ///< loads libstream_clp.so (CBC's module waits for a fractional relaxation)
 };
 
 }  // namespace stream::allocate

@@ -68,6 +68,10 @@ class STREAM_API MilpSolver {
   virtual void write_mps(const LinearModel& model, const LinExpr& objective, const std::string& path) const = 0;
   /// A session over `model`; the default one calls solve() on a growing copy of the model.
   [[nodiscard]] virtual std::unique_ptr<LevelSession> open_session(LinearModel model, const SolveOptions& options) const;
+  /// Loads what solving needs (a backend's libraries) ahead of the first solve, so that a caller
+  /// can do it on another thread while it prepares the models; safe from any thread, and a
+  /// failure (thrown) is met again by the first solve. The default has nothing to load.
+  virtual void prepare() const {}
 };
 
 /// "cbc" is the only backend today; throws stream::Error for an unknown name.

@@ -47,6 +47,9 @@ class STREAM_API Diagnostics {
   void add(Diagnostic d);
   /// Appends another list (without logging its warnings again).
   void merge(const Diagnostics& other);
+  /// Logs every recorded warning through spdlog, as warning() does when echoing (for a list
+  /// recorded quietly on another thread and reported when its result is taken).
+  void log_warnings() const;
 
   [[nodiscard]] const std::vector<Diagnostic>& all() const { return items_; }
   [[nodiscard]] std::vector<Diagnostic> errors() const;
