@@ -256,6 +256,14 @@ std::vector<std::vector<int>> Accelerator::all_shortest_paths(int from, int to) 
   return out;
 }
 
+bool Accelerator::touches_offchip(const CommunicationLink& link) const {
+  if (offchip_core_id < 0) return false;
+  if (!link.is_bus()) return link.sender == offchip_core_id || link.receiver == offchip_core_id;
+  if (link.connection >= connectivity.size()) return false;
+  const auto& members = connectivity[link.connection].cores;
+  return std::find(members.begin(), members.end(), offchip_core_id) != members.end();
+}
+
 const DmaModel* Accelerator::dma_of(const CommunicationLink& link) const {
   if (link.connection >= connectivity.size()) return nullptr;
   const auto& d = connectivity[link.connection].dma;

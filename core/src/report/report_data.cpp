@@ -104,14 +104,6 @@ json cost_data(const pipeline::GroupResult& g) {
   return {{"cores", core_ids}, {"nodes", nodes}};
 }
 
-bool touches_offchip(const hardware::Accelerator& acc, int l) {
-  const auto& link = acc.links()[static_cast<std::size_t>(l)];
-  const int off = acc.offchip_core_id;
-  if (!link.is_bus()) return off >= 0 && (link.sender == off || link.receiver == off);
-  const auto& members = acc.connectivity[link.connection].cores;
-  return off >= 0 && std::find(members.begin(), members.end(), off) != members.end();
-}
-
 json bottleneck_data(const pipeline::GroupResult& g, const hardware::Accelerator& acc) {
   const auto& ss = g.schedule;
   const auto& a = g.allocation;
@@ -131,7 +123,7 @@ json bottleneck_data(const pipeline::GroupResult& g, const hardware::Accelerator
       std::string where, kind = transfer ? "link" : "compute";
       for (int r : transfer ? n.plans[static_cast<std::size_t>(a.plan[i])].links : n.cores) {
         where += (where.empty() ? "" : ", ") + (transfer ? acc.links()[static_cast<std::size_t>(r)].str() : "core " + std::to_string(r));
-        if (transfer && touches_offchip(acc, r)) kind = "off-chip";
+        if (transfer && acc.touches_offchip(acc.links()[static_cast<std::size_t>(r)])) kind = "off-chip";
       }
       best["kind"] = kind;
       best["node"] = n.name;

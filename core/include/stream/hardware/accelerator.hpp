@@ -120,6 +120,8 @@ class STREAM_API Accelerator {
   /// networkx.shortest_simple_paths(G, from, to, weight=<unit>) (Yen's algorithm; tie order in
   /// simple_paths.cpp). Empty when unreachable; {{from}} when from == to.
   [[nodiscard]] std::vector<std::vector<int>> shortest_simple_paths(int from, int to, std::size_t k) const;
+  /// True when the link ends at the off-chip core, or is a bus the off-chip core is a member of.
+  [[nodiscard]] bool touches_offchip(const CommunicationLink& link) const;
   /// The DMA model of a link's connection; null when the connection has none.
   [[nodiscard]] const DmaModel* dma_of(const CommunicationLink& link) const;
   /// The link ids along a path of core ids.

@@ -24,6 +24,22 @@ struct Energy {
   [[nodiscard]] double total() const { return compute + transfer + offchip; }
 };
 
+/// How often `transfer` fires over the group: its non-absent temporal loop sizes' product / its
+/// output's reuse factor, floored (`fires` above).
+[[nodiscard]] double transfer_fires(const schedule::SsNode& transfer, std::int64_t reuse);
+
+/// Adds to `total` the link energy of `plan` moving `bits` `fires` times: per link, ceil(bits /
+/// bandwidth) x unit_energy_cost, or on a DMA-priced plan the link's words x unit_energy_cost +
+/// its descriptors' setup energy, each x fires (the `transfer` term above, link by link, so that
+/// every caller sums in the same order and gets the same bits).
+void add_link_energy(double& total, const schedule::TransferPlan& plan, const hardware::Accelerator& accelerator,
+                     double bits, double fires);
+
+/// Adds to `total` the off-chip energy of moving `bits` `fires` times out of (`read`) and into
+/// (`write`) the off-chip core's top memory (the `offchip` term above); nothing without one.
+void add_offchip_energy(double& total, const hardware::Accelerator& accelerator, double bits, bool read, bool write,
+                        double fires);
+
 [[nodiscard]] Energy group_energy(const schedule::SteadyState& ss, const allocate::Allocation& allocation,
                                   const cost::CostTable& costs, const hardware::Accelerator& accelerator);
 
