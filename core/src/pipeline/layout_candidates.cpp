@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "stream/pipeline/layout_dma_conversion.hpp"
 #include "stream/pipeline/layout_prices.hpp"
 
 namespace stream::pipeline {
@@ -35,6 +36,24 @@ Layout walk_layout(const Workload& group, const tiling::TiledGroup& tiled, std::
   return out;
 }
 
+std::vector<Layout> blocked_layouts(const Workload& group, const tiling::TiledGroup& tiled, std::size_t node,
+                                    const Tensor& tensor) {
+  std::vector<Layout> out;
+  if (group.node(node).mapping_of(tensor) == nullptr) return out;
+  const auto tile = tiling::tensor_shape_for_node(group, node, tensor, tiled.workload.loop_sizes(node));
+  const auto walk = walk_layout(group, tiled, node, tensor).order_for(tensor.rank());
+  for (std::size_t a = 0; a < tensor.rank(); ++a) {
+    const std::int64_t t = tile.at(a), extent = tensor.shape[a];
+    if (t <= 1 || t >= extent || extent % t != 0) continue;
+    Layout l;
+    l.order = walk;
+    l.order.push_back(static_cast<int>(a));
+    l.block = AxisBlock{static_cast<int>(a), t};
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
 namespace {
 
 // Where a tensor is written and read by computation nodes over the groups.
@@ -62,25 +81,111 @@ std::map<std::string, Uses> tensor_uses(const std::vector<GroupResult>& groups) 
   return uses;
 }
 
-LayoutChoice options_of(const Uses& u, const std::vector<GroupResult>& groups, const hardware::Accelerator& acc) {
+// Who can convert: a compute core that accepts the conversion's type, a strided DMA engine.
+struct Engines {
+  bool core = false, dma = false;
+};
+
+Engines engines_of(const hardware::Accelerator& acc) {
+  const auto compute = acc.compute_cores();
+  return {std::any_of(compute.begin(), compute.end(), [&](int c) { return acc.core(c).accepts(kLayoutConversionType); }),
+          !dma_conversion_links(acc).empty()};
+}
+
+// The tensor's off-chip transfers over every group on `side`, priced under `layout`.
+TransferPrice transfers(const std::vector<GroupResult>& groups, const hardware::Accelerator& acc, const std::string& tensor,
+                        const Layout& layout, TransferSide side) {
+  TransferPrice p;
+  for (const auto& g : groups) {
+    const auto q = tensor_transfer_price(g.schedule, g.allocation, acc, tensor, layout, side);
+    p.cycles += q.cycles;
+    p.energy += q.energy;
+  }
+  return p;
+}
+
+// The distinct layouts the tensor's nodes prefer, in option order: the model's, the producers'
+// walks and blocked walks, then the readers'.
+std::vector<std::pair<std::string, Layout>> preferred_layouts(const Uses& u, const std::vector<GroupResult>& groups) {
+  const Tensor& t = *u.tensor;
+  std::vector<std::pair<std::string, Layout>> out{{"model", t.layout}};
+  auto add = [&](std::string from, const Layout& l) {
+    for (const auto& o : out)
+      if (o.second.same_as(l, t.rank())) return;
+    out.emplace_back(std::move(from), l);
+  };
+  auto node = [&](const char* role, const std::pair<std::size_t, std::size_t>& at) {
+    const auto& g = groups[at.first];
+    const std::string name = std::string(role) + g.workload.node(at.second).name;
+    add(name, walk_layout(g.workload, g.tiled, at.second, t));
+    for (const auto& b : blocked_layouts(g.workload, g.tiled, at.second, t)) add(name + " blocked", b);
+  };
+  for (const auto& p : u.producers) node("producer ", p);
+  for (const auto& r : u.readers) node("reader ", r);
+  return out;
+}
+
+LayoutOption plain(std::string from, const Layout& l, const TransferPrice& p) {
+  LayoutOption o;
+  o.from = std::move(from);
+  o.layout = o.written = l;
+  o.transfer_cycles = p.cycles;
+  o.transfer_energy = p.energy;
+  return o;
+}
+
+// The conversions of `source` into `to` the hardware can do, priced but for a core's group run.
+void add_conversions(LayoutChoice& c, const Tensor& t, const std::string& from, const Layout& source, const Layout& to,
+                     const TransferPrice& p, const Engines& engines, const hardware::Accelerator& acc) {
+  LayoutOption o = plain(from, to, p);
+  o.written = source;
+  if (engines.core) {
+    o.conversion = Conversion::Core;
+    c.options.push_back(o);
+  }
+  if (!engines.dma) return;
+  const auto cost = dma_conversion_cost(acc, t.shape, bits(t.dtype), source, to);
+  if (!cost) return;
+  o.conversion = Conversion::Dma;
+  o.conversion_cycles = cost->cycles;
+  o.conversion_energy = cost->energy;
+  o.conversion_priced = true;
+  o.dma = cost;
+  c.options.push_back(std::move(o));
+}
+
+LayoutChoice options_of(const Uses& u, const std::vector<GroupResult>& groups, const hardware::Accelerator& acc,
+                        const Engines& engines) {
   const Tensor& t = *u.tensor;
   LayoutChoice c{t.name, t.shape, {}, 0};
+  auto price = [&](const Layout& l, TransferSide side) { return transfers(groups, acc, t.name, l, side); };
+  if (u.readers.empty()) {  // a graph output: its caller reads the model's order
+    c.options.push_back(plain("model", t.layout, price(t.layout, TransferSide::Both)));
+    return c;
+  }
+  const auto layouts = preferred_layouts(u, groups);
   const bool input = u.producers.empty();
-  auto add = [&](std::string from, Layout l) {
-    for (const auto& o : c.options)
-      if (o.layout.same_as(l, t.rank())) return;
-    LayoutOption o{std::move(from), l, 0, input && !c.options.empty(), 0, 0};
-    for (const auto& g : groups) o.transfer_cycles += tensor_transfer_cycles(g.schedule, g.allocation, acc, t.name, l);
-    c.options.push_back(std::move(o));
-  };
-  add("model", t.layout);
-  if (u.readers.empty()) return c;  // a graph output: its caller reads the model's order
-  auto walk = [&](const std::pair<std::size_t, std::size_t>& at) {
-    const auto& g = groups[at.first];
-    return walk_layout(g.workload, g.tiled, at.second, t);
-  };
-  for (const auto& p : u.producers) add("producer " + groups[p.first].workload.node(p.second).name, walk(p));
-  for (const auto& r : u.readers) add("reader " + groups[r.first].workload.node(r.second).name, walk(r));
+  // Without a conversion: any layout of a computed tensor (its producer writes it so), the
+  // model's of a graph input or constant.
+  for (const auto& [from, l] : layouts)
+    if (!input || l.same_as(t.layout, t.rank())) c.options.push_back(plain(from, l, price(l, TransferSide::Both)));
+  // With one: an input from the model's layout into each other; a computed tensor from its
+  // producer's order into each reader's.
+  Layout source = t.layout;
+  std::string prefix;
+  if (!input) {
+    const auto [g, n] = u.producers.front();
+    source = walk_layout(groups[g].workload, groups[g].tiled, n, t);
+    prefix = "producer " + groups[g].workload.node(n).name + " -> ";
+  }
+  for (const auto& [from, l] : layouts) {
+    if (l.same_as(source, t.rank()) || (!input && !from.starts_with("reader "))) continue;
+    TransferPrice p = price(l, TransferSide::Reads);
+    const auto w = price(source, TransferSide::Writes);
+    p.cycles += w.cycles;
+    p.energy += w.energy;
+    add_conversions(c, t, prefix + from, source, l, p, engines, acc);
+  }
   return c;
 }
 
@@ -88,6 +193,7 @@ LayoutChoice options_of(const Uses& u, const std::vector<GroupResult>& groups, c
 
 std::vector<LayoutChoice> layout_candidates(const std::vector<GroupResult>& groups, const hardware::Accelerator& acc) {
   const auto uses = tensor_uses(groups);
+  const Engines engines = engines_of(acc);
   std::vector<LayoutChoice> out;
   std::set<std::string> seen;
   for (const auto& g : groups)
@@ -95,7 +201,7 @@ std::vector<LayoutChoice> layout_candidates(const std::vector<GroupResult>& grou
       if (!seen.insert(p.tensor).second) continue;
       const auto it = uses.find(p.tensor);
       if (it == uses.end()) continue;
-      out.push_back(options_of(it->second, groups, acc));
+      out.push_back(options_of(it->second, groups, acc, engines));
     }
   return out;
 }

@@ -1,5 +1,8 @@
 #include "stream/pipeline/layout_choice.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "stream/error.hpp"
 
 namespace stream::pipeline {
@@ -12,16 +15,40 @@ LayoutMode parse_layout_mode(const std::string& text, const std::string& where) 
   throw Error(where + ": unknown layout mode '" + text + "' (expected fixed or choose)");
 }
 
+const char* name(Conversion c) {
+  switch (c) {
+    case Conversion::None: return "none";
+    case Conversion::Core: return "core";
+    case Conversion::Dma: return "dma";
+  }
+  return "none";
+}
+
+namespace {
+
+// Energies are sums of doubles: two sums that differ only in their rounding are a tie.
+bool less_energy(double a, double b) { return a < b - 1e-9 * std::max({std::abs(a), std::abs(b), 1.0}); }
+
+bool better(const LayoutOption& a, const LayoutOption& b) {
+  if (a.total() != b.total()) return a.total() < b.total();
+  return less_energy(a.total_energy(), b.total_energy());
+}
+
+}  // namespace
+
 std::size_t cheapest_option(const std::vector<LayoutOption>& options) {
   std::size_t best = 0;
-  for (std::size_t k = 1; k < options.size(); ++k)
-    if (options[k].total() < options[best].total()) best = k;  // strict: earlier options win ties
+  for (std::size_t k = 1; k < options.size(); ++k) {
+    if (options[k].converts() && !options[k].conversion_priced) continue;
+    if (better(options[k], options[best])) best = k;  // strict: earlier options win ties
+  }
   return best;
 }
 
 std::string converted_name(const std::string& tensor, const Layout& layout, std::size_t rank) {
   std::string s = tensor + "_as";
   for (int a : layout.order_for(rank)) s += "_" + std::to_string(a);
+  if (layout.block) s += "_b" + std::to_string(layout.block->size);
   return s;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "stream/pipeline/energy.hpp"
 #include "stream/schedule/transfer_cost.hpp"
 
 namespace stream::pipeline {
@@ -11,14 +12,6 @@ namespace stream::pipeline {
 namespace {
 
 bool touches(const std::vector<int>& cores, int core) { return std::find(cores.begin(), cores.end(), core) != cores.end(); }
-
-// How often the transfer happens over the group: pipeline/energy.cpp's count.
-double firings(const schedule::SsNode& n, std::int64_t reuse) {
-  double fires = 1;
-  for (const auto& l : n.loops)
-    if (l.effect != schedule::LoopEffect::Absent) fires *= static_cast<double>(l.size);
-  return std::floor(fires / static_cast<double>(std::max<std::int64_t>(reuse, 1)));
-}
 
 // The compute node a transfer reads into (first reader of its first output) or writes from.
 std::string endpoint(const schedule::SteadyState& ss, std::size_t transfer, bool to_offchip) {
@@ -47,16 +40,37 @@ struct Moved {
   bool to_offchip;
 };
 
-std::int64_t price(const std::vector<Moved>& moves, const schedule::SsTensor& t, const Layout& layout,
-                   const hardware::Accelerator& acc) {
-  double total = 0;
+TransferPrice price(const std::vector<Moved>& moves, const schedule::SsTensor& t, const Layout& layout,
+                   const hardware::Accelerator& acc, TransferSide side) {
+  double cycles = 0;
+  TransferPrice out;
   for (const auto& m : moves) {
+    if (side != TransferSide::Both && m.to_offchip != (side == TransferSide::Writes)) continue;
     schedule::TransferPlan p = m.plan;
     p.link_costs.clear();
     schedule::price_plan(p, acc, {t.shape, t.frame, layout, t.element_bits}, t.bits);
-    total += static_cast<double>(p.latency) * m.fires;
+    cycles += static_cast<double>(p.latency) * m.fires;
+    add_link_energy(out.energy, p, acc, static_cast<double>(t.bits), m.fires);
   }
-  return static_cast<std::int64_t>(std::llround(total));
+  out.cycles = static_cast<std::int64_t>(std::llround(cycles));
+  return out;
+}
+
+// The group's transfers of `origin` to or from the off-chip core, on their chosen plans.
+std::vector<Moved> offchip_moves(const schedule::SteadyState& ss, const allocate::Allocation& a, const std::string& origin,
+                                 int& tensor) {
+  std::vector<Moved> moves;
+  for (std::size_t i = 0; i < ss.nodes.size(); ++i) {
+    const auto& n = ss.nodes[i];
+    if (n.kind != schedule::SsKind::Transfer || a.plan[i] < 0) continue;
+    if (ss.tensors[static_cast<std::size_t>(n.inputs.front())].origin != origin) continue;
+    const auto& plan = n.plans[static_cast<std::size_t>(a.plan[i])];
+    const bool to_off = touches(plan.targets, ss.offchip_core);
+    if (!to_off && !touches(plan.sources, ss.offchip_core)) continue;
+    tensor = n.inputs.front();
+    moves.push_back({i, plan, transfer_fires(n, a.reuse_factor.at(static_cast<std::size_t>(n.outputs.front()))), to_off});
+  }
+  return moves;
 }
 
 }  // namespace
@@ -92,14 +106,14 @@ std::vector<TensorLayoutPrice> layout_prices(const schedule::SteadyState& ss, co
       tensor_of.push_back(tid);
     }
     out[it->second].transfers.push_back(n.name);
-    moves[it->second].push_back({i, plan, firings(n, a.reuse_factor.at(static_cast<std::size_t>(n.outputs.front()))), to_off});
+    moves[it->second].push_back({i, plan, transfer_fires(n, a.reuse_factor.at(static_cast<std::size_t>(n.outputs.front()))), to_off});
   }
   for (std::size_t k = 0; k < out.size(); ++k) {
     const auto& t = ss.tensors[static_cast<std::size_t>(tensor_of[k])];
     auto add = [&](std::string from, Layout l) {
       for (const auto& c : out[k].candidates)
         if (c.layout.same_as(l, t.frame.size())) return;
-      out[k].candidates.push_back({std::move(from), l, price(moves[k], t, l, acc)});
+      out[k].candidates.push_back({std::move(from), l, price(moves[k], t, l, acc, TransferSide::Both).cycles});
     };
     add("model", t.layout);
     for (const auto& m : moves[k])
@@ -111,23 +125,13 @@ std::vector<TensorLayoutPrice> layout_prices(const schedule::SteadyState& ss, co
   return out;
 }
 
-std::int64_t tensor_transfer_cycles(const schedule::SteadyState& ss, const allocate::Allocation& a,
-                                    const hardware::Accelerator& acc, const std::string& tensor, const Layout& layout) {
-  if (a.plan.size() != ss.nodes.size()) return 0;
-  std::vector<Moved> moves;
+TransferPrice tensor_transfer_price(const schedule::SteadyState& ss, const allocate::Allocation& a,
+                                    const hardware::Accelerator& acc, const std::string& tensor, const Layout& layout,
+                                    TransferSide side) {
+  if (a.plan.size() != ss.nodes.size()) return {};
   int tid = -1;
-  for (std::size_t i = 0; i < ss.nodes.size(); ++i) {
-    const auto& n = ss.nodes[i];
-    if (n.kind != schedule::SsKind::Transfer || a.plan[i] < 0) continue;
-    const auto& t = ss.tensors[static_cast<std::size_t>(n.inputs.front())];
-    if (t.origin != tensor) continue;
-    const auto& plan = n.plans[static_cast<std::size_t>(a.plan[i])];
-    const bool to_off = touches(plan.targets, ss.offchip_core);
-    if (!to_off && !touches(plan.sources, ss.offchip_core)) continue;
-    tid = n.inputs.front();
-    moves.push_back({i, plan, firings(n, a.reuse_factor.at(static_cast<std::size_t>(n.outputs.front()))), to_off});
-  }
-  return tid < 0 ? 0 : price(moves, ss.tensors[static_cast<std::size_t>(tid)], layout, acc);
+  const auto moves = offchip_moves(ss, a, tensor, tid);
+  return tid < 0 ? TransferPrice{} : price(moves, ss.tensors[static_cast<std::size_t>(tid)], layout, acc, side);
 }
 
 }  // namespace stream::pipeline

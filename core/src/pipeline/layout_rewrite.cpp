@@ -1,5 +1,7 @@
 #include "layout_rewrite.hpp"
 
+#include <set>
+
 namespace stream::pipeline {
 
 Workload conversion_group(const TensorPtr& from, const Layout& to) {
@@ -12,17 +14,28 @@ Workload conversion_group(const TensorPtr& from, const Layout& to) {
                    make_out_edge(name + "_out", out)});
 }
 
-TensorPtr replacement(const TensorPtr& tensor, const LayoutChoice& choice) {
-  if (!choice.changes()) return nullptr;
+Rewrite rewrite_of(const TensorPtr& tensor, const LayoutChoice& choice) {
+  if (!choice.changes()) return {};
   const auto& o = choice.chosen_option();
-  if (o.conversion) return make_tensor(converted_name(tensor->name, o.layout, tensor->rank()), tensor->dtype, tensor->shape, o.layout);
-  return make_tensor(tensor->name, tensor->dtype, tensor->shape, o.layout);
+  Rewrite r;
+  if (!o.written.same_as(tensor->layout, tensor->rank()))
+    r.written = make_tensor(tensor->name, tensor->dtype, tensor->shape, o.written);
+  r.read = o.converts() ? make_tensor(converted_name(tensor->name, o.layout, tensor->rank()), tensor->dtype, tensor->shape, o.layout)
+                        : r.written;
+  return r;
 }
 
-Workload with_tensors(const Workload& group, const std::map<std::string, TensorPtr>& replace) {
+Workload with_tensors(const Workload& group, const std::map<std::string, Rewrite>& rewrites) {
+  std::set<std::string> written;
+  for (std::size_t i : group.computation_nodes())
+    for (const auto& t : group.node(i).outputs) written.insert(t->name);
   auto swap = [&](std::vector<TensorPtr>& ts) {
-    for (auto& t : ts)
-      if (auto it = replace.find(t->name); it != replace.end()) t = it->second;
+    for (auto& t : ts) {
+      const auto it = rewrites.find(t->name);
+      if (it == rewrites.end()) continue;
+      const auto& by = written.count(t->name) ? it->second.written : it->second.read;
+      if (by) t = by;
+    }
   };
   std::vector<Node> nodes = group.nodes();
   for (auto& n : nodes) {

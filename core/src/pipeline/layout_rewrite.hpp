@@ -1,12 +1,14 @@
 // The second pass of `--layout choose` (layout_choice.hpp): the first pass's groups with the
 // chosen layouts, and the conversion groups.
 //
-// A tensor a computation writes takes its chosen layout everywhere (the producer's group writes
-// it so, the readers' groups read it so). A graph input or constant whose chosen option is a
-// conversion keeps its row-major self; its readers read `<tensor>_as_<order>` instead, which the
-// conversion group writes: an in-edge of the tensor, one conversion node (an identity copy of type
-// kLayoutConversionType whose output has the chosen layout) and an out-edge, so the conversion is
-// scheduled, costed and reported like any group and the readers' fused groups keep their shape.
+// A tensor whose chosen option needs no conversion takes its layout everywhere (its producer's
+// group writes it so, the readers' groups read it so). Under a conversion the tensor is written
+// in the option's `written` layout (a graph input or constant keeps its row-major self) and the
+// groups that only read it read `<tensor>_as_<order>` instead, which the conversion writes. A
+// conversion on a core is a group of its own: an in-edge of the tensor, one conversion node (an
+// identity copy of type kLayoutConversionType whose output has the chosen layout) and an out-edge,
+// so it is scheduled, costed and reported like any group and the readers' fused groups keep their
+// shape. A conversion on the DMA has no group (RunResult::dma_conversions).
 #pragma once
 
 #include <map>
@@ -17,14 +19,21 @@
 
 namespace stream::pipeline {
 
-/// The conversion group turning `from` (row-major) into `to`.
+/// The conversion group turning `from` (in its layout) into `to`.
 [[nodiscard]] Workload conversion_group(const TensorPtr& from, const Layout& to);
 
-/// The tensor replacing `tensor` under `choice`: itself with the chosen layout, or the converted
-/// tensor; nullptr when the choice keeps the model's option.
-[[nodiscard]] TensorPtr replacement(const TensorPtr& tensor, const LayoutChoice& choice);
+/// What the second pass puts in place of a tensor: in the groups writing it and in the groups
+/// only reading it; null where it stays as it is.
+struct Rewrite {
+  TensorPtr written;
+  TensorPtr read;
+};
 
-/// `group` with every tensor named in `replace` replaced (by name) in every node.
-[[nodiscard]] Workload with_tensors(const Workload& group, const std::map<std::string, TensorPtr>& replace);
+/// The rewrite of `tensor` under `choice` (both null when the choice keeps the model's option).
+[[nodiscard]] Rewrite rewrite_of(const TensorPtr& tensor, const LayoutChoice& choice);
+
+/// `group` with the tensors of `rewrites` replaced (by name) in every node: by `written` in a
+/// group some computation node of which writes the tensor, by `read` elsewhere.
+[[nodiscard]] Workload with_tensors(const Workload& group, const std::map<std::string, Rewrite>& rewrites);
 
 }  // namespace stream::pipeline

@@ -161,20 +161,24 @@ class Runner {
     }
   }
 
-  // `--layout choose` (layout_choice.hpp): price the options (a conversion by a run of its group),
-  // choose, and when anything changes schedule the first pass's groups again with the choices.
+  // `--layout choose` (layout_choice.hpp): price the options (a core conversion by a run of its
+  // group), choose, and when anything changes schedule the first pass's groups again with the
+  // choices.
   void choose_layouts() {
+    auto t0 = clock::now();
     auto choices = layout_candidates(r_.groups, acc_);
     std::map<std::string, TensorPtr> tensors;
     for (const auto& g : r_.groups)
       for (const auto& t : g.workload.tensors()) tensors.emplace(t->name, t);
+    r_.layout_choice_time_s += since(t0);
     for (auto& c : choices) {
-      // A conversion costs >= 0, so one whose transfers alone do not beat the model's cannot win
-      // (ties go to the model): it is not run.
+      // A conversion takes cycles (it moves the tensor twice), so a core conversion whose transfers
+      // alone do not beat the best option without one cannot win: its group is not run.
+      std::int64_t plain = c.options.front().total();
+      for (const auto& o : c.options)
+        if (!o.converts()) plain = std::min(plain, o.total());
       for (auto& o : c.options)
-        if (o.conversion && o.transfer_cycles < c.options.front().total() && !price_conversion(tensors.at(c.tensor), o))
-          o.transfer_cycles = -1;
-      std::erase_if(c.options, [](const LayoutOption& o) { return o.transfer_cycles < 0; });  // no core can convert
+        if (o.conversion == Conversion::Core && o.transfer_cycles < plain) price_conversion(*tensors.at(c.tensor), o);
       c.chosen = cheapest_option(c.options);
     }
     const bool change = std::any_of(choices.begin(), choices.end(), [](const LayoutChoice& c) { return c.changes(); });
@@ -182,44 +186,53 @@ class Runner {
     r_.layout_choices = std::move(choices);
   }
 
-  // The conversion group's latency and energy into `o`; false when it has no allocation.
-  bool price_conversion(const TensorPtr& t, LayoutOption& o) {
-    const auto compute = acc_.compute_cores();
-    if (std::none_of(compute.begin(), compute.end(), [&](int c) { return acc_.core(c).accepts(kLayoutConversionType); }))
-      return false;
-    const std::string key = converted_name(t->name, o.layout, t->rank());
+  // The conversion group's latency and energy into `o` (left unpriced when it has no allocation).
+  void price_conversion(const Tensor& t, LayoutOption& o) {
+    const std::string to = converted_name(t.name, o.layout, t.rank());
+    const std::string key = to + " from " + o.written.str(t.rank());
     auto it = conversions_.find(key);
     if (it == conversions_.end()) {
-      GroupResult g = run_group({conversion_group(t, o.layout), -1, t->name});
+      const auto t0 = clock::now();
+      const auto from = make_tensor(t.name, t.dtype, t.shape, o.written);
+      GroupResult g = run_group({conversion_group(from, o.layout), -1, t.name});
       finish(g, "conversion " + key);
       const double energy = g.allocation.slot_latency.empty() ? -1.0 : g.energy.total();
       it = conversions_.emplace(key, std::make_pair(g.allocation.total_latency, energy)).first;
+      r_.superseded_runs.push_back({"conversion pricing", to, std::move(g.attempts), since(t0), g.results_time_s});
     }
-    if (it->second.second < 0) return false;
+    if (it->second.second < 0) return;
     o.conversion_cycles = it->second.first;
     o.conversion_energy = it->second.second;
     o.conversion_priced = true;
-    return true;
   }
 
-  // The first pass's groups again (fused groups unchanged) with the chosen layouts, each
-  // conversion group just before the first group reading its output.
+  // The first pass's groups again (fused groups unchanged) with the chosen layouts, each core
+  // conversion group just before the first group reading its output; then the DMA conversions.
   void second_pass(const std::vector<LayoutChoice>& choices, const std::map<std::string, TensorPtr>& tensors) {
-    std::map<std::string, TensorPtr> replace;
-    std::map<std::string, const LayoutChoice*> converted;
-    for (const auto& c : choices)
-      if (auto t = replacement(tensors.at(c.tensor), c)) {
-        replace[c.tensor] = t;
-        if (c.chosen_option().conversion) converted[c.tensor] = &c;
-      }
+    const auto t0 = clock::now();
+    std::map<std::string, Rewrite> rewrites;
+    std::vector<const LayoutChoice*> on_core, on_dma;
+    for (const auto& c : choices) {
+      const auto rw = rewrite_of(tensors.at(c.tensor), c);
+      if (!rw.written && !rw.read) continue;
+      rewrites[c.tensor] = rw;
+      if (c.chosen_option().conversion == Conversion::Core) on_core.push_back(&c);
+      if (c.chosen_option().conversion == Conversion::Dma) on_dma.push_back(&c);
+    }
     std::deque<Pending> pending;
     for (const auto& g : r_.groups) {
-      for (const auto& t : g.workload.tensors())
-        if (auto it = converted.find(t->name); it != converted.end()) {
-          pending.push_back({conversion_group(tensors.at(t->name), it->second->chosen_option().layout), -1, t->name});
-          converted.erase(it);
+      Workload w = with_tensors(g.workload, rewrites);
+      for (auto it = on_core.begin(); it != on_core.end();) {
+        const auto& c = **it;
+        if (!reads(w, rewrites.at(c.tensor).read->name)) {
+          ++it;
+          continue;
         }
-      pending.push_back({with_tensors(g.workload, replace), g.split_from});
+        const auto& written = rewrites.at(c.tensor).written;
+        pending.push_back({conversion_group(written ? written : tensors.at(c.tensor), c.chosen_option().layout), -1, c.tensor});
+        it = on_core.erase(it);
+      }
+      pending.push_back({std::move(w), g.split_from});
     }
     RunResult first = std::move(r_);
     r_ = RunResult{};
@@ -228,8 +241,34 @@ class Runner {
     r_.reused_allocations = first.reused_allocations;
     r_.layout = o_.layout;
     r_.first_pass_latency = first.total_latency;
-    say("layouts chosen: " + std::to_string(replace.size()) + " tensors change; scheduling again");
+    for (auto& g : first.groups)
+      r_.superseded_runs.push_back({"first pass", "group_" + std::to_string(g.index), std::move(g.attempts), g.wall_time_s, g.results_time_s});
+    for (auto& s : first.superseded_runs) r_.superseded_runs.push_back(std::move(s));
+    r_.layout_choice_time_s = first.layout_choice_time_s + since(t0);
+    say("layouts chosen: " + std::to_string(rewrites.size()) + " tensors change; scheduling again");
     run_pending(std::move(pending));
+    for (const auto* c : on_dma) add_dma_conversion(*c, *tensors.at(c->tensor));
+  }
+
+  static bool reads(const Workload& w, const std::string& tensor) {
+    for (std::size_t i : w.computation_nodes())
+      for (const auto& t : w.node(i).inputs)
+        if (t->name == tensor) return true;
+    return false;
+  }
+
+  // A chosen DMA conversion into the run's list and totals, before the first group reading it.
+  void add_dma_conversion(const LayoutChoice& c, const Tensor& t) {
+    const auto& o = c.chosen_option();
+    DmaConversion d{c.tensor, converted_name(c.tensor, o.layout, t.rank()), t.shape, o.written, o.layout, -1, *o.dma};
+    for (const auto& g : r_.groups)
+      if (reads(g.workload, d.to)) {
+        d.before_group = g.index;
+        break;
+      }
+    r_.total_latency = checked_add(r_.total_latency, d.cost.cycles, "the run's total latency");
+    r_.total_energy += d.cost.energy;
+    r_.dma_conversions.push_back(std::move(d));
   }
 
   void say(const std::string& s) const {

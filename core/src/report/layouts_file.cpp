@@ -21,27 +21,67 @@ const pipeline::LayoutChoice* choice_of(const pipeline::RunResult& r, const std:
   for (const auto& c : r.layout_choices) {
     if (c.tensor == tensor) return &c;
     const auto& o = c.chosen_option();
-    if (o.conversion && pipeline::converted_name(c.tensor, o.layout, c.shape.size()) == tensor) return &c;
+    if (o.converts() && pipeline::converted_name(c.tensor, o.layout, c.shape.size()) == tensor) return &c;
   }
   return nullptr;
 }
 
-void options_yaml(yamlx::YamlText& out, const pipeline::LayoutChoice& c) {
-  out << YAML::Key << "options" << YAML::Value << YAML::BeginSeq;
-  for (const auto& o : c.options) {
-    out << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "from" << YAML::Value << o.from;
-    out << YAML::Key << "layout" << YAML::Value << o.layout.str(c.shape.size());
-    out << YAML::Key << "transfer_cycles" << YAML::Value << o.transfer_cycles;
-    if (o.conversion && o.conversion_priced) out << YAML::Key << "conversion_cycles" << YAML::Value << o.conversion_cycles;
-    if (o.conversion && !o.conversion_priced) out << YAML::Key << "conversion" << YAML::Value << "not priced: no cheaper than the model";
-    else out << YAML::Key << "total" << YAML::Value << o.total();
+// A DMA conversion's two sides: runs, descriptors and cycles of the read and of the write.
+void dma_sides_yaml(yamlx::YamlText& out, const pipeline::DmaConversionCost& d, const hardware::Accelerator& acc) {
+  out << YAML::Key << "dma_link" << YAML::Value << acc.links().at(static_cast<std::size_t>(d.link)).str();
+  auto side = [&](const char* key, const auto& cost) {
+    out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "runs" << YAML::Value << cost.runs;
+    out << YAML::Key << "descriptors" << YAML::Value << cost.descriptors;
+    out << YAML::Key << "cycles" << YAML::Value << cost.cycles;
     out << YAML::EndMap;
+  };
+  side("read", d.read);
+  side("write", d.write);
+}
+
+void option_yaml(yamlx::YamlText& out, const pipeline::LayoutOption& o, std::size_t rank, const hardware::Accelerator& acc) {
+  out << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "from" << YAML::Value << o.from;
+  out << YAML::Key << "layout" << YAML::Value << o.layout.str(rank);
+  out << YAML::Key << "transfer_cycles" << YAML::Value << o.transfer_cycles;
+  out << YAML::Key << "transfer_energy" << YAML::Value << o.transfer_energy;
+  if (o.converts()) {
+    out << YAML::Key << "conversion" << YAML::Value << pipeline::name(o.conversion);
+    out << YAML::Key << "written" << YAML::Value << o.written.str(rank);
+    if (o.dma) dma_sides_yaml(out, *o.dma, acc);
   }
+  if (o.converts() && !o.conversion_priced) {
+    out << YAML::Key << "conversion_cycles" << YAML::Value << "not priced: its transfers alone are no cheaper";
+  } else {
+    if (o.converts()) {
+      out << YAML::Key << "conversion_cycles" << YAML::Value << o.conversion_cycles;
+      out << YAML::Key << "conversion_energy" << YAML::Value << o.conversion_energy;
+    }
+    out << YAML::Key << "total" << YAML::Value << o.total();
+    out << YAML::Key << "energy" << YAML::Value << o.total_energy();
+  }
+  out << YAML::EndMap;
+}
+
+void options_yaml(yamlx::YamlText& out, const pipeline::LayoutChoice& c, const hardware::Accelerator& acc) {
+  out << YAML::Key << "options" << YAML::Value << YAML::BeginSeq;
+  for (const auto& o : c.options) option_yaml(out, o, c.shape.size(), acc);
   out << YAML::EndSeq;
 }
 
-void tensor_yaml(yamlx::YamlText& out, const pipeline::TensorLayoutPrice& p, const pipeline::LayoutChoice* choice) {
+// "reader scores", "reader scores (conversion)" (on a core), "reader scores (DMA conversion)".
+std::string chosen_text(const pipeline::LayoutOption& o) {
+  switch (o.conversion) {
+    case pipeline::Conversion::Core: return o.from + " (conversion)";
+    case pipeline::Conversion::Dma: return o.from + " (DMA conversion)";
+    case pipeline::Conversion::None: break;
+  }
+  return o.from;
+}
+
+void tensor_yaml(yamlx::YamlText& out, const pipeline::TensorLayoutPrice& p, const pipeline::LayoutChoice* choice,
+                 const hardware::Accelerator& acc) {
   const std::size_t rank = p.shape.size();
   out << YAML::BeginMap;
   out << YAML::Key << "tensor" << YAML::Value << p.tensor;
@@ -62,15 +102,28 @@ void tensor_yaml(yamlx::YamlText& out, const pipeline::TensorLayoutPrice& p, con
     out << YAML::Key << "chosen" << YAML::Value << "model";
   } else {
     const auto& o = choice->chosen_option();
-    out << YAML::Key << "chosen" << YAML::Value << (o.conversion ? o.from + " (conversion)" : o.from);
+    out << YAML::Key << "chosen" << YAML::Value << chosen_text(o);
     if (choice->tensor != p.tensor) out << YAML::Key << "converted_from" << YAML::Value << choice->tensor;
-    options_yaml(out, *choice);
+    options_yaml(out, *choice, acc);
   }
   out << YAML::EndMap;
 }
 
-// The run's conversion groups whose input or output this group moves, with their cost.
-void conversions_yaml(yamlx::YamlText& out, const pipeline::RunResult& r, const std::vector<pipeline::TensorLayoutPrice>& prices) {
+// The run's conversions (groups on a core, then those on the DMA) whose input or output this
+// group moves, with their cost.
+void conversions_yaml(yamlx::YamlText& out, const pipeline::RunResult& r, const std::vector<pipeline::TensorLayoutPrice>& prices,
+                      const hardware::Accelerator& acc) {
+  auto moved = [&](const std::string& a, const std::string& b) {
+    return std::any_of(prices.begin(), prices.end(), [&](const auto& p) { return p.tensor == a || p.tensor == b; });
+  };
+  auto head = [&](const std::string& tensor, const std::string& to, const std::string& layout, const char* engine) {
+    out << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "node" << YAML::Value << pipeline::conversion_node_name(tensor);
+    out << YAML::Key << "engine" << YAML::Value << engine;
+    out << YAML::Key << "tensor" << YAML::Value << tensor;
+    out << YAML::Key << "to" << YAML::Value << to;
+    out << YAML::Key << "layout" << YAML::Value << layout;
+  };
   out << YAML::Key << "conversions" << YAML::Value << YAML::BeginSeq;
   for (const auto& g : r.groups) {
     if (g.converts.empty()) continue;
@@ -78,15 +131,20 @@ void conversions_yaml(yamlx::YamlText& out, const pipeline::RunResult& r, const 
     if (c == nullptr) continue;
     const auto& o = c->chosen_option();
     const std::string to = pipeline::converted_name(c->tensor, o.layout, c->shape.size());
-    if (std::none_of(prices.begin(), prices.end(), [&](const auto& p) { return p.tensor == to || p.tensor == c->tensor; })) continue;
-    out << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "node" << YAML::Value << pipeline::conversion_node_name(c->tensor);
+    if (!moved(to, c->tensor)) continue;
+    head(c->tensor, to, o.layout.str(c->shape.size()), "core");
     out << YAML::Key << "group" << YAML::Value << g.index;
-    out << YAML::Key << "tensor" << YAML::Value << c->tensor;
-    out << YAML::Key << "to" << YAML::Value << to;
-    out << YAML::Key << "layout" << YAML::Value << o.layout.str(c->shape.size());
     out << YAML::Key << "cycles" << YAML::Value << g.allocation.total_latency;
     out << YAML::Key << "energy" << YAML::Value << g.energy.total();
+    out << YAML::EndMap;
+  }
+  for (const auto& d : r.dma_conversions) {
+    if (!moved(d.to, d.tensor)) continue;
+    head(d.tensor, d.to, d.layout.str(d.shape.size()), "dma");
+    out << YAML::Key << "before_group" << YAML::Value << d.before_group;
+    out << YAML::Key << "cycles" << YAML::Value << d.cost.cycles;
+    out << YAML::Key << "energy" << YAML::Value << d.cost.energy;
+    dma_sides_yaml(out, d.cost, acc);
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
@@ -100,12 +158,12 @@ std::string layouts_yaml(const pipeline::RunResult& r, const pipeline::GroupResu
   out << YAML::BeginMap;
   out << YAML::Key << "layout_mode" << YAML::Value << pipeline::name(r.layout);
   out << YAML::Key << "tensors" << YAML::Value << YAML::BeginSeq;
-  for (const auto& p : prices) tensor_yaml(out, p, choice_of(r, p.tensor));
+  for (const auto& p : prices) tensor_yaml(out, p, choice_of(r, p.tensor), acc);
   out << YAML::EndSeq;
   if (r.layout == pipeline::LayoutMode::Fixed)
     out << YAML::Key << "conversions" << YAML::Value << YAML::Flow << std::vector<std::string>{};
   else
-    conversions_yaml(out, r, prices);
+    conversions_yaml(out, r, prices, acc);
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

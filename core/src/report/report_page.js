@@ -52,6 +52,27 @@
     }
     table(sec, ["group", "latency", "share", "energy", "status", "MAC spatial util.", "end-to-end util.", "cost fallbacks",
                 "memory fallback"], rows);
+    conversions(S, sec);
+  }
+
+  // --layout choose: the layout conversions, the groups on a core and those on the DMA (which have
+  // no group and run before the first group reading their output).
+  function conversions(S, sec) {
+    const L = S.layouts;
+    if (!L) return;
+    const rows = [];
+    for (const key in S.groups || {}) {
+      const g = S.groups[key];
+      if (g.converts !== undefined)
+        rows.push(["convert_" + g.converts, "core", key, num(g.latency) + " cycles", num(g.percentage) + " %", num(g.energy) + " pJ"]);
+    }
+    (L.dma_conversions || []).forEach(function (d) {
+      rows.push([d.node, "dma", "before group_" + d.before_group, num(d.latency) + " cycles", num(d.percentage) + " %",
+                 num(d.energy) + " pJ"]);
+    });
+    el("h3", {}, sec, "Layout conversions: " + L.changed_tensors + " tensors changed, " + num(L.layout_conversion_latency_share) +
+       " % of the latency, first pass " + num(L.first_pass_latency) + " cycles");
+    if (rows.length) table(sec, ["conversion", "engine", "group", "latency", "share", "energy"], rows);
   }
 
   // The schedule of one iteration: rows (lanes stacked), bars, slot bands and a cycle axis over

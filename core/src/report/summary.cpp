@@ -55,8 +55,10 @@ nlohmann::ordered_json metrics_json(const pipeline::GroupMetrics& m) {
   return j;
 }
 
-// `--layout choose` (pipeline/layout_choice.hpp): what changed and the conversion groups' share of
-// latency and energy (percent, like a group's `percentage`). Absent under `--layout fixed`.
+// `--layout choose` (pipeline/layout_choice.hpp): what changed and the conversions' share of
+// latency and energy (percent, like a group's `percentage`): the conversion groups on a core and
+// the conversions on the DMA, which have no group and are listed here. Absent under `--layout
+// fixed`.
 struct LayoutFigures {
   std::size_t changed = 0, conversions = 0;
   std::int64_t conversion_latency = 0;
@@ -71,6 +73,11 @@ LayoutFigures layout_figures(const pipeline::RunResult& r) {
       f.conversion_latency += g.allocation.total_latency;
       f.conversion_energy += g.energy.total();
     }
+  for (const auto& d : r.dma_conversions) {
+    ++f.conversions;
+    f.conversion_latency += d.cost.cycles;
+    f.conversion_energy += d.cost.energy;
+  }
   return f;
 }
 double energy_share(const pipeline::RunResult& r, double e) { return r.total_energy == 0 ? 0.0 : round2(100.0 * e / r.total_energy); }
@@ -86,7 +93,34 @@ void layouts_yaml_block(yamlx::YamlText& out, const pipeline::RunResult& r) {
   out << YAML::Key << "layout_conversion_latency_share" << YAML::Value << share(r, f.conversion_latency);
   out << YAML::Key << "layout_conversion_energy" << YAML::Value << f.conversion_energy;
   out << YAML::Key << "layout_conversion_energy_share" << YAML::Value << energy_share(r, f.conversion_energy);
+  out << YAML::Key << "dma_conversions" << YAML::Value << YAML::BeginSeq;
+  for (const auto& d : r.dma_conversions) {
+    out << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "node" << YAML::Value << pipeline::conversion_node_name(d.tensor);
+    out << YAML::Key << "tensor" << YAML::Value << d.tensor;
+    out << YAML::Key << "to" << YAML::Value << d.to;
+    out << YAML::Key << "layout" << YAML::Value << d.layout.str(d.shape.size());
+    out << YAML::Key << "before_group" << YAML::Value << d.before_group;
+    out << YAML::Key << "latency" << YAML::Value << d.cost.cycles;
+    out << YAML::Key << "percentage" << YAML::Value << share(r, d.cost.cycles);
+    out << YAML::Key << "energy" << YAML::Value << d.cost.energy;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
   out << YAML::EndMap;
+}
+nlohmann::ordered_json dma_conversions_json(const pipeline::RunResult& r) {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& d : r.dma_conversions)
+    out.push_back({{"node", pipeline::conversion_node_name(d.tensor)},
+                   {"tensor", d.tensor},
+                   {"to", d.to},
+                   {"layout", d.layout.str(d.shape.size())},
+                   {"before_group", d.before_group},
+                   {"latency", d.cost.cycles},
+                   {"percentage", share(r, d.cost.cycles)},
+                   {"energy", d.cost.energy}});
+  return out;
 }
 nlohmann::ordered_json layouts_json_block(const pipeline::RunResult& r) {
   const auto f = layout_figures(r);
@@ -97,7 +131,8 @@ nlohmann::ordered_json layouts_json_block(const pipeline::RunResult& r) {
           {"layout_conversion_latency", f.conversion_latency},
           {"layout_conversion_latency_share", share(r, f.conversion_latency)},
           {"layout_conversion_energy", f.conversion_energy},
-          {"layout_conversion_energy_share", energy_share(r, f.conversion_energy)}};
+          {"layout_conversion_energy_share", energy_share(r, f.conversion_energy)},
+          {"dma_conversions", dma_conversions_json(r)}};
 }
 }  // namespace
 

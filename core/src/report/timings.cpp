@@ -77,6 +77,10 @@ Json phases_json(const pipeline::RunResult& r) {
     p.results += g.results_time_s;
   }
   for (const auto& c : r.cut_groups) p.add(c.attempts);
+  for (const auto& s : r.superseded_runs) {
+    p.add(s.attempts);
+    p.results += s.results_time_s;
+  }
   Json j;
   j["grouping_time_s"] = rounded_seconds(r.grouping_time_s);
   j["mapping_time_s"] = rounded_seconds(p.mapping);
@@ -85,7 +89,9 @@ Json phases_json(const pipeline::RunResult& r) {
   j["schedule_time_s"] = rounded_seconds(p.schedule);
   j["allocation_time_s"] = rounded_seconds(p.allocation);
   j["results_time_s"] = rounded_seconds(p.results);
-  j["accounted_time_s"] = rounded_seconds(r.grouping_time_s + p.mapping + p.tiling + p.costs + p.schedule + p.allocation + p.results);
+  j["layout_choice_time_s"] = rounded_seconds(r.layout_choice_time_s);
+  j["accounted_time_s"] = rounded_seconds(r.grouping_time_s + p.mapping + p.tiling + p.costs + p.schedule + p.allocation + p.results +
+                                          r.layout_choice_time_s);
   j["milp_solves"] = p.solves;
   j["milp_solve_time_s"] = rounded_seconds(p.milp);
   j["reused_allocations"] = r.reused_allocations;
@@ -122,6 +128,19 @@ Json timings(const pipeline::RunResult& r) {
     cut.push_back(cj);
   }
   j["cut_groups"] = cut;
+  if (r.layout == pipeline::LayoutMode::Choose) {
+    Json runs = Json::array();
+    for (const auto& s : r.superseded_runs) {
+      Json sj;
+      sj["pass"] = s.pass;
+      sj["name"] = s.name;
+      sj["wall_time_s"] = rounded_seconds(s.wall_time_s);
+      sj["attempts"] = Json::array();
+      for (const auto& at : s.attempts) sj["attempts"].push_back(attempt_json(at));
+      runs.push_back(sj);
+    }
+    j["layout_passes"] = runs;
+  }
   return j;
 }
 

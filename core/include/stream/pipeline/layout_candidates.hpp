@@ -8,6 +8,13 @@
 // one the innermost loop steps, so the node reads (or writes) along memory. For the readers of a
 // column tile this is the box's order of layout_prices.hpp (the tiled axis outermost); for a
 // matmul reading K transposed it puts K's reduction axis innermost or outermost as its loops do.
+//
+// A tensor's options, in order: the layouts without a conversion (a computed tensor: the model's,
+// then per producer and per reader its walk order and that order's blocked variants, identical
+// layouts once; a graph input or constant: the model's alone), then the conversions (an input:
+// from the model's layout into each of those layouts; a computed tensor: from its first
+// producer's walk order into each reader's layout), each on a core and then on the DMA, where the
+// hardware has them.
 #pragma once
 
 #include <cstddef>
@@ -25,6 +32,13 @@ namespace stream::pipeline {
 /// tiling, same node indices); row-major is returned as the empty order.
 [[nodiscard]] STREAM_API Layout walk_layout(const Workload& group, const tiling::TiledGroup& tiled, std::size_t node,
                                             const Tensor& tensor);
+
+/// The blocked variants of that walk order (NCHWc-style): one per axis of `tensor` the node covers
+/// only partly in one steady-state iteration with a tile t that divides the axis (1 < t < extent):
+/// the walk order with the axis's blocks where the axis stands and its t elements within a block
+/// innermost. A reader of channel tiles c of an NCHW tensor walked (1,0,2,3) gets (1,0,2,3,1:c).
+[[nodiscard]] STREAM_API std::vector<Layout> blocked_layouts(const Workload& group, const tiling::TiledGroup& tiled,
+                                                             std::size_t node, const Tensor& tensor);
 
 /// Every tensor some solved group moves to or from the off-chip core, in order of first transfer,
 /// with its options priced by their transfer cycles (conversion costs are the caller's: they need

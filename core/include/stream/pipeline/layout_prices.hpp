@@ -9,8 +9,9 @@
 // "producer <node>" for a write from it). Each candidate is priced as the sum over those transfers
 // of the chosen plan's cycles under that layout times the transfer's firings (the energy's count,
 // pipeline/energy.hpp). The cheapest is the first candidate of least cost (the model's order
-// first, then in transfer order); under `--layout fixed`, the only mode so far, the model's
-// layouts are kept and only priced, so no conversion is inserted.
+// first, then in transfer order). These are layouts.yaml's `candidates`, the same under both
+// modes; `--layout choose` prices its own options with tensor_transfer_price (cycles and energy,
+// per side) over every group (layout_candidates.hpp).
 #pragma once
 
 #include <cstdint>
@@ -49,11 +50,25 @@ struct TensorLayoutPrice {
                                                            const allocate::Allocation& allocation,
                                                            const hardware::Accelerator& accelerator);
 
-/// The sum over the group's transfers of `tensor` (by name) to or from the off-chip core of the
-/// chosen plan's cycles under `layout` x the transfer's firings (a candidate's `cycles`); 0 when
-/// the group moves no such transfer of it.
-[[nodiscard]] STREAM_API std::int64_t tensor_transfer_cycles(const schedule::SteadyState& ss, const allocate::Allocation& allocation,
+/// What moving a tensor to and from off-chip memory costs over a group: the chosen plans' cycles
+/// and link energy (pJ: words x unit_energy_cost + descriptors x setup_energy per link,
+/// pipeline/energy.hpp), each x the transfer's firings.
+struct TransferPrice {
+  std::int64_t cycles = 0;
+  double energy = 0;
+};
+
+/// Which of a tensor's off-chip transfers to price: all, the writes into off-chip memory (its
+/// producer's side) or the reads out of it (its readers' side).
+enum class TransferSide { Both, Writes, Reads };
+
+/// The price of the group's transfers of `tensor` (by name) on `side` to or from the off-chip core
+/// under `layout` (a candidate's `cycles` is the price's cycles with TransferSide::Both); zero
+/// when the group moves no such transfer of it.
+[[nodiscard]] STREAM_API TransferPrice tensor_transfer_price(const schedule::SteadyState& ss,
+                                                             const allocate::Allocation& allocation,
                                                              const hardware::Accelerator& accelerator,
-                                                             const std::string& tensor, const Layout& layout);
+                                                             const std::string& tensor, const Layout& layout,
+                                                             TransferSide side = TransferSide::Both);
 
 }  // namespace stream::pipeline

@@ -135,6 +135,29 @@ struct CutGroup {
   double wall_time_s = 0;  ///< from its first mapping to the cut, included
 };
 
+/// A group run whose result is not among the run's groups (`--layout choose`): a first-pass group
+/// the second pass scheduled again, or a conversion group run to price an option; its clocks are
+/// kept for timings.*.
+struct SupersededRun {
+  std::string pass;  ///< "first pass" or "conversion pricing"
+  std::string name;  ///< the first pass's `group_<i>`, or the tensor a priced conversion writes
+  std::vector<Attempt> attempts;
+  double wall_time_s = 0;
+  double results_time_s = 0;  ///< energy and memory accesses after the allocation
+};
+
+/// A layout conversion done by a strided DMA alone (`--layout choose`, layout_dma_conversion.hpp):
+/// it has no group; its cycles and energy add to the run's totals.
+struct DmaConversion {
+  std::string tensor;  ///< the tensor it reads
+  std::string to;      ///< the tensor it writes, `<tensor>_as_<order>`
+  std::vector<std::int64_t> shape;
+  Layout from;            ///< the layout it reads
+  Layout layout;          ///< the layout it writes
+  int before_group = -1;  ///< the first group reading `to`: the conversion runs just before it
+  DmaConversionCost cost;
+};
+
 struct STREAM_API RunResult {
   std::vector<GroupResult> groups;
   std::int64_t total_latency = 0;  ///< cycles
@@ -153,6 +176,13 @@ struct STREAM_API RunResult {
   /// pass's figures); empty under Fixed.
   std::vector<LayoutChoice> layout_choices;
   std::int64_t first_pass_latency = 0;  ///< `--layout choose`: the total latency with the model's layouts
+  /// `--layout choose`: the conversions done by the DMA alone, in order (their cycles and energy
+  /// are in total_latency and total_energy, in no group's).
+  std::vector<DmaConversion> dma_conversions;
+  /// `--layout choose`: group runs whose results were replaced (for timings.*), and the seconds
+  /// spent gathering and pricing the options apart from those runs.
+  std::vector<SupersededRun> superseded_runs;
+  double layout_choice_time_s = 0;
   [[nodiscard]] bool solved() const;  ///< every group optimal (or time-limited with a solution)
 };
 
