@@ -16,6 +16,14 @@ namespace {
 const std::vector<std::int64_t> kShape{32, 64};
 const Layout kRowMajor{};
 const Layout kColumnMajor{{1, 0}, std::nullopt};
+
+// One side of the copy: runs, descriptors, cycles.
+void expect_side(const schedule::LinkCost& side, std::int64_t runs, std::int64_t descriptors, std::int64_t cycles,
+                 const char* what) {
+  EXPECT_EQ(side.runs, runs) << what;
+  EXPECT_EQ(side.descriptors, descriptors) << what;
+  EXPECT_EQ(side.cycles, cycles) << what;
+}
 }  // namespace
 
 TEST(LayoutDmaConversion, OnlyAStridedDmaTouchingTheOffchipCoreConverts) {
@@ -37,11 +45,8 @@ TEST(LayoutDmaConversion, ATransposeWalksTheSideWithFewerDescriptors) {
   const auto c = pipeline::dma_conversion_cost(acc, kShape, 16, kRowMajor, kColumnMajor);
   ASSERT_TRUE(c);
   EXPECT_FALSE(c->walks_target);
-  EXPECT_EQ(c->read.runs, 1);
-  EXPECT_EQ(c->read.cycles, 266);
-  EXPECT_EQ(c->write.runs, 2048);
-  EXPECT_EQ(c->write.descriptors, 32);
-  EXPECT_EQ(c->write.cycles, 4416);
+  expect_side(c->read, 1, 1, 266, "read");
+  expect_side(c->write, 2048, 32, 4416, "write");
   EXPECT_EQ(c->cycles, 4682);
 }
 
@@ -51,17 +56,14 @@ TEST(LayoutDmaConversion, ABlockedTargetAndItsEnergy) {
   // written runs under 32 descriptors, 320 + 512 = 832: 1,098). Energy: 5 pJ per descriptor,
   // (8 + 1) x 5 = 45, 2 pJ per bus word, (512 + 256) x 2 = 1,536, and the off-chip memory's read
   // and write of K, 32,768 / 64 x 1,000 pJ each: 1,024,000 + 1,536 + 45.
-  std::string text = "{burst_bits: 256, setup_cycles: 10, max_strides: 1, setup_energy: 5}";
-  auto acc = tpu_with_bus_dma(text);
+  auto acc = tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10, max_strides: 1, setup_energy: 5}");
   for (auto& c : acc.connectivity) c.unit_energy_cost = 2;
   acc.build_interconnect(false);
   const auto c = pipeline::dma_conversion_cost(acc, kShape, 16, kRowMajor, Layout{{1, 0, 1}, AxisBlock{1, 8}});
   ASSERT_TRUE(c);
   EXPECT_TRUE(c->walks_target);
-  EXPECT_EQ(c->read.runs, 256);
-  EXPECT_EQ(c->read.descriptors, 8);
-  EXPECT_EQ(c->read.cycles, 592);
-  EXPECT_EQ(c->write.cycles, 266);
+  expect_side(c->read, 256, 8, 592, "read");
+  expect_side(c->write, 1, 1, 266, "write");
   EXPECT_EQ(c->cycles, 858);
   EXPECT_DOUBLE_EQ(c->energy, 1024000.0 + 1536 + 45);
 }

@@ -54,6 +54,20 @@ Json attempt_json(const pipeline::Attempt& at) {
   return j;
 }
 
+Json attempts_json(const std::vector<pipeline::Attempt>& attempts) {
+  Json a = Json::array();
+  for (const auto& at : attempts) a.push_back(attempt_json(at));
+  return a;
+}
+
+// A run of a group outside the run's groups, with its clock and attempts (a fused group the
+// memory fallback cut: `fields` names it; a layout pass's run: likewise).
+Json group_run_json(Json fields, double wall_time_s, const std::vector<pipeline::Attempt>& attempts) {
+  fields["wall_time_s"] = rounded_seconds(wall_time_s);
+  fields["attempts"] = attempts_json(attempts);
+  return fields;
+}
+
 struct Phases {
   double mapping = 0, tiling = 0, costs = 0, schedule = 0, allocation = 0, results = 0, milp = 0;
   std::size_t solves = 0;
@@ -112,33 +126,18 @@ Json timings(const pipeline::RunResult& r) {
     gj["objectives"] = Json::array();
     for (std::size_t i = 0; i < a.level_times_s.size(); ++i)
       gj["objectives"].push_back({{"level", level_name(a, i)}, {"solve_time_s", rounded_seconds(a.level_times_s[i])}});
-    gj["attempts"] = Json::array();
-    for (const auto& at : g.attempts) gj["attempts"].push_back(attempt_json(at));
+    gj["attempts"] = attempts_json(g.attempts);
     groups["group_" + std::to_string(g.index)] = gj;
   }
   j["groups"] = groups;
   Json cut = Json::array();
-  for (const auto& c : r.cut_groups) {
-    Json cj;
-    cj["split_from"] = c.split_from;
-    cj["compute_nodes"] = c.compute_nodes;
-    cj["wall_time_s"] = rounded_seconds(c.wall_time_s);
-    cj["attempts"] = Json::array();
-    for (const auto& at : c.attempts) cj["attempts"].push_back(attempt_json(at));
-    cut.push_back(cj);
-  }
+  for (const auto& c : r.cut_groups)
+    cut.push_back(group_run_json({{"split_from", c.split_from}, {"compute_nodes", c.compute_nodes}}, c.wall_time_s, c.attempts));
   j["cut_groups"] = cut;
   if (r.layout == pipeline::LayoutMode::Choose) {
     Json runs = Json::array();
-    for (const auto& s : r.superseded_runs) {
-      Json sj;
-      sj["pass"] = s.pass;
-      sj["name"] = s.name;
-      sj["wall_time_s"] = rounded_seconds(s.wall_time_s);
-      sj["attempts"] = Json::array();
-      for (const auto& at : s.attempts) sj["attempts"].push_back(attempt_json(at));
-      runs.push_back(sj);
-    }
+    for (const auto& s : r.superseded_runs)
+      runs.push_back(group_run_json({{"pass", s.pass}, {"name", s.name}}, s.wall_time_s, s.attempts));
     j["layout_passes"] = runs;
   }
   return j;
