@@ -99,7 +99,8 @@ void setup(CLI::App& app, HostContext& ctx) {
   // Checked by prepare_run (pipeline::parse_layout_mode), so a bad value is a bad input: exit 2.
   cmd->add_option("--layout", opts->layout,
                   "Data layouts: fixed (default) keeps the model's layouts and prices them; choose picks one per "
-                  "tensor, inserting conversion nodes where cheaper (layouts.yaml; docs/layout.md)");
+                  "tensor by cycles, then energy, inserting conversions (on a core or a strided DMA) where "
+                  "cheaper (layouts.yaml; docs/layout.md)");
   cmd->add_flag("--no-dedup", opts->no_dedup, "Solve structurally identical groups again")->group("");
   cmd->add_flag("--summary-only", opts->summary_only,
                 "Write summary.* and timings.* only, no per-group files (for sweeps)");

@@ -64,11 +64,13 @@ TEST(CoreExports, OnlyNamespaceStreamAndNoThirdPartySymbols) {
 // (Layout, run counting, transfer pricing, layout prices: their tests call them); 411 with
 // `--layout choose` (parse_layout_mode for the host, cheapest_option, walk_layout and
 // tensor_transfer_cycles for its tests); 424 with the sweep's run cache (RouteMemos, the
-// CostCache class, topology_key) and the piecewise file writer (io::FileWriter) the host uses. A
-// new export is a decision: raise the bound with it.
+// CostCache class, topology_key) and the piecewise file writer (io::FileWriter) the host uses; 433
+// with the rest of the layout choice (copy_runs, dma_conversion_links and _cost, blocked_layouts,
+// tensor_transfer_price in place of tensor_transfer_cycles, timings_json: their tests call them).
+// A new export is a decision: raise the bound with it.
 TEST(CoreExports, CountIsBounded) {
   const auto symbols = exported_symbols();
-  EXPECT_LE(symbols.size(), 430u);
+  EXPECT_LE(symbols.size(), 433u);
   EXPECT_GE(symbols.size(), 139u);  // what the host and the bundled plugins call, measured alone
 }
 

@@ -46,7 +46,7 @@ inline constexpr const char* kLayoutConversionType = "Transpose";
 /// or by a strided DMA engine without a core (Dma, layout_dma_conversion.hpp).
 enum class Conversion { None, Core, Dma };
 
-[[nodiscard]] STREAM_API const char* name(Conversion conversion);  ///< "none", "core", "dma"
+[[nodiscard]] const char* name(Conversion conversion);  ///< "none", "core", "dma"
 
 struct LayoutOption {
   std::string from;  ///< "model", "producer <node>", "reader <node>" (+ " blocked"), "producer <a> -> reader <b>"

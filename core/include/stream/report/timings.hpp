@@ -22,7 +22,7 @@
 
 namespace stream::report {
 
-[[nodiscard]] STREAM_API std::string timings_yaml(const pipeline::RunResult& result);
+[[nodiscard]] std::string timings_yaml(const pipeline::RunResult& result);
 /// Seconds rounded to microseconds (the unit of every clock figure the results carry), as a
 /// number and as YAML text ("0.091249", no trailing zeros).
 [[nodiscard]] double rounded_seconds(double seconds);
