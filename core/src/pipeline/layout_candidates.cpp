@@ -178,12 +178,12 @@ LayoutChoice options_of(const Uses& u, const std::vector<GroupResult>& groups, c
     source = walk_layout(groups[g].workload, groups[g].tiled, n, t);
     prefix = "producer " + groups[g].workload.node(n).name + " -> ";
   }
+  const auto writes = price(source, TransferSide::Writes);
   for (const auto& [from, l] : layouts) {
     if (l.same_as(source, t.rank()) || (!input && !from.starts_with("reader "))) continue;
     TransferPrice p = price(l, TransferSide::Reads);
-    const auto w = price(source, TransferSide::Writes);
-    p.cycles += w.cycles;
-    p.energy += w.energy;
+    p.cycles += writes.cycles;
+    p.energy += writes.energy;
     add_conversions(c, t, prefix + from, source, l, p, engines, acc);
   }
   return c;

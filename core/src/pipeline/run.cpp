@@ -219,21 +219,37 @@ class Runner {
       if (c.chosen_option().conversion == Conversion::Core) on_core.push_back(&c);
       if (c.chosen_option().conversion == Conversion::Dma) on_dma.push_back(&c);
     }
+    auto pending = rewritten_groups(rewrites, std::move(on_core), tensors);
+    restart(since(t0));
+    say("layouts chosen: " + std::to_string(rewrites.size()) + " tensors change; scheduling again");
+    run_pending(std::move(pending));
+    for (const auto* c : on_dma) add_dma_conversion(*c, *tensors.at(c->tensor));
+  }
+
+  // The first pass's groups rewritten, with the core conversion groups inserted.
+  std::deque<Pending> rewritten_groups(const std::map<std::string, Rewrite>& rewrites, std::vector<const LayoutChoice*> on_core,
+                                       const std::map<std::string, TensorPtr>& tensors) const {
     std::deque<Pending> pending;
     for (const auto& g : r_.groups) {
       Workload w = with_tensors(g.workload, rewrites);
       for (auto it = on_core.begin(); it != on_core.end();) {
-        const auto& c = **it;
-        if (!reads(w, rewrites.at(c.tensor).read->name)) {
+        const auto& rw = rewrites.at((*it)->tensor);
+        if (!reads(w, rw.read->name)) {
           ++it;
           continue;
         }
-        const auto& written = rewrites.at(c.tensor).written;
-        pending.push_back({conversion_group(written ? written : tensors.at(c.tensor), c.chosen_option().layout), -1, c.tensor});
+        const auto& from = rw.written ? rw.written : tensors.at((*it)->tensor);
+        pending.push_back({conversion_group(from, (*it)->chosen_option().layout), -1, (*it)->tensor});
         it = on_core.erase(it);
       }
       pending.push_back({std::move(w), g.split_from});
     }
+    return pending;
+  }
+
+  // A fresh result for the second pass, keeping the first pass's clocks (its groups become
+  // superseded runs) and what it shares with the second (grouping, cut groups, the first latency).
+  void restart(double rewrite_time_s) {
     RunResult first = std::move(r_);
     r_ = RunResult{};
     r_.grouping_time_s = first.grouping_time_s;
@@ -244,10 +260,7 @@ class Runner {
     for (auto& g : first.groups)
       r_.superseded_runs.push_back({"first pass", "group_" + std::to_string(g.index), std::move(g.attempts), g.wall_time_s, g.results_time_s});
     for (auto& s : first.superseded_runs) r_.superseded_runs.push_back(std::move(s));
-    r_.layout_choice_time_s = first.layout_choice_time_s + since(t0);
-    say("layouts chosen: " + std::to_string(rewrites.size()) + " tensors change; scheduling again");
-    run_pending(std::move(pending));
-    for (const auto* c : on_dma) add_dma_conversion(*c, *tensors.at(c->tensor));
+    r_.layout_choice_time_s = first.layout_choice_time_s + rewrite_time_s;
   }
 
   static bool reads(const Workload& w, const std::string& tensor) {
