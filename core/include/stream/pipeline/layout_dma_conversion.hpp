@@ -10,8 +10,8 @@
 // setup_energy pJ; the conversion's cycles are the read's plus the write's (one engine, one
 // connection, one after the other), its energy theirs plus the off-chip memory's read and write
 // of the tensor (pipeline/energy.hpp's off-chip term). Of the two walks and the strided
-// connections the cheapest is taken (fewest cycles, then least energy; ties: walking the target's
-// order, then the lower link id).
+// connections the cheapest is taken (fewest cycles, then least energy; ties go to the lower link
+// id, and on one link to the walk in the target's order).
 #pragma once
 
 #include <cstdint>
