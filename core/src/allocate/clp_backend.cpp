@@ -112,9 +112,9 @@ SolveResult solve_loaded(OsiClpSolverInterface& osi, const LinearModel& model, c
 }
 
 // The model stays loaded in one OsiClpSolverInterface: a level sets its objective, a lock adds a row.
-class CbcSession final : public LevelSession {
+class ClpSession final : public LevelSession {
  public:
-  CbcSession(LinearModel model, const SolveOptions& options) : model_(std::move(model)), options_(options) {
+  ClpSession(LinearModel model, const SolveOptions& options) : model_(std::move(model)), options_(options) {
     load(osi_, model_);
   }
   SolveResult solve(const LinExpr& objective) override {
@@ -150,7 +150,7 @@ class ClpSolver final : public ClpBackend {
     return solve_loaded(osi, model, objective, options);
   }
   [[nodiscard]] std::unique_ptr<LevelSession> open_session(LinearModel model, const SolveOptions& options) const override {
-    return std::make_unique<CbcSession>(std::move(model), options);
+    return std::make_unique<ClpSession>(std::move(model), options);
   }
 };
 

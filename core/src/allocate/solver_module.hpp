@@ -31,7 +31,7 @@ const T& open_solver_module(const void* anchor, const char* module, const char* 
   Dl_info self{};
   if (dladdr(anchor, &self) == 0 || self.dli_fname == nullptr)
     throw Error("cannot locate the library that loads the MILP solver", Location{}, ErrorKind::Internal);
-  const auto path = std::filesystem::path(self.dli_fname).parent_path() / module;
+  const auto path = (std::filesystem::path(self.dli_fname).parent_path() / module).lexically_normal();
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr)
     throw Error(std::string("cannot load the MILP solver module: ") + dlerror(), Location{.file = path.string()},

@@ -12,6 +12,10 @@ double transfer_fires(const schedule::SsNode& transfer, std::int64_t reuse) {
   return std::floor(fires / static_cast<double>(std::max<std::int64_t>(reuse, 1)));
 }
 
+double dma_link_energy(const hardware::CommunicationLink& link, const schedule::LinkCost& cost) {
+  return static_cast<double>(cost.words) * link.unit_energy_cost + cost.setup_energy;
+}
+
 void add_link_energy(double& total, const schedule::TransferPlan& plan, const hardware::Accelerator& acc, double bits,
                      double fires) {
   for (std::size_t k = 0; k < plan.links.size(); ++k) {
@@ -19,8 +23,7 @@ void add_link_energy(double& total, const schedule::TransferPlan& plan, const ha
     if (plan.link_costs.empty()) {
       total += std::ceil(bits / link.bandwidth) * link.unit_energy_cost * fires;
     } else {  // a DMA-priced plan: burst-padded words and descriptor setups
-      const auto& c = plan.link_costs[k];
-      total += (static_cast<double>(c.words) * link.unit_energy_cost + c.setup_energy) * fires;
+      total += dma_link_energy(link, plan.link_costs[k]) * fires;
     }
   }
 }

@@ -1,5 +1,6 @@
 #include "stream/pipeline/layout_dma_conversion.hpp"
 
+#include "stream/ir/checked.hpp"
 #include "stream/ir/layout_copy.hpp"
 #include "stream/pipeline/energy.hpp"
 #include "stream/schedule/transfer_cost.hpp"
@@ -27,24 +28,26 @@ std::vector<int> dma_conversion_links(const hardware::Accelerator& acc) {
 
 std::optional<DmaConversionCost> dma_conversion_cost(const hardware::Accelerator& acc, const std::vector<std::int64_t>& shape,
                                                      std::int64_t element_bits, const Layout& from, const Layout& to) {
-  std::int64_t elements = 1;
-  for (auto e : shape) elements *= e;
-  const std::int64_t bits = elements * element_bits;
+  const std::int64_t bits =
+      checked_mul(checked_product(shape, "a layout conversion's tensor"), element_bits, "a layout conversion's bits");
+  const auto links = dma_conversion_links(acc);
+  if (links.empty()) return std::nullopt;
+  // The runs of each walk (in the target's order, in the source's) do not depend on the link.
+  const std::optional<CopyRuns> walks[2] = {copy_runs(from, to, shape, true), copy_runs(from, to, shape, false)};
+  if (!walks[0] || !walks[1]) return std::nullopt;
   std::optional<DmaConversionCost> best;
-  for (int l : dma_conversion_links(acc)) {
+  for (int l : links) {
     const auto& link = acc.links().at(static_cast<std::size_t>(l));
     const auto* dma = acc.dma_of(link);
     for (const bool walk_target : {true, false}) {
-      const auto runs = copy_runs(from, to, shape, walk_target);
-      if (!runs) return std::nullopt;
+      const CopyRuns& runs = *walks[walk_target ? 0 : 1];
       DmaConversionCost c;
       c.link = l;
       c.walks_target = walk_target;
-      c.read = schedule::link_cost(link, dma, bits, runs->read, element_bits);
-      c.write = schedule::link_cost(link, dma, bits, runs->write, element_bits);
+      c.read = schedule::link_cost(link, dma, bits, runs.read, element_bits);
+      c.write = schedule::link_cost(link, dma, bits, runs.write, element_bits);
       c.cycles = c.read.cycles + c.write.cycles;
-      c.energy = static_cast<double>(c.read.words + c.write.words) * link.unit_energy_cost + c.read.setup_energy +
-                 c.write.setup_energy;
+      c.energy = dma_link_energy(link, c.read) + dma_link_energy(link, c.write);
       add_offchip_energy(c.energy, acc, static_cast<double>(bits), true, true, 1);
       if (!best || cheaper(c, *best)) best = c;
     }

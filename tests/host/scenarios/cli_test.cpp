@@ -129,3 +129,35 @@ TEST(Cli, RunReadsTheHardwareWhileTheWorkloadLoadsAndReportsInAFixedOrder) {
     EXPECT_NE(ok.out.find("Total latency:            14344 cycles"), std::string::npos) << ok.out;
   }
 }
+
+TEST(Cli, TheSolverModulesAreOpenedOnlyWhenAModelIsSolved) {
+  // A copy of the build tree's layout (bin/stream, lib/libstream_core, lib/stream/plugins) without
+  // the solver's modules: a command that solves nothing runs; a run says which module is missing
+  // and exits 1 (an internal failure, not bad input). With Clp's module alone the default run
+  // solves: its allocation MILP is integral at the root, so CBC's module is never opened.
+  namespace fs = std::filesystem;
+  const fs::path build = STREAM_BUILD_DIR;
+  const auto tree = stream::test::fresh_scratch_dir("host", "solver_modules");
+  fs::create_directories(tree / "bin");
+  fs::create_directories(tree / "lib" / "stream");
+  fs::copy_file(build / "bin" / "stream", tree / "bin" / "stream");  // $ORIGIN is the real file's
+  for (const auto& e : fs::directory_iterator(build / "lib"))
+    if (e.path().filename().string().starts_with("libstream_core.so"))
+      fs::create_symlink(e.path(), tree / "lib" / e.path().filename());
+  fs::create_directory_symlink(build / "lib" / "stream" / "plugins", tree / "lib" / "stream" / "plugins");
+  const std::string stream = "'" + (tree / "bin" / "stream").string() + "' ";
+  const std::string run = stream + "run --hardware " + kInputs + "/hardware/tpu_like_quad_core.yaml --workload " + kInputs +
+                          "/workload/2conv_1_8_32_32_16_32_3.onnx --summary-only --out '" + (tree / "out").string() + "' 2>&1";
+
+  EXPECT_EQ(stream::test::run_command(stream + "--version").code, 0);
+  EXPECT_EQ(stream::test::run_command(stream + "parse " + kInputs + "/workload/2conv_1_8_32_32_16_32_3.onnx").code, 0);
+  const auto missing = stream::test::run_command(run);
+  EXPECT_EQ(missing.code, 1) << missing.out;
+  EXPECT_NE(missing.out.find("cannot load the MILP solver module"), std::string::npos) << missing.out;
+  EXPECT_NE(missing.out.find((tree / "lib" / "stream" / "libstream_clp.so").string()), std::string::npos) << missing.out;
+
+  fs::create_symlink(build / "lib" / "stream" / "libstream_clp.so", tree / "lib" / "stream" / "libstream_clp.so");
+  const auto clp_only = stream::test::run_command(run);
+  EXPECT_EQ(clp_only.code, 0) << clp_only.out;
+  EXPECT_NE(clp_only.out.find("Total latency:            14344 cycles"), std::string::npos) << clp_only.out;
+}

@@ -28,6 +28,9 @@ struct Energy {
 /// output's reuse factor, floored (`fires` above).
 [[nodiscard]] double transfer_fires(const schedule::SsNode& transfer, std::int64_t reuse);
 
+/// One DMA-priced move over `link`: its words x unit_energy_cost + its descriptors' setup energy.
+[[nodiscard]] double dma_link_energy(const hardware::CommunicationLink& link, const schedule::LinkCost& cost);
+
 /// Adds to `total` the link energy of `plan` moving `bits` `fires` times: per link, ceil(bits /
 /// bandwidth) x unit_energy_cost, or on a DMA-priced plan the link's words x unit_energy_cost +
 /// its descriptors' setup energy, each x fires (the `transfer` term above, link by link, so that
