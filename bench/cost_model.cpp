@@ -26,8 +26,8 @@ struct Data {
 Data& data() {
   static Data d = [] {
     Data x;
-    const fs::path file = fs::path(STREAM_SHARED_DIR) / "reference/oracle/cost-model-cases.json";
-    const fs::path dir = fs::path(STREAM_SHARED_DIR) / "reference/stream-inputs/hardware/cores";
+    const fs::path file = fs::path(STREAM_TEST_DATA_DIR) / "reference/oracle/cost-model-cases.json";
+    const fs::path dir = fs::path(STREAM_TEST_DATA_DIR) / "reference/stream-inputs/hardware/cores";
     if (!fs::exists(file)) return x;
     x.cases = read_cost_cases(file);
     for (const auto& c : x.cases)

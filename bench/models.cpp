@@ -29,7 +29,7 @@ void run_model(benchmark::State& state, const std::string& workload, const std::
   state.counters["cpu_s"] = benchmark::Counter(cpu, benchmark::Counter::kAvgIterations);
 }
 
-const std::string kResNet18 = std::string(STREAM_SHARED_DIR) + "/reference/stream-inputs/workload/resnet18.onnx";
+const std::string kResNet18 = std::string(STREAM_TEST_DATA_DIR) + "/reference/stream-inputs/workload/resnet18.onnx";
 const std::string kResNet50 = std::string(STREAM_INPUTS_DIR) + "/workload/resnet50_224_op17.onnx";
 
 void BM_ResNet18(benchmark::State& state) { run_model(state, kResNet18, {}); }

@@ -2,8 +2,6 @@
 
 #include <map>
 
-#include "plugin_host.hpp"
-
 namespace stream::host {
 
 namespace {
@@ -20,14 +18,6 @@ bool register_command(const std::string& name, CommandSetup setup) {
 
 std::vector<std::pair<std::string, CommandSetup>> registered_commands() {
   return {table().begin(), table().end()};
-}
-
-HostContext::HostContext() = default;
-HostContext::~HostContext() = default;
-
-PluginHost& HostContext::plugins() {
-  if (!host_) host_ = std::make_unique<PluginHost>(PluginHostOptions::from_environment(plugin_dirs));
-  return *host_;
 }
 
 }  // namespace stream::host

@@ -7,28 +7,14 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <filesystem>
 #include <functional>
-#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "host_context.hpp"
+
 namespace stream::host {
-
-class PluginHost;
-
-struct HostContext {
-  std::vector<std::filesystem::path> plugin_dirs;  ///< from --plugin-dir, in order
-  int exit_code = 0;
-  /// The plugin host, discovering plugins on first use (after the command line is parsed).
-  PluginHost& plugins();
-
-  HostContext();
-  ~HostContext();
-
- private:
-  std::unique_ptr<PluginHost> host_;
-};
 
 using CommandSetup = std::function<void(CLI::App& app, HostContext& ctx)>;
 

@@ -12,7 +12,7 @@
 #include <stream/sweep/sweep_file.hpp>
 
 #include "block_catalog.hpp"
-#include "command.hpp"
+#include "host_context.hpp"
 #include "inputs.hpp"
 #include "mcp_jobs.hpp"
 #include "plugin_json.hpp"

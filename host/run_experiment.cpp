@@ -18,7 +18,7 @@
 #include <stream/mapping/mapping.hpp>
 #include <nlohmann/json.hpp>
 
-#include "command.hpp"
+#include "host_context.hpp"
 #include "inputs.hpp"
 #include "plugin_host.hpp"
 

@@ -53,8 +53,11 @@ std::string file_hash(const fs::path& path) {
   return hex(fnv1a(bytes));
 }
 
+}  // namespace
+
 // The hashes of the sweep's files, each read once however many points name it (thread-safe: a
-// sweep's workers resolve their points as they take them).
+// sweep's workers resolve their points as they take them). Outside the anonymous namespace, as
+// the base of PointResolver::Hashes.
 class FileHashes {
  public:
   std::string file(const fs::path& path) {
@@ -82,6 +85,8 @@ class FileHashes {
   std::mutex mutex_;
   std::map<std::string, std::string> files_, hardware_;
 };
+
+namespace {
 
 // "block:KEY?a=1&b=2" -> block KEY with parameters a=1, b=2.
 void read_block(const std::string& value, WorkloadSource& w) {

@@ -28,7 +28,7 @@
 #include <stream/io/utf8.hpp>
 #include <stream/sweep/pareto.hpp>
 
-#include "command.hpp"
+#include "host_context.hpp"
 #include "plugin_host.hpp"
 
 namespace stream::host {

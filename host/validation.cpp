@@ -7,7 +7,7 @@
 #include <stream/mapping/auto_mapping.hpp>
 #include <stream/pipeline/run.hpp>
 
-#include "command.hpp"
+#include "host_context.hpp"
 #include "plugin_host.hpp"
 
 namespace stream::host {
@@ -100,6 +100,9 @@ nlohmann::json mapping_json(const mapping::Mapping& m) {
 Validation validate_inputs(const ValidateRequest& opt, HostContext& ctx) {
   Validation v;
   v.accelerator = read_accelerator(opt.hardware, v.diag);
+  // A run sums replaced connections up in one line; validate is where a user looks for each.
+  if (v.accelerator)
+    for (const auto& d : v.accelerator->replacement_details) v.diag.warning(d.where, d.message);
   if (!opt.mapping.empty()) v.mapping = mapping::read_mapping_file(opt.mapping, v.diag);
   if (!opt.workload.empty()) {
     try {

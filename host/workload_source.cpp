@@ -2,12 +2,13 @@
 
 #include <filesystem>
 
+#include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 #include <stream/error.hpp>
 #include <stream/ir/cast.hpp>
 #include <stream/registry/decompose.hpp>
 
-#include "command.hpp"
+#include "host_context.hpp"
 #include "plugin_host.hpp"
 
 namespace stream::host {

@@ -8,8 +8,11 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <stream/ir/workload.hpp>
+
+namespace CLI {
+class App;
+}
 
 namespace stream::host {
 

@@ -6,7 +6,7 @@
 
 #include <mutex>
 
-#include "command.hpp"
+#include "host_context.hpp"
 
 namespace stream::python {
 

@@ -8,7 +8,10 @@ include is a public header (stream/...) or a file of the same component; tests m
 sources: a .cpp file directly in tests/<area>/ is <name>_test.cpp, <name> a source or public header
 of that area (core/src/<area>/, core/include/stream/<area>/; for tests/host/ a file under host/,
 for tests/plugins/<p>/ a file under plugins/<p>/), and the cross-cutting tests live in
-tests/<area>/scenarios/. Prints one line per violation and exits 1 if any.
+tests/<area>/scenarios/; the repository stands on its own: no file (source, test, script, document,
+build file) names the team's folder beside the clone or the CMake variable that once pointed there,
+so a test that reads outside the repository cannot come back. Prints one line per violation and
+exits 1 if any.
 Usage: scripts/check_architecture.py [source-root]
 """
 import pathlib
@@ -18,6 +21,10 @@ import sys
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 ROW = re.compile(r"^\|\s*`([a-z_]+)`\s*\|[^|]*\|\s*([^|]*?)\s*\|\s*`([a-z_:]+)`\s*\|\s*$")
 COMMON = {"stream/error.hpp", "stream/version.hpp"}
+# Spelled in parts so that this file does not name them itself.
+OUTSIDE = re.compile("|".join(re.escape(s) for s in ("../" + "shared", "/work/" + "shared", "STREAM_" + "SHARED_DIR")))
+# Folders of the tree that are not the repository's files: builds, installs, results, caches.
+NOT_SOURCES = re.compile(r"^(\.git|build.*|install.*|outputs|out|node_modules|__pycache__|\.cache|\.pytest_cache)$")
 
 
 def read_map(root):
@@ -122,12 +129,37 @@ def check_tests(root, problems):
                                 f"(a cross-cutting test goes in {d.relative_to(root)}/scenarios/)")
 
 
+def repository_files(root):
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        for p in sorted(folder.iterdir()):
+            if p.is_dir() and not p.is_symlink():
+                if not NOT_SOURCES.match(p.name):
+                    stack.append(p)
+            elif p.is_file():
+                yield p
+
+
+def check_self_contained(root, problems):
+    for f in repository_files(root):
+        data = f.read_bytes()
+        if b"\0" in data[:8192]:
+            continue  # binary: ONNX models, archives
+        for n, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
+            m = OUTSIDE.search(line)
+            if m:
+                problems.append(f"{f.relative_to(root)}:{n}: names {m.group(0)}, outside the repository "
+                                "(copy what is needed into tests/data/ with its origin)")
+
+
 def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent.parent).resolve()
     problems = []
     check_core(root, read_map(root), problems)
     check_components(root, problems)
     check_tests(root, problems)
+    check_self_contained(root, problems)
     for p in problems:
         print(p)
     return 1 if problems else 0

@@ -17,7 +17,7 @@ scripts/install-packages.sh clang libclang-rt-14-dev
 # module: an ASan-built extension cannot be loaded into an uninstrumented interpreter.
 CC=clang CXX=clang++ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
-  -DSTREAM_FUZZ=ON -DSTREAM_BUILD_BENCHMARKS=OFF -DSTREAM_PYTHON=OFF -DSTREAM_TEST_AREAS="$areas" >&2
+  -DSTREAM_FUZZ=ON -DSTREAM_UNITY_BUILD=OFF -DSTREAM_BUILD_BENCHMARKS=OFF -DSTREAM_PYTHON=OFF -DSTREAM_TEST_AREAS="$areas" >&2
 cmake --build "$build_dir" -j"$(nproc)" >&2
 source scripts/sanitizer-options.sh
 ctest --test-dir "$build_dir" --output-on-failure -j"$(nproc)"

@@ -16,7 +16,9 @@
 #include "../block_catalog.hpp"
 #include "../plugin_host.hpp"
 
-namespace stream::host {
+// Each command in a namespace of its own: the sources compile in batches (CMakeLists.txt), and
+// every command names its parts setup, run and Options.
+namespace stream::host::blocks_command {
 namespace {
 
 std::string shape_str(const Tensor& t) {
@@ -175,4 +177,4 @@ void setup(CLI::App& app, HostContext& ctx) {
 
 STREAM_HOST_COMMAND(blocks, setup);
 
-}  // namespace stream::host
+}  // namespace stream::host::blocks_command

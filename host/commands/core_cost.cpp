@@ -27,7 +27,9 @@
 #include "stream/hardware/core_reader.hpp"
 #include "stream/io/utf8.hpp"
 
-namespace stream::host {
+// Each command in a namespace of its own: the sources compile in batches (CMakeLists.txt), and
+// every command names its parts setup, run and Options.
+namespace stream::host::core_cost_command {
 namespace {
 
 namespace fs = std::filesystem;
@@ -214,4 +216,4 @@ void setup(CLI::App& app, HostContext& ctx) {
 
 }  // namespace
 STREAM_HOST_COMMAND(core_cost, setup);
-}  // namespace stream::host
+}  // namespace stream::host::core_cost_command

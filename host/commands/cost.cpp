@@ -17,7 +17,9 @@
 #include "../command.hpp"
 #include "../inputs.hpp"
 
-namespace stream::host {
+// Each command in a namespace of its own: the sources compile in batches (CMakeLists.txt), and
+// every command names its parts setup, run and Options.
+namespace stream::host::cost_command {
 namespace {
 
 struct Options {
@@ -70,4 +72,4 @@ void setup(CLI::App& app, HostContext&) {
 
 STREAM_HOST_COMMAND(cost, setup);
 
-}  // namespace stream::host
+}  // namespace stream::host::cost_command

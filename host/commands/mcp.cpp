@@ -9,7 +9,9 @@
 #include "../mcp_server.hpp"
 #include "../mcp_tools.hpp"
 
-namespace stream::host {
+// Each command in a namespace of its own: the sources compile in batches (CMakeLists.txt), and
+// every command names its parts setup, run and Options.
+namespace stream::host::mcp_command {
 namespace {
 
 void setup(CLI::App& app, HostContext& ctx) {
@@ -26,4 +28,4 @@ void setup(CLI::App& app, HostContext& ctx) {
 
 STREAM_HOST_COMMAND(mcp, setup);
 
-}  // namespace stream::host
+}  // namespace stream::host::mcp_command

@@ -18,7 +18,9 @@
 #include "../plugin_host.hpp"
 #include "../workload_json.hpp"
 
-namespace stream::host {
+// Each command in a namespace of its own: the sources compile in batches (CMakeLists.txt), and
+// every command names its parts setup, run and Options.
+namespace stream::host::parse_command {
 namespace {
 
 std::string shape_str(const std::vector<std::int64_t>& shape) {
@@ -76,4 +78,4 @@ void setup(CLI::App& app, HostContext& ctx) {
 
 STREAM_HOST_COMMAND(parse, setup);
 
-}  // namespace stream::host
+}  // namespace stream::host::parse_command

@@ -8,7 +8,9 @@
 #include "../plugin_host.hpp"
 #include "../plugin_json.hpp"
 
-namespace stream::host {
+// Each command in a namespace of its own: the sources compile in batches (CMakeLists.txt), and
+// every command names its parts setup, run and Options.
+namespace stream::host::plugins_command {
 namespace {
 
 std::string join(const std::vector<std::string>& v) {
@@ -62,4 +64,4 @@ void setup(CLI::App& app, HostContext& ctx) {
 
 STREAM_HOST_COMMAND(plugins, setup);
 
-}  // namespace stream::host
+}  // namespace stream::host::plugins_command

@@ -24,7 +24,9 @@
 #include "../command.hpp"
 #include "../run_experiment.hpp"
 
-namespace stream::host {
+// Each command in a namespace of its own: the sources compile in batches (CMakeLists.txt), and
+// every command names its parts setup, run and Options.
+namespace stream::host::run_command {
 namespace {
 
 void print_table(const RunOutcome& outcome) {
@@ -111,4 +113,4 @@ void setup(CLI::App& app, HostContext& ctx) {
 
 STREAM_HOST_COMMAND(run, setup);
 
-}  // namespace stream::host
+}  // namespace stream::host::run_command

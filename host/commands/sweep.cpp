@@ -15,7 +15,9 @@
 #include "../sweep_runner.hpp"
 #include "sweep_submit.hpp"
 
-namespace stream::host {
+// Each command in a namespace of its own: the sources compile in batches (CMakeLists.txt), and
+// every command names its parts setup, run and Options.
+namespace stream::host::sweep_command {
 namespace {
 
 struct Options {
@@ -65,4 +67,4 @@ void setup(CLI::App& app, HostContext& ctx) {
 
 STREAM_HOST_COMMAND(sweep, setup);
 
-}  // namespace stream::host
+}  // namespace stream::host::sweep_command

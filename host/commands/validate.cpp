@@ -21,7 +21,9 @@
 #include "../command.hpp"
 #include "../validation.hpp"
 
-namespace stream::host {
+// Each command in a namespace of its own: the sources compile in batches (CMakeLists.txt), and
+// every command names its parts setup, run and Options.
+namespace stream::host::validate_command {
 namespace {
 
 using namespace stream::hardware;
@@ -211,4 +213,4 @@ void setup(CLI::App& app, HostContext& ctx) {
 
 STREAM_HOST_COMMAND(validate, setup);
 
-}  // namespace stream::host
+}  // namespace stream::host::validate_command

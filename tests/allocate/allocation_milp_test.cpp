@@ -241,7 +241,7 @@ hardware::Accelerator aie2_hw(int compute_depth = 12, int mem_depth = 48, long l
                            "  - {type: link, cores: [0, 2], bandwidth: 64}\n"
                            "  - {type: link, cores: [0, 3], bandwidth: 64}\n"
                            "unit_energy_cost: 0\n";
-  return hardware::parse_accelerator_text(text, "aie2_families.yaml", STREAM_SHARED_DIR);
+  return hardware::parse_accelerator_text(text, "aie2_families.yaml", STREAM_TEST_DATA_DIR);
 }
 
 hardware::Accelerator zigzag_hw() {
@@ -696,7 +696,7 @@ TEST(StagingAllocation, InvariantInputStaysOnItsMemoryCoreAcrossIterations) {
 // The reference's AIE array with the 2-conv on all 16 compute tiles (split 16 along ox): every
 // staged tensor lands on one of its options and every plan agrees with the placements.
 TEST(StagingAllocation, TwoConvOnTheWholeAieArrayIsCoherent) {
-  const auto acc = hardware::load_accelerator(std::string(STREAM_SHARED_DIR) +
+  const auto acc = hardware::load_accelerator(std::string(STREAM_TEST_DATA_DIR) +
                                               "/reference/stream-inputs/aie/hardware/whole_array.yaml");
   const Workload wl = test::two_conv();
   mapping::GroupMapping m;

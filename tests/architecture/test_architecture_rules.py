@@ -79,3 +79,22 @@ def test_each_rule_catches_its_violation(tmp_path):
         "tests/host/core_test.cpp: not <source>_test.cpp for a source of its area"
         " (a cross-cutting test goes in tests/host/scenarios/)",
     ])
+
+
+def test_a_file_that_reaches_outside_the_repository_is_named_with_its_line(tmp_path):
+    root = small_tree(tmp_path)
+    write(root, "core/src/hardware/core.cpp", '#include "tree.hpp"\n')
+    outside = "../" + "shared"  # spelled in parts, as the checker spells it, so this file passes
+    write(root, "tests/hardware/core_test.cpp", f'// reads\nconst char* p = "{outside}/reference/x.yaml";\n')
+    write(root, "docs/guide.md", "# Guide\n\nSee `/work/" + "shared/design.md`.\n")
+    write(root, "tests/CMakeLists.txt", "set(X ${STREAM_" + "SHARED_DIR})\n")
+    write(root, "build/CMakeCache.txt", outside + "\n")  # a build folder is not the repository's
+    write(root, "inputs/model.onnx", "\0binary " + outside)  # nor is a binary file's content
+    code, lines = check(root)
+    assert code == 1
+    tail = ", outside the repository (copy what is needed into tests/data/ with its origin)"
+    assert sorted(lines) == sorted([
+        "docs/guide.md:3: names /work/" + "shared" + tail,
+        "tests/CMakeLists.txt:1: names STREAM_" + "SHARED_DIR" + tail,
+        "tests/hardware/core_test.cpp:2: names " + outside + tail,
+    ])

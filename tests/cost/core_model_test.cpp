@@ -12,7 +12,7 @@ namespace {
 using namespace stream::cost;
 
 TEST(CoreModel, AccumulatorPrecisionFromTheCoreFile) {
-  const std::filesystem::path cores = std::filesystem::path(STREAM_SHARED_DIR) / "reference/stream-inputs/hardware/cores";
+  const std::filesystem::path cores = std::filesystem::path(STREAM_TEST_DATA_DIR) / "reference/stream-inputs/hardware/cores";
   const CoreModel mxu = CoreModel::from_core(stream::hardware::load_core_file(cores / "tpu_v7_mxu.yaml"));
   EXPECT_EQ(mxu.accumulator_bits, 32);  // operand_precision: {input: bf16, accumulator: fp32}
   const CoreModel tpu = CoreModel::from_core(stream::hardware::load_core_file(cores / "tpu_like.yaml"));

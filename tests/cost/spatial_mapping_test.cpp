@@ -13,7 +13,7 @@ namespace {
 using namespace stream::cost;
 
 TEST(SpatialMapping, HintOrderMatchesTheTabulatedCPythonSetOrder) {
-  std::ifstream in(std::filesystem::path(STREAM_SHARED_DIR) / "reference/oracle/hint_set_order.json");
+  std::ifstream in(std::filesystem::path(STREAM_TEST_DATA_DIR) / "reference/oracle/hint_set_order.json");
   ASSERT_TRUE(in);
   const auto j = nlohmann::json::parse(in);
   for (const auto& [n, names] : j["set_iteration_order_by_num_dims"].items()) {

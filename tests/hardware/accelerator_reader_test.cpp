@@ -17,7 +17,7 @@ using namespace stream::hardware;
 
 namespace {
 
-const fs::path kHardwareDir = fs::path(STREAM_SHARED_DIR) / "reference" / "stream-inputs" / "hardware";
+const fs::path kHardwareDir = fs::path(STREAM_TEST_DATA_DIR) / "reference" / "stream-inputs" / "hardware";
 
 /// The errors of reading an accelerator text (empty when it reads fine).
 std::vector<Diagnostic> accelerator_errors(const std::string& text) {
@@ -97,7 +97,7 @@ TEST(AcceleratorValidation, OneNamespacePerAccelerator) {
 }
 
 TEST(AcceleratorValidation, Aie2NeedsCoordinates) {
-  const fs::path aie = fs::path(STREAM_SHARED_DIR) / "reference" / "stream-inputs" / "aie" / "hardware";
+  const fs::path aie = fs::path(STREAM_TEST_DATA_DIR) / "reference" / "stream-inputs" / "aie" / "hardware";
   const std::string text =
       "name: aie\n"
       "cores:\n"
@@ -256,19 +256,39 @@ TEST(AcceleratorValidation, CollectsEveryProblem) {
   EXPECT_EQ(lines, (std::vector<int>{2, 8, 9, 10}));
 }
 
-TEST(AcceleratorValidation, LaterConnectionReplacesEarlierWithWarning) {
+TEST(AcceleratorValidation, LaterConnectionReplacesEarlierWithOneLineWarning) {
   Diagnostics diag;
   const Accelerator a = parse_accelerator_text(kValid + "  - {type: bus, cores: [1, 0], bandwidth: 128}\n", "acc.yaml",
                                                kHardwareDir, &diag);
   ASSERT_EQ(a.active_links().size(), 1u);
   EXPECT_TRUE(a.links()[static_cast<std::size_t>(a.edge(0, 1))].is_bus());
-  ASSERT_EQ(a.warnings.size(), 1u);
-  EXPECT_EQ(a.warnings[0].where.line, 10);
   EXPECT_EQ(a.replacements, (std::vector<std::pair<std::size_t, std::size_t>>{{0, 1}}));
-  EXPECT_NE(a.warnings[0].message.find("replaces core_connectivity[0] (link [0, 1] bw 32) on 2 directed core pair(s)"),
-            std::string::npos)
-      << a.warnings[0].message;
+  // The run's one line: how many entries, by which, where the list is.
+  ASSERT_EQ(a.warnings.size(), 1u);
+  EXPECT_EQ(a.warnings[0].where.file, "acc.yaml");
+  EXPECT_EQ(a.warnings[0].message,
+            "1 link of core_connectivity is replaced by the bus at line 10 (a later entry wins on the core pairs "
+            "they share); `stream validate` lists them");
   EXPECT_EQ(diag.warnings().size(), 1u);
+  // validate's list: each replacing entry at its line, with what it replaces.
+  ASSERT_EQ(a.replacement_details.size(), 1u);
+  EXPECT_EQ(a.replacement_details[0].where.line, 10);
+  EXPECT_NE(a.replacement_details[0].message.find(
+                "replaces core_connectivity[0] (link [0, 1] bw 32) on 2 directed core pair(s)"),
+            std::string::npos)
+      << a.replacement_details[0].message;
+}
+
+TEST(AcceleratorValidation, ReplacementsBySeveralEntriesAreCountedInOneLine) {
+  // Two links, each replaced by its own later bus: 2 links, by the first bus and one more.
+  const std::string text = kValid + "  - {type: link, cores: [0, 1], bandwidth: 8}\n"
+                                    "  - {type: bus, cores: [1, 0], bandwidth: 128}\n";
+  const Accelerator a = parse_accelerator_text(text, "acc.yaml", kHardwareDir);
+  ASSERT_EQ(a.warnings.size(), 1u);
+  EXPECT_EQ(a.warnings[0].message,
+            "2 links of core_connectivity are replaced by the link at line 10 and the bus at line 11 (a later entry "
+            "wins on the core pairs they share); `stream validate` lists them");
+  EXPECT_EQ(a.replacement_details.size(), 2u);
 }
 
 TEST(AcceleratorValidation, InlineCore) {

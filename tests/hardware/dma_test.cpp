@@ -16,7 +16,7 @@ using namespace stream::hardware;
 
 namespace {
 
-const fs::path kHardwareDir = fs::path(STREAM_SHARED_DIR) / "reference" / "stream-inputs" / "hardware";
+const fs::path kHardwareDir = fs::path(STREAM_TEST_DATA_DIR) / "reference" / "stream-inputs" / "hardware";
 
 std::vector<Diagnostic> errors_of(const std::string& text) {
   try {

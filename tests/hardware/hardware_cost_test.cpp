@@ -17,7 +17,7 @@ using namespace stream::hardware;
 namespace {
 
 const fs::path kInputs = fs::path(STREAM_INPUTS_DIR) / "hardware";
-const fs::path kReference = fs::path(STREAM_SHARED_DIR) / "reference" / "stream-inputs";
+const fs::path kReference = fs::path(STREAM_TEST_DATA_DIR) / "reference" / "stream-inputs";
 
 HardwareCostReport cost_of(const fs::path& file, std::optional<std::string> node = std::nullopt) {
   return hardware_cost(load_accelerator(file), node);

@@ -16,7 +16,7 @@ using namespace stream::mapping;
 
 namespace {
 
-const fs::path kHardware = fs::path(STREAM_SHARED_DIR) / "reference" / "stream-inputs" / "hardware";
+const fs::path kHardware = fs::path(STREAM_TEST_DATA_DIR) / "reference" / "stream-inputs" / "hardware";
 
 AffineExpr d(int i) { return AffineExpr::dim(i); }
 

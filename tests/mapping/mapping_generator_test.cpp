@@ -17,7 +17,7 @@ using namespace stream::mapping;
 
 namespace {
 
-const fs::path kStrix = fs::path(STREAM_SHARED_DIR) / "reference/stream-inputs/aie/hardware/whole_array_strix.yaml";
+const fs::path kStrix = fs::path(STREAM_TEST_DATA_DIR) / "reference/stream-inputs/aie/hardware/whole_array_strix.yaml";
 
 AffineExpr d(int i) { return AffineExpr::dim(i); }
 

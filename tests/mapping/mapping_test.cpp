@@ -19,7 +19,7 @@ using namespace stream::mapping;
 
 namespace {
 
-const fs::path kInputs = fs::path(STREAM_SHARED_DIR) / "reference" / "stream-inputs";
+const fs::path kInputs = fs::path(STREAM_TEST_DATA_DIR) / "reference" / "stream-inputs";
 
 std::vector<Diagnostic> errors_of(const std::string& text) {
   try {

@@ -42,7 +42,7 @@ hardware::Accelerator grid_2x3() {
 }
 
 hardware::Accelerator simba() {
-  return hardware::load_accelerator(std::string(STREAM_SHARED_DIR) + "/reference/stream-inputs/hardware/simba.yaml");
+  return hardware::load_accelerator(std::string(STREAM_TEST_DATA_DIR) + "/reference/stream-inputs/hardware/simba.yaml");
 }
 
 std::vector<int> links_of(const hardware::Accelerator& acc, const Paths& paths) {
@@ -80,7 +80,7 @@ TEST(Routing, ShortestSimplePathsMatchNetworkx) {
     auto it = systems.find(system);
     if (it == systems.end())
       it = systems
-               .emplace(system, hardware::load_accelerator(std::string(STREAM_SHARED_DIR) +
+               .emplace(system, hardware::load_accelerator(std::string(STREAM_TEST_DATA_DIR) +
                                                            "/reference/stream-inputs/hardware/" + system + ".yaml"))
                .first;
     EXPECT_EQ(it->second.shortest_simple_paths(s, t, 4), expected) << line;
@@ -243,7 +243,7 @@ TEST(Routing, SameCoreNeedsNoLink) {
 // A bus is one resource: every pair's path is on it, so the plan lists it once.
 TEST(Routing, BusTopologyUsesTheBusOnce) {
   const auto acc =
-      hardware::load_accelerator(std::string(STREAM_SHARED_DIR) + "/reference/stream-inputs/hardware/tpu_like_quad_core.yaml");
+      hardware::load_accelerator(std::string(STREAM_TEST_DATA_DIR) + "/reference/stream-inputs/hardware/tpu_like_quad_core.yaml");
   const auto plan = multicast_plan(acc, {6}, {0, 1, 2, 3}, 4096);
   ASSERT_EQ(plan.links.size(), 1u);
   EXPECT_TRUE(acc.links().at(static_cast<std::size_t>(plan.links[0])).is_bus());

@@ -53,7 +53,7 @@ inline hardware::Accelerator staging_accelerator() {
       "  - {type: link, cores: [1, 5], bandwidth: 32}\n"
       "  - {type: link, cores: [2, 6], bandwidth: 32}\n"
       "unit_energy_cost: 0\n";
-  return hardware::parse_accelerator_text(text, "staging_test.yaml", STREAM_SHARED_DIR);
+  return hardware::parse_accelerator_text(text, "staging_test.yaml", STREAM_TEST_DATA_DIR);
 }
 
 inline Node gemm_node(TensorPtr x, TensorPtr w, TensorPtr y) {

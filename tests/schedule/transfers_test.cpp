@@ -239,7 +239,7 @@ TEST(Staging, SlotsOfTheStagedGemm) {
 // The reference's own AIE array (4 columns of shim, memory tile, 4 compute tiles) with the 2-conv
 // mapped as the automatic mapping does: all 16 compute tiles, split 16 along ox (D1).
 TEST(Staging, TwoConvOnTheWholeAieArray) {
-  const auto acc = hardware::load_accelerator(std::string(STREAM_SHARED_DIR) +
+  const auto acc = hardware::load_accelerator(std::string(STREAM_TEST_DATA_DIR) +
                                               "/reference/stream-inputs/aie/hardware/whole_array.yaml");
   EXPECT_EQ(staging_memory_cores(acc), (std::vector<int>{1, 7, 13, 19}));
   const Workload wl = test::two_conv();

@@ -1,5 +1,9 @@
 #include "stream/diagnostics/diagnostics.hpp"
 
+#include <mutex>
+#include <string>
+#include <unordered_set>
+
 #include <spdlog/spdlog.h>
 
 namespace stream {
@@ -18,9 +22,18 @@ void Diagnostics::error(Location where, std::string message) {
 }
 
 namespace {
+// Once per process: a sweep, the MCP server or a Python session reads the same file many times,
+// and the same line repeated per point buries the one that matters. The record keeps every copy.
 void log_warning(const Diagnostic& d) {
+  static std::mutex mutex;
+  static std::unordered_set<std::string> logged;
   const std::string place = d.where.str();
-  spdlog::warn("{}{}", place.empty() ? "" : place + ": ", d.message);
+  std::string line = (place.empty() ? "" : place + ": ") + d.message;
+  {
+    const std::lock_guard lock(mutex);
+    if (!logged.insert(line).second) return;
+  }
+  spdlog::warn("{}", line);
 }
 }  // namespace
 

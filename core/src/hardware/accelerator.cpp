@@ -44,6 +44,7 @@ Namespace Accelerator::core_namespace() const { return cores.empty() ? Namespace
 void Accelerator::build_interconnect(bool warn_replacements) {
   links_.clear();
   replacements.clear();
+  replacement_details.clear();
   edge_index_.clear();
   edge_list_.clear();
   graph_order_.clear();
@@ -108,14 +109,47 @@ void Accelerator::build_interconnect(bool warn_replacements) {
         pairs += p.size();
         replacements.emplace_back(old, ci);
       }
-      Diagnostic d{Diagnostic::Severity::Warning, c.where,
-                   "core_connectivity[" + std::to_string(ci) + "] (" + c.str() + ") replaces " + list + " on " +
-                       std::to_string(pairs) +
-                       " directed core pair(s): the reference keeps one connection per ordered core pair and the "
-                       "later entry wins"};
-      if (warn_replacements) warnings.push_back(std::move(d));
+      replacement_details.push_back(
+          {Diagnostic::Severity::Warning, c.where,
+           "core_connectivity[" + std::to_string(ci) + "] (" + c.str() + ") replaces " + list + " on " +
+               std::to_string(pairs) +
+               " directed core pair(s): the reference keeps one connection per ordered core pair and the "
+               "later entry wins"});
     }
   }
+  if (!warn_replacements) replacement_details.clear();
+  if (!replacement_details.empty()) warnings.push_back(replacement_summary());
+}
+
+// One line for the whole file, whatever the number of replacements: a user who wrote a bus after
+// the links on purpose (the reference's own files do) reads it once and moves on.
+Diagnostic Accelerator::replacement_summary() const {
+  std::set<std::size_t> replaced;
+  std::vector<std::size_t> replacing;
+  for (const auto& [old, by] : replacements) {
+    replaced.insert(old);
+    if (std::find(replacing.begin(), replacing.end(), by) == replacing.end()) replacing.push_back(by);
+  }
+  const auto all = [&](ConnectionType t) {
+    return std::all_of(replaced.begin(), replaced.end(), [&](std::size_t i) { return connectivity[i].type == t; });
+  };
+  const bool one = replaced.size() == 1;
+  const std::string kind = all(ConnectionType::Link) ? (one ? "link" : "links")
+                           : all(ConnectionType::Bus) ? (one ? "bus" : "buses")
+                                                      : (one ? "entry" : "entries");
+  const auto at = [&](std::size_t i) {
+    const Connection& c = connectivity[i];
+    const std::string line = c.where.line > 0 ? " at line " + std::to_string(c.where.line) : "";
+    return "the " + std::string(hardware::name(c.type)) + line;
+  };
+  std::string by = at(replacing.front());
+  if (replacing.size() == 2) by += " and " + at(replacing[1]);
+  if (replacing.size() > 2) by += " and " + std::to_string(replacing.size() - 1) + " later entries";
+  Location where;
+  where.file = connectivity[replacing.front()].where.file;
+  return {Diagnostic::Severity::Warning, where,
+          std::to_string(replaced.size()) + " " + kind + " of core_connectivity " + (one ? "is" : "are") +
+              " replaced by " + by + " (a later entry wins on the core pairs they share); `stream validate` lists them"};
 }
 
 std::vector<int> Accelerator::active_links() const {

@@ -2,7 +2,6 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <spdlog/spdlog.h>
 
 #include <charconv>
 #include <map>
@@ -114,7 +113,10 @@ Accelerator read_overridden(const YAML::Node& root, const fs::path& path, const 
   Diagnostics quiet(false);
   try {
     auto acc = detail::read_accelerator_tree(root, label, path.parent_path(), quiet);
-    for (const auto& w : acc.warnings) spdlog::warn("{}: {}", label, w.message);
+    // Logged under the file's own name, so that a warning the overrides leave as it is shows once
+    // per sweep rather than once per point.
+    Diagnostics log;
+    for (const auto& w : acc.warnings) log.warning(Location{.file = path.string()}, w.message);
     return acc;
   } catch (const ValidationError& e) {
     Diagnostics original;

@@ -38,7 +38,6 @@ namespace stream::onnx_frontend {
 namespace {
 
 constexpr int kInt64 = onnx::TensorProto_DataType_INT64;
-constexpr int kBool = onnx::TensorProto_DataType_BOOL;
 
 std::optional<DType> dtype_of(int code) {
   switch (code) {

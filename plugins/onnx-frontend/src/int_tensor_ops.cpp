@@ -13,9 +13,6 @@ namespace {
 
 using Dims = std::vector<std::int64_t>;
 using Result = std::optional<IntTensor>;
-constexpr int kI64 = onnx::TensorProto_DataType_INT64;
-constexpr int kI32 = onnx::TensorProto_DataType_INT32;
-constexpr int kBool = onnx::TensorProto_DataType_BOOL;
 
 // Element count of a shape, when every extent is >= 0 and the count is within the cap.
 std::optional<std::int64_t> element_count(const Dims& dims) {

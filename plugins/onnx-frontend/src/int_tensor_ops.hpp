@@ -15,6 +15,11 @@
 
 namespace stream::onnx_frontend {
 
+/// The integer element types the load-time evaluation reads and writes.
+inline constexpr int kI64 = onnx::TensorProto_DataType_INT64;
+inline constexpr int kI32 = onnx::TensorProto_DataType_INT32;
+inline constexpr int kBool = onnx::TensorProto_DataType_BOOL;
+
 /// A small integer tensor, row-major; `elem` is TensorProto INT64, INT32 or BOOL.
 struct IntTensor {
   int elem = onnx::TensorProto_DataType_INT64;

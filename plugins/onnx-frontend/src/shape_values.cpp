@@ -8,9 +8,6 @@
 namespace stream::onnx_frontend {
 namespace {
 
-constexpr int kI64 = onnx::TensorProto_DataType_INT64;
-constexpr int kI32 = onnx::TensorProto_DataType_INT32;
-constexpr int kBool = onnx::TensorProto_DataType_BOOL;
 
 std::optional<IntTensor> int_tensor(const onnx::TensorProto& t) {
   auto values = int_data(t);

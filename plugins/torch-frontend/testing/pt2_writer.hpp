@@ -1,5 +1,5 @@
-// Builds serialized ExportedPrograms in memory and writes them as torch.export.save archives,
-// following ../shared/reference/torch-export-format.md: the legacy zip (torch 2.1-2.7), the PT2
+// Builds serialized ExportedPrograms in memory and writes them as torch.export.save archives, in
+// the format plugins/torch-frontend/README.md describes: the legacy zip (torch 2.1-2.7), the PT2
 // archive (2.8 and the 2.9+ raw-weights variant), optionally with the PyTorch writer's zip quirks
 // (64-byte 'FB' padding, data descriptors, ZIP64 end records). No torch needed: the fixtures of
 // inputs/workload/torch/ and the tests' negative cases come from here.

@@ -14,8 +14,8 @@ namespace {
 namespace fs = std::filesystem;
 using namespace stream::cost;
 
-const fs::path kOracle = fs::path(STREAM_SHARED_DIR) / "reference/oracle/cost-model-cases.json";
-const fs::path kCores = fs::path(STREAM_SHARED_DIR) / "reference/stream-inputs/hardware/cores";
+const fs::path kOracle = fs::path(STREAM_TEST_DATA_DIR) / "reference/oracle/cost-model-cases.json";
+const fs::path kCores = fs::path(STREAM_TEST_DATA_DIR) / "reference/stream-inputs/hardware/cores";
 
 const std::vector<CostCase>& cases() {
   static const std::vector<CostCase> all = fs::exists(kOracle) ? read_cost_cases(kOracle) : std::vector<CostCase>{};

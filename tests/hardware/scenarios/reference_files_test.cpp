@@ -14,7 +14,7 @@ using namespace stream::hardware;
 
 namespace {
 
-const fs::path kInputs = fs::path(STREAM_SHARED_DIR) / "reference" / "stream-inputs";
+const fs::path kInputs = fs::path(STREAM_TEST_DATA_DIR) / "reference" / "stream-inputs";
 
 std::vector<fs::path> yaml_files(const fs::path& dir) {
   std::vector<fs::path> out;

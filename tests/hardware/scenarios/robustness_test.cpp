@@ -18,7 +18,7 @@ using namespace stream::hardware;
 
 namespace {
 
-const fs::path kInputs = fs::path(STREAM_SHARED_DIR) / "reference" / "stream-inputs";
+const fs::path kInputs = fs::path(STREAM_TEST_DATA_DIR) / "reference" / "stream-inputs";
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kExe = fs::path(STREAM_BUILD_DIR) / "bin" / "stream";
-const fs::path kInputs = fs::path(STREAM_SHARED_DIR) / "reference" / "stream-inputs";
+const fs::path kInputs = fs::path(STREAM_TEST_DATA_DIR) / "reference" / "stream-inputs";
 
 using Result = stream::test::CliResult;  // stdout and stderr together
 
@@ -35,7 +35,10 @@ TEST(ValidateCommand, SummarisesReferenceHardware) {
   EXPECT_NE(r.out.find("capacity 16777216 bits"), std::string::npos);
   EXPECT_NE(r.out.find("same as core 0"), std::string::npos);
   EXPECT_NE(r.out.find("[12] bus 0-6, 128 bits/cycle, 42 directed pairs"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("replaces core_connectivity[0]"), std::string::npos);  // the warning
+  // The one-line summary a run prints, then validate's list of each replacement.
+  EXPECT_NE(r.out.find("12 links of core_connectivity are replaced by the bus at line 69"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("replaces core_connectivity[0]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("replaces core_connectivity[11]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("valid"), std::string::npos);
 }
 

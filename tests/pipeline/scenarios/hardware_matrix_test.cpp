@@ -1,7 +1,7 @@
 // Both fixtures on every example system of the reference (the matrix): the 2-conv
 // workload with automatic mapping, and SwiGLU (seq 256, embedding 2048, hidden 8192, bf16) with
 // intra-core tiling Gemm_Left.D1=128, Gemm_Down.D2=128, Gemm_Left.D2=32, Gemm_Left.D0=16.
-// Every figure is the reference's (../shared/reference/goldens.md, from its golden_metrics.json):
+// Every figure is the reference's (tests/data/reference/goldens.md, from its golden_metrics.json):
 // latency, the last lexicographic objective, the latency-weighted MAC spatial utilisation and the
 // end-to-end MAC utilisation (aie-and-defaults.md §5), the utilisations to 1e-9.
 #include <gtest/gtest.h>

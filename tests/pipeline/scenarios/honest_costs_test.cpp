@@ -17,7 +17,7 @@ using stream::test::run_stream;
 namespace {
 
 // The reference's fp32 2-conv: [1,8,56,56] -> Conv(8, 3x3) -> Conv(8, 3x3).
-const std::string kFp32TwoConv = std::string(STREAM_SHARED_DIR) + "/reference/stream-inputs/workload/2_conv.onnx";
+const std::string kFp32TwoConv = std::string(STREAM_TEST_DATA_DIR) + "/reference/stream-inputs/workload/2_conv.onnx";
 
 struct CostRun {
   stream::test::CliResult cli;

@@ -38,7 +38,7 @@ RunOutput run_model(const std::string& model, const std::string& id, const std::
   const auto out = fs::path(STREAM_BUILD_DIR) / "test_scratch" / (model + "_" + id);
   fs::remove_all(out);
   fs::create_directories(out);
-  const std::string cmd = std::string(STREAM_BUILD_DIR) + "/bin/stream run --workload " + STREAM_SHARED_DIR +
+  const std::string cmd = std::string(STREAM_BUILD_DIR) + "/bin/stream run --workload " + STREAM_TEST_DATA_DIR +
                           "/reference/stream-inputs/workload/" + model + ".onnx --hardware " + STREAM_INPUTS_DIR +
                           "/hardware/tpu_like_quad_core.yaml --out " + out.string() + " --experiment-id exp " + extra +
                           " > " + (out / "stdout").string() + " 2> " + (out / "stderr").string();

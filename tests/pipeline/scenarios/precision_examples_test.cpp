@@ -16,7 +16,7 @@ using namespace stream::test;
 namespace {
 
 const std::string kInputs = STREAM_INPUTS_DIR;
-const std::string kShared = std::string(STREAM_SHARED_DIR) + "/reference/stream-inputs/workload/";
+const std::string kShared = std::string(STREAM_TEST_DATA_DIR) + "/reference/stream-inputs/workload/";
 const std::set<std::string> kContractions{"Conv", "Gemm", "MatMul"};
 
 fs::path run_example(const std::string& name, const std::string& args) {

@@ -16,7 +16,7 @@ using namespace stream::test;
 
 namespace {
 
-const std::string kAttention = std::string(STREAM_SHARED_DIR) + "/reference/stream-inputs/workload/attention_head.onnx";
+const std::string kAttention = std::string(STREAM_TEST_DATA_DIR) + "/reference/stream-inputs/workload/attention_head.onnx";
 
 // The compute nodes of group 0's cost table, in its order (the tiled workload's).
 std::vector<std::string> costed_nodes(const std::string& name, const std::string& extra) {

@@ -98,7 +98,7 @@ TEST(Timings, PhasesAddUpToTheRunsWallTime) {
   check_phases(timings_of("resnet18", std::string("--workload ") + STREAM_INPUTS_DIR + "/workload/exported/resnet18_op13.onnx"),
                "resnet18");
   check_phases(timings_of("twoconv", "--fusion-cut-points per-layer"), "2-conv per layer");
-  const json fsrcnn = timings_of("fsrcnn", std::string("--workload ") + STREAM_SHARED_DIR +
+  const json fsrcnn = timings_of("fsrcnn", std::string("--workload ") + STREAM_TEST_DATA_DIR +
                                                "/reference/stream-inputs/workload/fsrcnn.onnx");
   check_phases(fsrcnn, "fsrcnn");
   for (const auto& c : fsrcnn["cut_groups"]) check_attempts(c["attempts"], "fsrcnn cut group");

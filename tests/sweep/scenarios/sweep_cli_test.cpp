@@ -229,3 +229,22 @@ TEST(SweepCli, EditingACoreFileChangesThePointsIdentity) {
   ASSERT_EQ(after.size(), 1u);
   EXPECT_NE(after[0]["id"], before);
 }
+
+TEST(SweepCli, AHardwareFilesWarningShowsOncePerSweepNotPerPoint) {
+  // Four points on tpu_like_quad_core.yaml, whose bus replaces its 12 links, over two threads and
+  // with the bus's bandwidth overridden (each point reads the file again): the one-line summary
+  // comes once, and the full list of replacements (validate's) never.
+  const auto dir = fixture("warn_once",
+                           "axes:\n"
+                           "  hardware: [tpu_like_quad_core.yaml]\n"
+                           "  workload: [2conv.onnx]\n"
+                           "  hardware/core_connectivity/12/bandwidth: [64, 128, 256, 512]\n");
+  const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string() + " --jobs 2");
+  ASSERT_EQ(r.code, 0) << r.out;
+  ASSERT_EQ(stream::test::sweep_rows(dir / "out" / "results.jsonl").size(), 4u);
+  const std::string summary = "12 links of core_connectivity are replaced by the bus at line 69";
+  const auto first = r.out.find(summary);
+  ASSERT_NE(first, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(summary, first + 1), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("replaces core_connectivity"), std::string::npos) << r.out;
+}

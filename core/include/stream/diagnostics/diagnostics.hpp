@@ -4,7 +4,8 @@
 // value but record each problem (file:line:column, the rule broken) and each warning (a repeated
 // key, a connection replaced by a later one) in a Diagnostics list. When reading is over and
 // errors were found, the reader throws a ValidationError that carries the whole list; its what()
-// prints every error on its own line. Warnings are also sent to spdlog at warn level.
+// prints every error on its own line. Warnings are also sent to spdlog at warn level, each distinct
+// line once per process (a sweep reads one file per point).
 #pragma once
 
 #include <string>

@@ -6,8 +6,9 @@
 //  - a `bus` [c0..ck] is ONE CommunicationLink shared by the directed edges of every ordered pair
 //    (i<j in list order: ci->cj then cj->ci), so all its pairs contend for one resource;
 //  - the graph keeps one edge per ordered pair and a later connection replaces an earlier one on
-//    every pair they share (a bus listed after links replaces them). The reader warns about each
-//    replacement, naming both connections;
+//    every pair they share (a bus listed after links replaces them). The reader warns once per
+//    file, in one line (how many entries, by which); `replacement_details` names every pair of
+//    connections, for `stream validate`;
 //  - the graph's node order is the order of first appearance in the edge list, and each node's
 //    successors/predecessors keep first-insertion order. Shortest paths break ties exactly as
 //    networkx does (bidirectional BFS for one path, BFS predecessors for all shortest paths,
@@ -86,10 +87,14 @@ class STREAM_API Accelerator {
   /// (replaced entry, replacing entry) indices into `connectivity`, one per replaced entry and
   /// replacing entry that took over at least one of its pairs; filled by build_interconnect().
   std::vector<std::pair<std::size_t, std::size_t>> replacements;
+  /// One warning per replacing entry, naming every entry it replaces and the pairs it took over
+  /// (what `stream validate` lists); `warnings` holds their one-line summary.
+  std::vector<Diagnostic> replacement_details;
 
   /// Builds the directed graph from `connectivity` (done by the reader; call again after editing
-  /// connectivity). Replacements are appended to `warnings`, unless they are the design (a
-  /// generated array's links taking their pairs from its bus).
+  /// connectivity). Replacements are summed up in one warning of `warnings` and listed in
+  /// `replacement_details`, unless they are the design (a generated array's links taking their
+  /// pairs from its bus).
   void build_interconnect(bool warn_replacements = true);
 
   [[nodiscard]] std::size_t size() const { return cores.size(); }
@@ -139,6 +144,8 @@ class STREAM_API Accelerator {
   [[nodiscard]] int nb_shared_mem_groups() const;
 
  private:
+  /// The one-line warning that sums up `replacements` for the file.
+  [[nodiscard]] Diagnostic replacement_summary() const;
   std::vector<CommunicationLink> links_;
   static std::uint64_t pair_key(int from, int to);
   std::unordered_map<std::uint64_t, std::size_t> edge_index_;  ///< (from, to) -> index in edge_list_; lookups only

@@ -19,8 +19,8 @@ namespace {
 
 using stream::test::read;
 
-const std::string kAieHardware = std::string(STREAM_SHARED_DIR) + "/reference/stream-inputs/aie/hardware/";
-const std::string kTwoConv = std::string(STREAM_SHARED_DIR) + "/reference/stream-inputs/workload/2conv_1_8_32_32_16_32_3.onnx";
+const std::string kAieHardware = std::string(STREAM_TEST_DATA_DIR) + "/reference/stream-inputs/aie/hardware/";
+const std::string kTwoConv = std::string(STREAM_TEST_DATA_DIR) + "/reference/stream-inputs/workload/2conv_1_8_32_32_16_32_3.onnx";
 
 fs::path run_on(const std::string& hardware) {
   const auto out = fs::path(STREAM_BUILD_DIR) / "test_scratch" / "aie_backend" / hardware;

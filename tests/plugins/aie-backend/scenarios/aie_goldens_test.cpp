@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kStrix = std::string(STREAM_SHARED_DIR) + "/reference/stream-inputs/aie/hardware/whole_array_strix.yaml";
+const std::string kStrix = std::string(STREAM_TEST_DATA_DIR) + "/reference/stream-inputs/aie/hardware/whole_array_strix.yaml";
 const std::string kInputs = STREAM_INPUTS_DIR;
 
 struct Outcome {
@@ -119,8 +119,8 @@ TEST(AieGoldens, DISABLED_SwigluSpanFromARunConfig) {
 // make it; without the depth and descriptor families it is the 184,468 of before.
 TEST(AieGoldens, TwoConvOnEveryAieHardwareFile) {
   auto two_conv = [](const std::string& hw, const std::string& extra) {
-    return run("two_conv_" + hw, "--hardware " + std::string(STREAM_SHARED_DIR) + "/reference/stream-inputs/aie/hardware/" +
-                                     hw + ".yaml --workload " + std::string(STREAM_SHARED_DIR) +
+    return run("two_conv_" + hw, "--hardware " + std::string(STREAM_TEST_DATA_DIR) + "/reference/stream-inputs/aie/hardware/" +
+                                     hw + ".yaml --workload " + std::string(STREAM_TEST_DATA_DIR) +
                                      "/reference/stream-inputs/workload/2conv_1_8_32_32_16_32_3.onnx " + extra);
   };
   const std::pair<const char*, std::int64_t> cases[] = {

@@ -17,7 +17,7 @@ using namespace stream;
 namespace {
 
 hardware::Accelerator aie_hw(const std::string& file) {
-  return hardware::load_accelerator(std::string(STREAM_SHARED_DIR) + "/reference/stream-inputs/aie/hardware/" + file);
+  return hardware::load_accelerator(std::string(STREAM_TEST_DATA_DIR) + "/reference/stream-inputs/aie/hardware/" + file);
 }
 
 // Both convs on `cores`, D1 (ox) split `split` ways when > 1, one steady-state iteration (Conv1.D0 tile 1).

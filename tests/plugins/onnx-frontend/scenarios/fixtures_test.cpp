@@ -10,7 +10,7 @@ using namespace onnx_test;
 
 namespace {
 
-std::string reference_file(const std::string& file) { return std::string(STREAM_SHARED_DIR) + "/reference/stream-inputs/workload/" + file; }
+std::string reference_file(const std::string& file) { return std::string(STREAM_TEST_DATA_DIR) + "/reference/stream-inputs/workload/" + file; }
 std::string fixture(const std::string& file) { return std::string(STREAM_INPUTS_DIR) + "/workload/" + file; }
 
 std::map<std::string, int> type_counts(const Workload& w) {
