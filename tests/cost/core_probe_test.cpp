@@ -103,21 +103,25 @@ TEST(CoreProbe, TopLevelNeedsNoTransferUpwards) {
 }
 
 TEST(CoreProbe, CoreWithoutAllocationsReportsEveryMemoryOnce) {
-  const auto p = probe_core(hardware::load_core_file(std::filesystem::path(STREAM_SOURCE_DIR) / "tests" / "data" /
-                                                     "hardware" / "cores" / "mesh_core_32x32_no_allocation.yaml"));
+  const auto file = std::filesystem::path(STREAM_SOURCE_DIR) / "tests" / "data" / "hardware" / "cores" /
+                    "mesh_core_32x32_no_allocation.yaml";
+  const auto p = probe_core(hardware::load_core_file(file));
   // rf_1B_W (I2), rf_4B_O (O), then sram_1MB's I1, I2 and O: one problem per (memory, operand).
   ASSERT_EQ(p.size(), 5u);
+  for (const auto& problem : p) EXPECT_EQ(problem.where.file, file.string());
   EXPECT_EQ(p[0].where.line, 7);
   EXPECT_NE(p[0].message.find("memory level 0 of operand I2 (rf_1B_W) has no port allocated for reads towards "
                               "lower levels ('I2, tl') or writes from the higher level ('I2, fh')"),
             std::string::npos)
       << p[0].message;
   EXPECT_EQ(p[1].where.line, 25);
-  EXPECT_NE(p[1].message.find("memory level 0 of operand O (rf_4B_O) has no port allocated for reads towards lower "
-                              "levels ('O, tl') or writes from lower levels ('O, fl') or reads towards the higher "
-                              "level ('O, th') or writes from the higher level ('O, fh')"),
-            std::string::npos)
-      << p[1].message;
+  EXPECT_EQ(p[1].where.column, 3);
+  EXPECT_EQ(p[1].message,
+            "core 'mesh_core_32x32': memory level 0 of operand O (rf_4B_O) has no port allocated for reads towards "
+            "lower levels ('O, tl') or writes from lower levels ('O, fl') or reads towards the higher level ('O, th') "
+            "or writes from the higher level ('O, fh'); add the tags to the `allocation` of its ports (tl, th on a "
+            "read or read_write port; fh, fl on a write or read_write port), or every Conv, Gemm and MatMul on this "
+            "core falls back to an ideal-cycle estimate");
   for (std::size_t i = 2; i < 5; ++i) EXPECT_EQ(p[i].where.line, 51) << p[i].message;
   EXPECT_NE(p[4].message.find("memory level 1 of operand O (sram_1MB)"), std::string::npos) << p[4].message;
 }
