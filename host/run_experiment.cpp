@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <stream/allocate/solver.hpp>
+#include <stream/cost/core_probe.hpp>
 #include <stream/diagnostics/diagnostics.hpp>
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
@@ -21,6 +22,7 @@
 #include "host_context.hpp"
 #include "inputs.hpp"
 #include "plugin_host.hpp"
+#include "validation.hpp"
 
 namespace stream::host {
 namespace {
@@ -84,21 +86,28 @@ void write_and_commit(pipeline::RunResult& result, const PreparedRun& run) {
 // the frontend's libraries were each a third of the default run's start). Its warnings are kept
 // and logged when it is taken, after the workload's messages, so that stderr is the same whatever
 // the timing.
+// The cores are probed there too (validation.hpp), so that a file the cost model cannot use is an
+// error before any figure, at no cost to the start-up.
 struct AcceleratorRead {
   std::optional<hardware::Accelerator> accelerator;
   Diagnostics diagnostics{false};
+  std::vector<cost::CoreProblem> problems;
 };
 
 std::future<AcceleratorRead> read_accelerator_async(const std::filesystem::path& path) {
   return std::async(std::launch::async, [path] {
     AcceleratorRead r;
     r.accelerator = hardware::read_accelerator(path, r.diagnostics);
+    if (r.accelerator) r.problems = cost::probe_accelerator(*r.accelerator);
     return r;
   });
 }
 
-hardware::Accelerator take_accelerator(std::future<AcceleratorRead>& reading, const std::filesystem::path& path) {
+hardware::Accelerator take_accelerator(std::future<AcceleratorRead>& reading, const std::filesystem::path& path,
+                                       HostContext& ctx) {
   AcceleratorRead r = reading.get();
+  if (r.accelerator)
+    add_probe_errors(*r.accelerator, r.problems, ctx.plugins().registries().cost_backend_list(), r.diagnostics);
   r.diagnostics.log_warnings();
   r.diagnostics.throw_if_errors("invalid accelerator", path.string());
   return std::move(*r.accelerator);
@@ -128,7 +137,7 @@ PreparedRun prepare_run(const RunRequest& o, HostContext& ctx, const Progress& s
   } catch (...) {
     workload_error = std::current_exception();
   }
-  run.accelerator = take_accelerator(reading, hw_path);  // its error comes first, as when read first
+  run.accelerator = take_accelerator(reading, hw_path, ctx);  // its error comes first, as when read first
   if (workload_error) std::rethrow_exception(workload_error);
   run.workload = std::move(loaded->workload);
   run.cast_tensors = loaded->cast_tensors;

@@ -15,6 +15,7 @@
 #include <optional>
 #include <thread>
 
+#include <stream/cost/core_probe.hpp>
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/hardware/hardware_cost.hpp>
@@ -30,6 +31,7 @@
 
 #include "host_context.hpp"
 #include "plugin_host.hpp"
+#include "validation.hpp"
 
 namespace stream::host {
 namespace {
@@ -59,12 +61,19 @@ struct SharedInputs {
 
 std::string message_of(const std::exception& e) { return e.what(); }
 
-HardwareEntry load_hardware(const ResolvedPoint& p, hardware::HardwareVariants& variants) {
+// A variant the cost model cannot use fails its point (with the place and reason `stream validate`
+// gives), rather than ranking on estimates.
+HardwareEntry load_hardware(const ResolvedPoint& p, hardware::HardwareVariants& variants,
+                            const std::vector<CostBackend>& backends) {
   HardwareEntry h;
   try {
     h.accelerator = variants.load(p.hardware, p.overrides);
+    Diagnostics probe(false);
+    add_probe_errors(*h.accelerator, cost::probe_accelerator(*h.accelerator), backends, probe);
+    probe.throw_if_errors("hardware the cost model cannot use", p.hardware.string());
     h.cost = hardware::hardware_cost(*h.accelerator);
   } catch (const std::exception& e) {
+    h.accelerator.reset();
     h.problem = message_of(e);
   }
   return h;
@@ -101,15 +110,15 @@ SharedInputs load_inputs(const std::vector<const sweep::Point*>& points, const P
     if (p.overrides.empty())
       if (auto [h, fresh] = in.hardware.try_emplace(p.hardware.string()); fresh) files.emplace_back(std::move(p), &h->second);
   }
+  in.cost_backends = ctx.plugins().registries().cost_backend_list();
   parallel_for(files.size(), jobs, [&] {
-    return [&](std::size_t k) { *files[k].second = load_hardware(files[k].first, *in.variants); };
+    return [&](std::size_t k) { *files[k].second = load_hardware(files[k].first, *in.variants, in.cost_backends); };
   });
   for (auto& [source, entry] : workloads) try {
       entry->workload = load_workload(ctx, source).workload;
     } catch (const std::exception& e) {
       entry->problem = message_of(e);
     }
-  in.cost_backends = ctx.plugins().registries().cost_backend_list();
   in.expand = automatic_path_expansion(ctx);
   return in;
 }
@@ -155,7 +164,9 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
   for (std::size_t a = 0; a < sweep.axes.size(); ++a) row[sweep.axes[a].name] = io::to_valid_utf8(p.axis_values[a]);
   std::string status = "failed", reason = p.problem;
   if (reason.empty()) {
-    const auto variant = p.overrides.empty() ? std::nullopt : std::optional<HardwareEntry>(load_hardware(p, *in.variants));
+    const auto variant = p.overrides.empty()
+                             ? std::nullopt
+                             : std::optional<HardwareEntry>(load_hardware(p, *in.variants, in.cost_backends));
     const auto& h = variant ? *variant : in.hardware.at(p.hardware.string());
     const auto& w = in.workloads.at(workload_key(p.workload));
     reason = !h.problem.empty() ? h.problem : w.problem;

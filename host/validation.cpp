@@ -1,6 +1,7 @@
 #include "validation.hpp"
 
 #include <map>
+#include <set>
 
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
@@ -97,12 +98,24 @@ nlohmann::json mapping_json(const mapping::Mapping& m) {
   return {{"layers", layers}, {"fused_groups", groups}};
 }
 
+void add_probe_errors(const Accelerator& acc, const std::vector<cost::CoreProblem>& problems,
+                      const std::vector<CostBackend>& backends, Diagnostics& diag) {
+  std::set<std::string> said;  // identical cores (an `array:`, one core file) report one problem once
+  for (const auto& p : problems) {
+    if (p.core_id >= 0 && select_cost_backend(backends, acc.core(p.core_id)) != nullptr) continue;
+    if (said.insert(p.where.str() + p.message).second) diag.error(p.where, p.message);
+  }
+}
+
 Validation validate_inputs(const ValidateRequest& opt, HostContext& ctx) {
   Validation v;
   v.accelerator = read_accelerator(opt.hardware, v.diag);
   // A run sums replaced connections up in one line; validate is where a user looks for each.
-  if (v.accelerator)
+  if (v.accelerator) {
     for (const auto& d : v.accelerator->replacement_details) v.diag.warning(d.where, d.message);
+    add_probe_errors(*v.accelerator, cost::probe_accelerator(*v.accelerator),
+                     ctx.plugins().registries().cost_backend_list(), v.diag);
+  }
   if (!opt.mapping.empty()) v.mapping = mapping::read_mapping_file(opt.mapping, v.diag);
   if (!opt.workload.empty()) {
     try {

@@ -11,10 +11,12 @@
 #include <string>
 
 #include <nlohmann/json.hpp>
+#include <stream/cost/core_probe.hpp>
 #include <stream/diagnostics/diagnostics.hpp>
 #include <stream/hardware/accelerator.hpp>
 #include <stream/ir/workload.hpp>
 #include <stream/mapping/mapping.hpp>
+#include <stream/registry/cost_backends.hpp>
 
 namespace stream::host {
 
@@ -32,6 +34,11 @@ struct Validation {
   std::size_t fusion_groups = 0;
   std::optional<mapping::Mapping> generated;  ///< the automatic mapping (workload, no mapping, no errors)
 };
+
+/// The per-core cost model's problems with the accelerator's cores (cost::probe_accelerator) as
+/// errors, each distinct one once, leaving out the cores a backend of `backends` costs instead.
+void add_probe_errors(const hardware::Accelerator& acc, const std::vector<cost::CoreProblem>& problems,
+                      const std::vector<CostBackend>& backends, Diagnostics& diag);
 
 [[nodiscard]] Validation validate_inputs(const ValidateRequest& request, HostContext& ctx);
 

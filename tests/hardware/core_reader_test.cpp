@@ -114,14 +114,56 @@ TEST(CoreValidation, DimensionsAndSizesMatch) {
 
 TEST(CoreValidation, CostRequiredWithoutAutoExtraction) {
   expect_one(core_errors(replace(kCore, "    r_cost: 1\n", "")), "'r_cost' of sram is missing", 5);
-  EXPECT_TRUE(core_errors(replace(replace(kCore, "    r_cost: 1\n", ""), "    area: 0\n", "    area: 0\n    auto_cost_extraction: true\n"))
-                  .empty());
 }
 
-TEST(CoreValidation, AutoCostNeedsByteSize) {
-  expect_one(core_errors(replace(replace(kCore, "size: 1024", "size: 1021"), "    area: 0\n",
-                                 "    area: 0\n    auto_cost_extraction: True\n")),
-             "multiple of 8", 5);
+TEST(CoreValidation, AutoCostExtractionIsAnErrorAtItsLine) {
+  // ZigZag's request for CACTI costs: Stream has no such model, and the energy would be 0.
+  const auto errors = core_errors(
+      replace(replace(kCore, "    r_cost: 1\n", ""), "    area: 0\n", "    area: 0\n    auto_cost_extraction: true\n"));
+  expect_one(errors, "auto_cost_extraction: true asks for CACTI-extracted costs, which Stream does not compute", 8);
+  EXPECT_NE(errors[0].message.find("remove it and write r_cost and w_cost (pJ per access of one port-width word) and "
+                                   "area for sram"),
+            std::string::npos)
+      << errors[0].message;
+  // Given its costs too, it is still an error: the reference would replace them with CACTI's.
+  expect_one(core_errors(replace(kCore, "    area: 0\n", "    area: 0\n    auto_cost_extraction: True\n")),
+             "auto_cost_extraction: true", 9);
+  EXPECT_TRUE(core_errors(replace(kCore, "    area: 0\n", "    area: 0\n    auto_cost_extraction: false\n")).empty());
+}
+
+namespace {
+std::vector<Diagnostic> core_warnings(const std::string& text) {
+  Diagnostics diag(false);
+  (void)parse_core_text(text, "core.yaml", &diag);
+  return diag.warnings();
+}
+}  // namespace
+
+TEST(CoreValidation, ZeroAccessEnergyOnAComputeCoreIsAWarningAtItsLine) {
+  EXPECT_TRUE(core_warnings(kCore).empty());
+  const auto both = core_warnings(replace(replace(kCore, "r_cost: 1\n", "r_cost: 0\n"), "w_cost: 1\n", "w_cost: 0\n"));
+  ASSERT_EQ(both.size(), 1u);
+  EXPECT_EQ(both[0].where.file, "core.yaml");
+  EXPECT_EQ(both[0].where.line, 6);
+  EXPECT_EQ(both[0].message, "core 'c', memory 'sram': r_cost and w_cost are 0 on a compute core: its reads and writes "
+                             "add no energy to any result");
+  const auto writes = core_warnings(replace(kCore, "w_cost: 1\n", "w_cost: 0.0\n"));
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_EQ(writes[0].where.line, 7);
+  EXPECT_NE(writes[0].message.find("w_cost is 0 on a compute core: its writes add no energy"), std::string::npos);
+}
+
+TEST(CoreValidation, ZeroUnitEnergyOnAComputeCoreIsAWarningAtItsLine) {
+  const auto w = core_warnings(replace(kCore, "unit_energy: 0.5", "unit_energy: 0"));
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].where.line, 26);
+  EXPECT_EQ(w[0].message, "core 'c', operational_array: unit_energy is 0 on a compute core: its MACs add no energy to "
+                          "any result");
+  // An off-chip core computes nothing: its zeros are the norm (the reference's offchip.yaml).
+  EXPECT_TRUE(core_warnings(replace(replace(replace(kCore, "unit_energy: 0.5", "unit_energy: 0"), "r_cost: 1\n",
+                                            "r_cost: 0\n"),
+                                    "type: zigzag.compute", "type: zigzag.offchip"))
+                  .empty());
 }
 
 TEST(CoreValidation, PortNamePattern) {

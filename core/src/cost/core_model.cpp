@@ -36,13 +36,12 @@ int dir_index(hardware::DataDirection d) {
 
 }  // namespace
 
-// Bits of a precision name as core files write them ("fp32", "bf16", "int8", ...).
-static int precision_bits(const std::string& text, const Location& where) {
+int precision_bits(const std::string& text, const Location& where) {
   if (text == "fp32") return 32;
   if (text == "fp16") return 16;
   if (text == "fp8" || text == "f8") return 8;
   if (auto t = parse_dtype(text)) return bits(*t);
-  throw Error("unknown accumulator precision '" + text + "'", where);
+  throw Error("unknown precision '" + text + "'", where);
 }
 
 int CoreModel::memop_count() const {

@@ -78,7 +78,8 @@ std::optional<YAML::Node> list_node(MapReader& r, std::string_view key, bool req
 }
 
 /// Returns true when the dimension names were read without error (served dims can be checked).
-bool read_operational_array(const YAML::Node& node, const Ctx& ctx, const std::string& what, OperationalArray& oa) {
+bool read_operational_array(const YAML::Node& node, const Ctx& ctx, const std::string& what, OperationalArray& oa,
+                            bool computes) {
   MapReader r(ctx, node, what);
   if (!r.ok()) return false;
   bool dims_ok = false;
@@ -107,7 +108,12 @@ bool read_operational_array(const YAML::Node& node, const Ctx& ctx, const std::s
       r.error("sizes", "Core dimensions and sizes do not match (" + std::to_string(oa.dimensions.size()) +
                            " dimensions, " + std::to_string(sizes->size()) + " sizes)");
   }
-  if (auto v = r.number("unit_energy", true, 0.0)) oa.unit_energy = *v;
+  if (auto v = r.number("unit_energy", true, 0.0)) {
+    oa.unit_energy = *v;
+    if (computes && *v == 0.0)  // legal, but more often forgotten: said once, at its line
+      ctx.diag.warning(r.where("unit_energy"), what + ": unit_energy is 0 on a compute core: its MACs add no energy to "
+                                                      "any result");
+  }
   if (auto v = r.number("unit_area", true)) oa.unit_area = *v;
   if (auto ip = list_node(r, "input_precision", false)) {
     for (const auto& item : *ip) {
@@ -184,6 +190,17 @@ void read_port(const YAML::Node& node, const Ctx& ctx, const std::string& mem_wh
   mem.ports.push_back(std::move(port));
 }
 
+// A compute core's memory whose accesses cost nothing leaves its traffic out of every energy figure:
+// legal (an idealised level), but more often a value forgotten, so it is said once, at its line.
+void warn_zero_access_energy(MapReader& r, const Ctx& ctx, const std::string& what, const Memory& mem) {
+  const bool reads = mem.r_cost == 0.0, writes = mem.w_cost == 0.0;
+  if (!reads && !writes) return;
+  const std::string costs = reads && writes ? "r_cost and w_cost are" : reads ? "r_cost is" : "w_cost is";
+  const std::string accesses = reads && writes ? "reads and writes" : reads ? "reads" : "writes";
+  ctx.diag.warning(r.where(reads ? "r_cost" : "w_cost"),
+                   what + ": " + costs + " 0 on a compute core: its " + accesses + " add no energy to any result");
+}
+
 void read_memory(const yamlx::Entry& entry, const Ctx& ctx, const std::string& core_what, const OperationalArray& oa,
                  bool oa_known, Core& core) {
   const std::string what = prefixed(core_what, "memory '" + entry.key + "'");
@@ -201,19 +218,23 @@ void read_memory(const yamlx::Entry& entry, const Ctx& ctx, const std::string& c
   if (auto v = r.text("mem_type", false)) mem.mem_type = *v;
   if (auto v = r.boolean("auto_cost_extraction", false)) mem.auto_cost_extraction = *v;
   if (auto v = r.boolean("force_double_buffering", false)) mem.force_double_buffering = *v;
+  // ZigZag asks CACTI for these costs; Stream has no such model, and the memory's read and write
+  // energy would silently be 0 (a sweep would then rank designs on energy that ignores it).
+  if (mem.auto_cost_extraction)
+    r.error("auto_cost_extraction", "auto_cost_extraction: true asks for CACTI-extracted costs, which Stream does not "
+                                    "compute (the memory's read and write energy would be 0); remove it and write "
+                                    "r_cost and w_cost (pJ per access of one port-width word) and area for " + entry.key);
   for (std::string_view key : {"r_cost", "w_cost", "area"}) {
     auto v = r.number(key, false, 0.0, true);
     const yamlx::Entry* e = r.find(key);
     const bool absent = e == nullptr || yamlx::is_null(e->value);
     if (absent && !mem.auto_cost_extraction)
-      r.error(key, "'" + std::string(key) + "' of " + entry.key +
-                       " is missing; it is required unless auto_cost_extraction is true");
+      r.error(key, "'" + std::string(key) + "' of " + entry.key + " is missing (pJ per access; mm2 for area)");
     if (key == "r_cost") mem.r_cost = v;
     else if (key == "w_cost") mem.w_cost = v;
     else mem.area = v;
   }
-  if (mem.auto_cost_extraction && mem.size % 8 != 0)
-    r.error("size", "auto_cost_extraction requires a size that is a multiple of 8, got " + std::to_string(mem.size));
+  if (core.is_zigzag() && core.kind() == CoreKind::Compute) warn_zero_access_energy(r, ctx, what, mem);
   if (auto ops = list_node(r, "operands", true)) {
     for (const auto& item : *ops) {
       auto text = yamlx::to_text(item);
@@ -285,7 +306,8 @@ void read_zigzag(MapReader& top, const Ctx& ctx, const std::string& what, Core& 
   top.reject_unknown({"name", "type", "memories", "operational_array", "dataflows", "operator_types", "operand_precision"});
   bool oa_known = false;
   if (auto oa = top.node("operational_array", true)) {
-    oa_known = read_operational_array(*oa, ctx, prefixed(what, "operational_array"), core.operational_array);
+    oa_known = read_operational_array(*oa, ctx, prefixed(what, "operational_array"), core.operational_array,
+                                      core.type.kind == CoreKind::Compute);
     // Memory and off-chip cores declare [0, 0]; a compute core with no unit computed in 0 cycles.
     const auto& sizes = core.operational_array.sizes;
     if (oa_known && core.type.kind == CoreKind::Compute && std::find(sizes.begin(), sizes.end(), 0) != sizes.end())

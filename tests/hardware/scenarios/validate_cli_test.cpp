@@ -104,3 +104,52 @@ TEST(ValidateCommand, JsonOutput) {
   EXPECT_GT(jb["errors"][0]["line"].get<int>(), 0);
   EXPECT_NE(jb["errors"][0]["file"].get<std::string>().find("simba.yaml"), std::string::npos);
 }
+
+// Issue 33: a core file whose ports have no `allocation` lines was called valid, and `stream run`
+// then estimated every node (384 of 384 on resnet18_int8), 35% faster than the correct file.
+namespace {
+const fs::path kRepoHardware = fs::path(STREAM_SOURCE_DIR) / "inputs" / "hardware";
+const fs::path kBrokenMesh = fs::path(STREAM_SOURCE_DIR) / "tests" / "data" / "hardware" / "mesh_8core_32x32_no_allocation.yaml";
+const std::string kBrokenCore = (kBrokenMesh.parent_path() / "cores" / "mesh_core_32x32_no_allocation.yaml").string();
+}  // namespace
+
+TEST(ValidateCommand, CoreWithoutPortAllocationsIsInvalid) {
+  if (!fs::exists(kExe)) GTEST_SKIP() << "stream executable not built";
+  const Result r = run("validate --hardware '" + kBrokenMesh.string() + "'");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find(kBrokenCore + ":25:3: error: core 'mesh_core_32x32': memory level 0 of operand O (rf_4B_O) has "
+                                     "no port allocated for reads towards lower levels ('O, tl')"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(kBrokenCore + ":7:3: error: core 'mesh_core_32x32': memory level 0 of operand I2 (rf_1B_W)"),
+            std::string::npos)
+      << r.out;
+  // Eight identical cores from one file: each (memory, operand) said once, not eight times.
+  EXPECT_NE(r.out.find("\n5 errors\n"), std::string::npos) << r.out;
+}
+
+TEST(ValidateCommand, RunRefusesHardwareTheCostModelCannotUse) {
+  if (!fs::exists(kExe)) GTEST_SKIP() << "stream executable not built";
+  const auto out = stream::test::fresh_scratch_dir("hardware", "run_no_allocation");
+  const Result r = run("run --hardware '" + kBrokenMesh.string() + "' --workload '" +
+                       (fs::path(STREAM_SOURCE_DIR) / "inputs/workload/resnet18_int8.onnx").string() + "' --out '" +
+                       out.string() + "' --experiment-id x");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find(kBrokenCore + ":25:3: error: core 'mesh_core_32x32': memory level 0 of operand O (rf_4B_O)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_FALSE(fs::exists(out / "x" / "summary.yaml")) << r.out;
+}
+
+TEST(ValidateCommand, EveryBundledHardwareFileIsValid) {
+  if (!fs::exists(kExe)) GTEST_SKIP() << "stream executable not built";
+  std::size_t files = 0;
+  for (const auto& e : fs::directory_iterator(kRepoHardware)) {
+    if (e.path().extension() != ".yaml") continue;
+    ++files;
+    const Result r = run("validate -q --hardware '" + e.path().string() + "'");
+    EXPECT_EQ(r.code, 0) << e.path() << "\n" << r.out;
+    EXPECT_NE(r.out.find("valid"), std::string::npos) << e.path() << "\n" << r.out;
+  }
+  EXPECT_GE(files, 11u);  // the reference's nine, tpu_like_array and mesh_8core_32x32
+}

@@ -248,3 +248,23 @@ TEST(SweepCli, AHardwareFilesWarningShowsOncePerSweepNotPerPoint) {
   EXPECT_EQ(r.out.find(summary, first + 1), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("replaces core_connectivity"), std::string::npos) << r.out;
 }
+
+TEST(SweepCli, HardwareTheCostModelCannotUseFailsItsPoint) {
+  // Issue 33: every point of a core file without port allocations was `ok`, ranked on estimates.
+  const fs::path source(STREAM_SOURCE_DIR);
+  const auto broken = source / "tests" / "data" / "hardware" / "mesh_8core_32x32_no_allocation.yaml";
+  const auto dir = fixture("no_allocation", "axes:\n  hardware: [" + (kInputs / "hardware" / "mesh_8core_32x32.yaml").string() +
+                                                ", " + broken.string() + "]\n  workload: [2conv.onnx]\n");
+  const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
+  const auto rs = stream::test::sweep_rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(rs.size(), 2u) << r.out;
+  EXPECT_EQ(rs[0]["status"], "ok") << rs[0];
+  EXPECT_EQ(rs[1]["status"], "failed") << rs[1];
+  const auto reason = rs[1]["reason"].get<std::string>();
+  EXPECT_NE(reason.find((broken.parent_path() / "cores" / "mesh_core_32x32_no_allocation.yaml").string() +
+                        ":25:3: error: core 'mesh_core_32x32': memory level 0 of operand O (rf_4B_O) has no port "
+                        "allocated"),
+            std::string::npos)
+      << reason;
+  EXPECT_FALSE(rs[1].contains("latency")) << rs[1];
+}

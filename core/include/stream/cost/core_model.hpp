@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/error.hpp"
 #include "stream/export.hpp"
 
 namespace stream::hardware {
@@ -29,6 +30,10 @@ inline constexpr int kNumMemOps = 3;
 enum Dir : int { kTL = 0, kFL = 1, kTH = 2, kFH = 3 };  // RD_OUT_TO_LOW, WR_IN_BY_LOW, RD_OUT_TO_HIGH, WR_IN_BY_HIGH
 inline constexpr int kNumDirs = 4;
 const char* dir_name(int dir);
+
+/// Bits of a precision name as core files write it in `operand_precision` ("fp32", "bf16",
+/// "int8", ...); throws a stream::Error at `where` for a name it does not know.
+[[nodiscard]] STREAM_API int precision_bits(const std::string& text, const Location& where);
 
 struct PortServe {
   int memop = 0;
