@@ -10,6 +10,7 @@
 
 #include <stream/error.hpp>
 #include <stream/ir/iteration_space.hpp>
+#include <stream/ir/op_kinds.hpp>
 #include <stream/ir/workload.hpp>
 #include <stream/registry/registries.hpp>
 
@@ -81,6 +82,25 @@ inline std::vector<std::string> signature(const Workload& w) {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+/// The MACs the pipeline counts (metrics.cpp): the iteration-space points of every MAC-type node.
+inline std::int64_t total_macs(const Workload& w) {
+  std::int64_t macs = 0;
+  for (const auto* n : computations(w)) {
+    if (!is_mac_type(n->type)) continue;
+    std::int64_t points = 1;
+    for (auto s : sizes(*n)) points *= s;
+    macs += points;
+  }
+  return macs;
+}
+
+/// The shape of graph output `name` as the workload holds it (empty when there is none).
+inline std::vector<std::int64_t> graph_output_shape(const Workload& w, const std::string& name) {
+  for (auto i : w.nodes_of_kind(NodeKind::OutEdge))
+    if (w.node(i).inputs[0]->name == name) return w.node(i).inputs[0]->shape;
+  return {};
 }
 
 inline std::size_t count_kind(const Workload& w, NodeKind k) { return w.nodes_of_kind(k).size(); }

@@ -88,8 +88,8 @@ ModelBuilder regnet_stage() {
 }
 
 TEST(NewOpsCost, ConvolutionFormsAreCostedByTheZigzagModel) {
-  // ConvTranspose's dense convolution over z, and the grouped convolution: every axis is bare or
-  // a window o + f - p.
+  // ConvTranspose's scatter (x[i], y[2i + f]) and the grouped convolution: every axis is bare or
+  // a window.
   auto ct = parse(conv_transpose_model());
   const auto c = core_cost(ct, "up");
   EXPECT_EQ(c.status, cost::CostStatus::Ok) << c.reason;
@@ -100,7 +100,7 @@ TEST(NewOpsCost, ConvolutionFormsAreCostedByTheZigzagModel) {
 }
 
 TEST(NewOpsCost, DataMovementFormsAreDescribableAndFallBackOnlyForTheMissingSecondInput) {
-  // Resize's y[2Q + r] / x[Q + w - 1], ZeroInsert's z[2i + r] and Tile's y[I*t + i] are forms
+  // Resize's y[2Q + r] / x[Q + w - 1], ConvTranspose's crop z[o + 1] and Tile's y[I*t + i] are forms
   // the model describes (no StreamError); on the TPU-like core a one-input node leaves the I2
   // memory operand unlinked, which falls back as it does for every elementwise node (a Relu).
   auto near = parse(resize_model("nearest", "asymmetric"));
@@ -114,7 +114,7 @@ TEST(NewOpsCost, DataMovementFormsAreDescribableAndFallBackOnlyForTheMissingSeco
   r.input("X", BF16, {4, 16}).output("Y", BF16);
   r.node("Relu", {"X"}, {"Y"}, "relu");
   auto relu = parse(r);
-  for (auto [w, name] : {std::pair{&near, "up"}, {&lin, "up"}, {&ct, "up_zero_insert"}, {&tile, "tile"}, {&relu, "relu"}}) {
+  for (auto [w, name] : {std::pair{&near, "up"}, {&lin, "up"}, {&ct, "up_crop"}, {&tile, "tile"}, {&relu, "relu"}}) {
     const auto c = core_cost(*w, name);
     EXPECT_EQ(c.status, cost::CostStatus::Fallback) << name << ": " << c.reason;
     EXPECT_EQ(c.reason, "KeyError: I2") << name;
