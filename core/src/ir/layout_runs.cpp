@@ -9,7 +9,7 @@ namespace stream {
 
 namespace {
 
-std::int64_t product(const std::vector<std::int64_t>& v) {
+std::int64_t element_product(const std::vector<std::int64_t>& v) {
   std::int64_t p = 1;
   for (auto x : v) p *= x;
   return p;
@@ -59,7 +59,7 @@ void check_box(const std::vector<std::int64_t>& shape, const std::vector<AxisRan
 
 }  // namespace
 
-std::int64_t RunPiece::runs() const { return product(outer); }
+std::int64_t RunPiece::runs() const { return element_product(outer); }
 
 std::int64_t RunCount::runs() const {
   std::int64_t n = 0;
