@@ -129,4 +129,11 @@ std::vector<std::string> numbered_names(const std::string& prefix, std::size_t c
   return out;
 }
 
+AccessRelation masked(const AffineMap& m) {
+  AccessRelation r;
+  r.kind = AccessKind::PiecewiseAffine;
+  r.pieces = {m};
+  return r;
+}
+
 }  // namespace stream::onnx_frontend

@@ -39,6 +39,10 @@ void require_inputs(const OnnxNodeView& v, std::size_t min_count);
 /// The ONNX default-domain opset of the node (0 when unknown).
 [[nodiscard]] std::int64_t opset_of(const OnnxNodeView& v);
 
+/// A read through `m` that may fall outside its tensor (padding, a crop, a recurrence's first
+/// step): such points read nothing.
+[[nodiscard]] AccessRelation masked(const AffineMap& m);
+
 /// Readable loop names ("d0".. when not given) of the right count.
 [[nodiscard]] std::vector<std::string> numbered_names(const std::string& prefix, std::size_t count);
 

@@ -38,13 +38,6 @@ namespace {
 using E = AffineExpr;
 using Ints = std::vector<std::int64_t>;
 
-AccessRelation masked(const AffineMap& m) {
-  AccessRelation r;
-  r.kind = AccessKind::PiecewiseAffine;
-  r.pieces = {m};
-  return r;
-}
-
 // `keep`'s results with the last n (spatial) ones taken from `spatial`.
 AffineMap with_spatial_of(const AffineMap& keep, const AffineMap& spatial, std::size_t n) {
   auto results = keep.results();

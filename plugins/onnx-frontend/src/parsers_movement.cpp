@@ -18,13 +18,6 @@ std::vector<std::int64_t> const_ints(const OnnxNodeView& v, std::size_t i, const
   return *v.inputs[i].int_values;
 }
 
-AccessRelation masked(const AffineMap& m) {
-  AccessRelation r;
-  r.kind = AccessKind::PiecewiseAffine;
-  r.pieces = {m};
-  return r;
-}
-
 std::vector<Node> parse_slice(const OnnxNodeView& v, OnnxParseContext& ctx) {
   require_inputs(v, 1);
   auto X = input_tensor(v, ctx, 0);

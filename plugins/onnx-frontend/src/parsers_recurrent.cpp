@@ -34,13 +34,6 @@ struct Shape3 {
   int layout;
 };
 
-AccessRelation masked(const AffineMap& m) {
-  AccessRelation r;
-  r.kind = AccessKind::PiecewiseAffine;
-  r.pieces = {m};
-  return r;
-}
-
 std::int64_t direction_count(const OnnxNodeView& v) {
   const auto dir = v.attr_string("direction", "forward");
   if (dir == "forward" || dir == "reverse") return 1;
