@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -106,6 +107,19 @@ class Restore {
   Undo& undo_;
 };
 
+// A variant's warnings are its file's: logged from the file itself, once per process, since the
+// overridden tree's places are not the file's lines and a sweep reads one variant per point.
+void log_file_warnings(const fs::path& path) {
+  static std::mutex mutex;
+  static std::set<std::string> logged;
+  {
+    const std::lock_guard lock(mutex);
+    if (!logged.insert(path.string()).second) return;
+  }
+  Diagnostics echoed;
+  (void)read_accelerator(path, echoed);
+}
+
 // Reads the overridden tree. Its places are a mix of several files, so messages name the file and
 // the overrides instead; a problem of the file itself is reported at its own lines.
 Accelerator read_overridden(const YAML::Node& root, const fs::path& path, const std::vector<HardwareOverride>& overrides) {
@@ -113,10 +127,7 @@ Accelerator read_overridden(const YAML::Node& root, const fs::path& path, const 
   Diagnostics quiet(false);
   try {
     auto acc = detail::read_accelerator_tree(root, label, path.parent_path(), quiet);
-    // Logged under the file's own name, so that a warning the overrides leave as it is shows once
-    // per sweep rather than once per point.
-    Diagnostics log;
-    for (const auto& w : acc.warnings) log.warning(Location{.file = path.string()}, w.message);
+    log_file_warnings(path);
     return acc;
   } catch (const ValidationError& e) {
     Diagnostics original;

@@ -49,8 +49,12 @@ TEST(LargeInterconnect, TwoThousandOneCoresWithABusOverAChainReadInLinearTime) {
   EXPECT_EQ(acc.active_links().size(), 1u);  // only the bus carries traffic
   EXPECT_EQ(acc.replacements.size(), 2000u);  // (link entry, bus entry) for each of the 2,000 links
   ASSERT_FALSE(acc.warnings.empty());
-  EXPECT_NE(acc.warnings.back().message.find("on 4000 directed core pair(s)"), std::string::npos)
-      << acc.warnings.back().message;
+  EXPECT_EQ(acc.warnings.back().message,
+            "2000 links of core_connectivity are replaced by the bus at line 4006 (a later entry wins on the core "
+            "pairs they share); `stream validate` lists them");
+  ASSERT_EQ(acc.replacement_details.size(), 1u);
+  EXPECT_NE(acc.replacement_details[0].message.find("on 4000 directed core pair(s)"), std::string::npos)
+      << acc.replacement_details[0].message;
   // Every pair is now one hop over the bus.
   EXPECT_EQ(acc.shortest_path(0, n - 1), (std::vector<int>{0, n - 1}));
   EXPECT_EQ(acc.edge(n - 1, 0), acc.edge(0, 1));  // both the bus

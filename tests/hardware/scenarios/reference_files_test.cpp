@@ -30,12 +30,23 @@ Accelerator load(const std::string& relative) { return load_accelerator(kInputs 
 std::size_t replacement_warnings(const Accelerator& a) {
   std::set<std::size_t> replaced;
   for (const auto& [old, by] : a.replacements) replaced.insert(old);
-  // Every replacement is also announced in a warning naming the replaced entry.
+  // Every replacement is listed (for `stream validate`) naming the replaced entry.
   for (std::size_t old : replaced) {
     const std::string needle = "core_connectivity[" + std::to_string(old) + "] (";
-    EXPECT_TRUE(std::any_of(a.warnings.begin(), a.warnings.end(), [&](const stream::Diagnostic& d) {
+    EXPECT_TRUE(std::any_of(a.replacement_details.begin(), a.replacement_details.end(), [&](const stream::Diagnostic& d) {
       return d.message.find("replaces") != std::string::npos && d.message.find(needle) != std::string::npos;
     })) << needle;
+  }
+  // ... and counted in the file's one warning line.
+  const std::string count = std::to_string(replaced.size()) + " ";
+  const auto summaries = std::count_if(a.warnings.begin(), a.warnings.end(), [&](const stream::Diagnostic& d) {
+    return d.message.find("of core_connectivity ") != std::string::npos;
+  });
+  EXPECT_EQ(summaries, replaced.empty() ? 0 : 1);
+  if (!replaced.empty()) {
+    EXPECT_TRUE(std::any_of(a.warnings.begin(), a.warnings.end(), [&](const stream::Diagnostic& d) {
+      return d.message.rfind(count, 0) == 0 && d.message.find(" of core_connectivity ") != std::string::npos;
+    })) << count;
   }
   return replaced.size();
 }

@@ -66,11 +66,12 @@ TEST(CoreExports, OnlyNamespaceStreamAndNoThirdPartySymbols) {
 // tensor_transfer_cycles for its tests); 424 with the sweep's run cache (RouteMemos, the
 // CostCache class, topology_key) and the piecewise file writer (io::FileWriter) the host uses; 433
 // with the rest of the layout choice (copy_runs, dma_conversion_links and _cost, blocked_layouts,
-// tensor_transfer_price in place of tensor_transfer_cycles, timings_json: their tests call them).
+// tensor_transfer_price in place of tensor_transfer_cycles, timings_json: their tests call them); 437
+// with the cost model's probe of a core (`stream validate`, the run and the sweep call it).
 // A new export is a decision: raise the bound with it.
 TEST(CoreExports, CountIsBounded) {
   const auto symbols = exported_symbols();
-  EXPECT_LE(symbols.size(), 433u);
+  EXPECT_LE(symbols.size(), 437u);
   EXPECT_GE(symbols.size(), 139u);  // what the host and the bundled plugins call, measured alone
 }
 
