@@ -25,6 +25,10 @@ test_packages=(libgtest-dev libgmock-dev libbenchmark-dev libexpat1-dev libpng-d
   doxygen    # doxygen: the plugin SDK's API reference (cmake --build build --target api-docs, docs/CMakeLists.txt)
   chromium   # chromium: the browser test of report.html (tests/report/scenarios/browser_report_test.cpp)
   slurm-wlm munge)  # a one-node Slurm for `stream sweep submit --slurm` (tests/slurm/run_slurm_test.sh)
+# node and npm for the MCP test's client (tests/mcp/run_client.sh installs the pinned SDK into the
+# build tree), unless a node with its npm is there already (NodeSource's nodejs bundles npm and
+# refuses Debian's npm package).
+command -v npm >/dev/null || test_packages+=(nodejs npm)
 
 if [ "$program_only" = 1 ]; then
   scripts/install-packages.sh "${program_packages[@]}"
