@@ -36,8 +36,11 @@ std::string experiment_id(const RunRequest& o, const WorkloadSource& source) {
     report::check_experiment_id(*o.experiment_id);
     return *o.experiment_id;
   }
+  // A full-profile run gets its own directory: its latencies differ from the default run's.
+  const bool full = o.cost_profile == pipeline::name(pipeline::CostProfile::Full);
   return report::as_path_component(stem(o.hardware) + "-" + source.label() +
-                                   (source.cast.empty() ? "" : "-" + source.cast) + "-constraint_optimization");
+                                   (source.cast.empty() ? "" : "-" + source.cast) + (full ? "-full" : "") +
+                                   "-constraint_optimization");
 }
 
 void set_cut_points(const std::string& spec, pipeline::RunOptions& ro) {
@@ -119,6 +122,7 @@ PreparedRun prepare_run(const RunRequest& o, HostContext& ctx, const Progress& s
   PreparedRun run;
   run.out_dir = std::filesystem::path(o.out) / experiment_id(o, o.workload);  // a bad id: before any work
   run.options.layout = pipeline::parse_layout_mode(o.layout, "--layout");    // so is a bad layout mode
+  run.options.cost_profile = pipeline::parse_cost_profile(o.cost_profile, "--cost-profile");  // and profile
   const auto hw_path = resolve_input(o.hardware);
   say("hardware " + hw_path.string());
   auto reading = read_accelerator_async(hw_path);

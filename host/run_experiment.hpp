@@ -46,6 +46,9 @@ struct RunRequest {
   /// Data layouts (docs/layout.md): "fixed" keeps the model's and prices them; "choose" picks one
   /// per tensor and inserts conversions where cheaper (pipeline/layout_choice.hpp).
   std::string layout = "fixed";
+  /// The ideal-cycle estimates' latency (docs/cost-model.md, "Cost profiles"): "reference" keeps
+  /// the reference's rule; "full" bounds it by their memory traffic as well.
+  std::string cost_profile = "reference";
 };
 
 using Progress = std::function<void(const std::string&)>;

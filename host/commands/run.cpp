@@ -5,7 +5,7 @@
 //              [--threads N] [--time-limit S] [--block KEY --param k=v ...] [--decompose | --no-decompose]
 //              [--no-memory-fallback] [--inline-timings] [--summary-only] [--config RUN.yaml]
 //              [--constraint-selection pipelining=span,dma_channels=off,...] [--nb-cols-to-use N]
-//              [--layout fixed|choose]
+//              [--layout fixed|choose] [--cost-profile reference|full]
 //
 // The allocation MILP's constraint selection (allocate/constraint_selection.hpp) and the columns
 // of memory cores come from --config (pipeline/run_config.hpp), then from the two options.
@@ -97,12 +97,16 @@ void setup(CLI::App& app, HostContext& ctx) {
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_flag("--inline-timings", opts->inline_timings,
                 "Also write wall and solve times into summary.* and optimization_metrics.yaml (not only timings.*)");
-  // Hidden: solves every group even when an identical one was solved (the dedup tests compare).
   // Checked by prepare_run (pipeline::parse_layout_mode), so a bad value is a bad input: exit 2.
   cmd->add_option("--layout", opts->layout,
                   "Data layouts: fixed (default) keeps the model's layouts and prices them; choose picks one per "
                   "tensor by cycles, then energy, inserting conversions (on a core or a strided DMA) where "
                   "cheaper (layouts.yaml; docs/layout.md)");
+  // Checked by prepare_run (pipeline::parse_cost_profile), as --layout.
+  cmd->add_option("--cost-profile", opts->cost_profile,
+                  "Latency of the ideal-cycle estimates: reference (default) keeps the reference's rule; full "
+                  "also bounds it by their memory traffic over the ports' bandwidths (docs/cost-model.md)");
+  // Hidden: solves every group even when an identical one was solved (the dedup tests compare).
   cmd->add_flag("--no-dedup", opts->no_dedup, "Solve structurally identical groups again")->group("");
   cmd->add_flag("--summary-only", opts->summary_only,
                 "Write summary.* and timings.* only, no per-group files (for sweeps)");

@@ -10,6 +10,7 @@
 
 #include "stream/cost/core_model.hpp"
 #include "stream/cost/cost_model.hpp"
+#include "stream/cost/traffic_model.hpp"
 #include "stream/error.hpp"
 #include "stream/ir/dimensions.hpp"
 #include "stream/tiling/tensor_accessors.hpp"
@@ -113,6 +114,15 @@ std::string fallback_reason(const cost::CoreCost& r, const cost::Tile& tile) {
   return r.reason + " (operand widths in bits: " + widths + ")";
 }
 
+// The reference leaves an estimate at 0 pJ; ours is the traffic model's, and its port cycles are
+// kept for the full profile.
+void add_traffic_model(cost::CostEntry& e, const cost::Tile& tile, const hardware::Core& core) {
+  const cost::TrafficCost t = cost::traffic_cost(tile, core);
+  e.energy_total = t.energy();
+  e.energy_model = "traffic";
+  e.traffic_cycles = t.port_cycles;
+}
+
 cost::CostEntry fallback_entry(const cost::Tile& tile, const hardware::Core& core, std::string reason) {
   cost::CostEntry e;
   double macs = 1;
@@ -123,6 +133,7 @@ cost::CostEntry fallback_entry(const cost::Tile& tile, const hardware::Core& cor
   e.ideal_temporal_cycle = e.ideal_cycle;
   e.backend = "ideal-cycle";
   e.reason = std::move(reason);
+  add_traffic_model(e, tile, core);
   return e;
 }
 
@@ -179,7 +190,10 @@ cost::CostEntry builtin_entry(const Job& j, const hardware::Core& core, const co
   e.ideal_temporal_cycle = r.ideal_temporal_cycle;
   e.mac_spatial_utilization = r.mac_spatial_utilization;
   e.backend = r.status == cost::CostStatus::Ok ? "zigzag" : "ideal-cycle";
-  if (r.status != cost::CostStatus::Ok) e.reason = fallback_reason(r, j.tile);
+  if (r.status != cost::CostStatus::Ok) {
+    e.reason = fallback_reason(r, j.tile);
+    add_traffic_model(e, j.tile, core);
+  }
   return e;
 }
 
@@ -293,6 +307,25 @@ void CostCache::trim() {
   classes_.clear();
 }
 
+const char* name(CostProfile profile) { return profile == CostProfile::Full ? "full" : "reference"; }
+
+CostProfile parse_cost_profile(const std::string& text, const std::string& where) {
+  if (text == "reference") return CostProfile::Reference;
+  if (text == "full") return CostProfile::Full;
+  throw Error(where + ": unknown cost profile '" + text + "' (expected reference or full)");
+}
+
+namespace {
+
+// The full profile: an estimate takes no fewer cycles than its busiest memory port needs.
+void apply_profile(cost::CostEntry& e, CostProfile profile) {
+  if (profile != CostProfile::Full || !e.is_fallback() || e.traffic_cycles <= e.latency_total) return;
+  e.latency_total = e.traffic_cycles;
+  e.latency_traffic_bound = true;
+}
+
+}  // namespace
+
 cost::CostTable estimate_costs(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc,
                                const CostEstimateOptions& options) {
   JobPlan plan = plan_jobs(tiled, acc, options.backends, options.cache);
@@ -311,6 +344,7 @@ cost::CostTable estimate_costs(const tiling::TiledGroup& tiled, const hardware::
     cost::CostEntry e = plan.jobs[u.job].result;
     e.core_id = u.core;
     e.core_type = acc.core(u.core).type.str();
+    apply_profile(e, options.profile);
     out[u.node].push_back(e);
   }
   return out;

@@ -332,7 +332,7 @@ class Runner {
     say(tag + ": " + std::to_string(g.workload.computation_nodes().size()) + " compute nodes, " +
         std::to_string(g.tiled.iterations()) + " steady-state iterations; costing");
     t0 = clock::now();
-    g.costs = estimate_costs(g.tiled, acc_, {o_.threads, cost::kDefaultLpfLimit, o_.cost_backends, &cache_->costs()});
+    g.costs = estimate_costs(g.tiled, acc_, {o_.threads, cost::kDefaultLpfLimit, o_.cost_backends, &cache_->costs(), o_.cost_profile});
     at.cost_time_s = since(t0);
     g.cost_time_s += at.cost_time_s;
     if (o_.costs_only) return;

@@ -33,7 +33,7 @@ std::string fallback_warning(const CostFallbacks& f, std::size_t listed) {
   if (f.fallbacks.empty()) return "";
   std::ostringstream s;
   s << f.count() << " of " << f.entries
-    << " (node, core) costs are ideal-cycle estimates, not per-core model figures (no energy); "
+    << " (node, core) costs are ideal-cycle estimates, not per-core model figures (energy from the traffic model, docs/energy.md); "
        "see core_cost_lut.yaml:";
   for (std::size_t k = 0; k < f.fallbacks.size() && k < listed; ++k) {
     const auto& e = f.fallbacks[k];

@@ -23,6 +23,16 @@ void num(yamlx::YamlText& out, double v) {
 
 std::string done(yamlx::YamlText& out) { return std::string(out.c_str()) + "\n"; }
 
+// An estimate's energy is the traffic model's, not a per-core model's (docs/energy.md): say so,
+// with the port cycles that bound its latency under `--cost-profile full`, and whether they did.
+void write_traffic_model(yamlx::YamlText& out, const cost::CostEntry& c) {
+  if (c.energy_model.empty()) return;
+  out << YAML::Key << "energy_model" << YAML::Value << c.energy_model;
+  out << YAML::Key << "traffic_cycles" << YAML::Value;
+  num(out, c.traffic_cycles);
+  if (c.latency_traffic_bound) out << YAML::Key << "latency_model" << YAML::Value << "traffic-bound";
+}
+
 }  // namespace
 
 std::string core_cost_lut_yaml(const pipeline::GroupResult& g) {
@@ -57,6 +67,7 @@ std::string core_cost_lut_yaml(const pipeline::GroupResult& g) {
           out << u;
       }
       out << YAML::Key << "backend" << YAML::Value << c.backend;
+      write_traffic_model(out, c);
       if (!c.reason.empty()) out << YAML::Key << "reason" << YAML::Value << c.reason;
       out << YAML::EndMap;
       out << YAML::EndMap;

@@ -3,7 +3,8 @@
 // The scheduler only needs, per compute node of a tiled group, the per-core latency of every
 // candidate core (it takes the maximum, spec §4.8) and the energy for the system energy figure;
 // the remaining fields are carried to core_cost_lut.yaml. Filled by pipeline::estimate_costs
-// from the cost model, or by hand in tests.
+// from the cost model (the traffic model's energy, and under `--cost-profile full` its latency
+// bound, for the ideal-cycle estimates), or by hand in tests.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,13 @@ struct CostEntry {
   std::string reason;
   /// The kernel utilisation (percent) a backend applied, written to the LUT's metadata ("aie").
   std::optional<double> utilization;
+  /// Where energy_total comes from when no per-core model gave it: "traffic" for an ideal-cycle
+  /// estimate (cost/traffic_model.hpp; the reference gives such a pair 0 pJ). Empty otherwise.
+  std::string energy_model;
+  /// The traffic model's latency bound (its busiest port's cycles) when energy_model is "traffic".
+  double traffic_cycles = 0;
+  /// latency_total is traffic_cycles, above the ideal-cycle rule (`--cost-profile full`).
+  bool latency_traffic_bound = false;
   /// No ZigZag figures (mac_spatial_utilization is meaningless): the metrics treat the entry as
   /// the reference treats an entry without a cme.
   [[nodiscard]] bool is_estimate() const { return backend != "zigzag"; }

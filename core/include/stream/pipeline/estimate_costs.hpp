@@ -7,7 +7,9 @@
 // full description, exactly the reference's node_key + has_same_performance dedup. Distinct
 // pairs run on `threads` threads; the result does not depend on the thread count. A node the cost
 // model cannot cost gets the reference's ideal-cycle fallback (backend "ideal-cycle") with the
-// model's reason, widened by the operand widths when memory fit failed (report/cost_fallbacks.hpp).
+// model's reason, widened by the operand widths when memory fit failed (report/cost_fallbacks.hpp),
+// and the traffic model's energy (cost/traffic_model.hpp) where the reference has 0 pJ; under the
+// `full` cost profile its latency is also at least the traffic model's port cycles.
 // A core claimed by a registered cost backend (the AIE backend) is costed by it instead; its
 // request joins the dedup key. With a CostCache the dedup spans groups, runs and accelerators:
 // cores are then keyed by their performance class in the cache (same_performance, claimed by the
@@ -52,6 +54,14 @@ class STREAM_API CostCache {
   std::vector<std::pair<std::string, hardware::Core>> classes_;
 };
 
+/// Which latency an ideal-cycle estimate gets (docs/cost-model.md, "Cost profiles"): Reference
+/// keeps the reference's rule, so that its goldens hold; Full bounds it below by the traffic
+/// model's port cycles as well. The energy is the traffic model's in both.
+enum class CostProfile { Reference, Full };
+[[nodiscard]] STREAM_API const char* name(CostProfile profile);  ///< "reference", "full"
+/// "reference" or "full"; anything else throws a stream::Error (bad input) naming `where`.
+[[nodiscard]] STREAM_API CostProfile parse_cost_profile(const std::string& text, const std::string& where);
+
 struct CostEstimateOptions {
   int threads = 1;
   int lpf_limit = cost::kDefaultLpfLimit;
@@ -60,6 +70,9 @@ struct CostEstimateOptions {
   /// model (registry/cost_backends.hpp). Empty: the built-in model costs every core.
   std::vector<CostBackend> backends;
   CostCache* cache = nullptr;  ///< read and filled when set
+  /// Applied to the entries as they leave; the cache holds them under the reference profile, so
+  /// that runs of either profile share it.
+  CostProfile profile = CostProfile::Reference;
 };
 
 /// The per-core tile of node `node_index` of the tiled group.

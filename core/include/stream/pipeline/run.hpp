@@ -24,6 +24,7 @@
 #include "stream/ir/workload.hpp"
 #include "stream/mapping/auto_mapping.hpp"
 #include "stream/pipeline/energy.hpp"
+#include "stream/pipeline/estimate_costs.hpp"
 #include "stream/pipeline/layout_choice.hpp"
 #include "stream/pipeline/memory_accesses.hpp"
 #include "stream/pipeline/run_cache.hpp"
@@ -78,6 +79,9 @@ struct RunOptions {
   /// Data layouts (layout_choice.hpp): Fixed keeps the model's and prices them; Choose picks one
   /// per tensor, inserting conversion groups where cheaper, and schedules the groups again.
   LayoutMode layout = LayoutMode::Fixed;
+  /// The latency of the ideal-cycle estimates (estimate_costs.hpp; docs/cost-model.md): the
+  /// reference's rule, or also bounded by their memory traffic (`stream run --cost-profile full`).
+  CostProfile cost_profile = CostProfile::Reference;
   /// Routes and costs shared with other runs (run_cache.hpp); null: the run keeps its own.
   std::shared_ptr<RunCache> cache;
 };
