@@ -108,3 +108,20 @@ TEST(TrafficModel, OperandElementsSpanTheWindowClippedToTheTensor) {
   // The output row (ox alone) and the loop fx it does not index: 4 elements.
   EXPECT_EQ(cost::operand_elements(plain("O", 4, 8), t), 4);
 }
+
+TEST(TrafficModel, DocsExampleReluOnTheMeshCore) {
+  // docs/energy.md's example: a Relu over 1,000 int8 elements (8,000 bits per operand) on the
+  // bundled mesh_core_32x32. A -> I1 (sram_1MB alone), O -> O (rf_4B_O, then sram_1MB).
+  //   A  sram_1MB read (r_port_1, 64/1024): ceil(8000/64) x 64/1024 = 7.8125 words x 208.08 = 1625.625
+  //   O  rf_4B_O written (w_port_2, 32/32): 250 words x 0.03 = 7.5
+  //   O  rf_4B_O read out (r_port_2, 32/32): 250 words x 0.03 = 7.5
+  //   O  sram_1MB written (w_port_1, 64/1024): 7.8125 words x 189.2 = 1478.125
+  //   operations 1000 x 0.04 = 40; total 3158.75 pJ.
+  const auto core = hardware::load_core_file(std::filesystem::path(STREAM_INPUTS_DIR) / "hardware" / "cores" /
+                                             "mesh_core_32x32.yaml");
+  const auto c = cost::traffic_cost(eltwise("Relu", 1000, 1), core);
+  EXPECT_NEAR(c.memory_energy, 3118.75, 1e-9);
+  EXPECT_NEAR(c.energy(), 3158.75, 1e-9);
+  // sram_1MB: 7.8125 words on one instance -> 8; rf_4B_O: 250 words over 32 instances -> 8.
+  EXPECT_DOUBLE_EQ(c.port_cycles, 8);
+}
