@@ -110,6 +110,14 @@ std::string apply_axis(const sweep::SweepFile& s, const std::string& name, const
     p.workload.cast = value == "none" ? "" : value;
     return p.workload.cast;
   }
+  if (name == "cost_profile") {
+    try {
+      p.cost_profile = pipeline::parse_cost_profile(value, "cost_profile");
+    } catch (const Error& e) {
+      p.problem = e.message();
+    }
+    return value;
+  }
   if (name == "mapping" && value == "auto") return "auto";
   if (name == "mapping" && pipeline::is_search_spec(value)) {
     p.mapping_search = value;
