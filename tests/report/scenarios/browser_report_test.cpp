@@ -171,7 +171,9 @@ TEST(BrowserReport, SweepReportMarksPointsRestingOnEstimates) {
     return n;
   };
   EXPECT_EQ(count("<circle"), 2u);
-  EXPECT_EQ(count("class=\"estimated\""), 1u);  // the hollow marker
+  EXPECT_EQ(count("fill=\"#fff\" stroke=\"#d62728\" stroke-width=\"2\" class=\"estimated\"") +
+                count("fill=\"#fff\" stroke=\"#5b8fd6\" stroke-width=\"2\" class=\"estimated\""),
+            1u);  // the hollow marker
   EXPECT_EQ(count("estimated\"><td"), 1u);      // the table row (class "estimated" or "front estimated")
   EXPECT_EQ(count("id=\"exclude-estimates\""), 1u);
   EXPECT_NE(dom.find("rests on 8 estimated (node, core) costs: 100 % of its latency"), std::string::npos);
