@@ -9,7 +9,8 @@ namespace stream {
 
 namespace {
 
-std::int64_t product(const std::vector<std::int64_t>& v) {
+// Not `product`: layout_folding.cpp has one, and the sources compile in batches (CMakeLists.txt).
+std::int64_t product_of_sizes(const std::vector<std::int64_t>& v) {
   std::int64_t p = 1;
   for (auto x : v) p *= x;
   return p;
@@ -59,7 +60,7 @@ void check_box(const std::vector<std::int64_t>& shape, const std::vector<AxisRan
 
 }  // namespace
 
-std::int64_t RunPiece::runs() const { return product(outer); }
+std::int64_t RunPiece::runs() const { return product_of_sizes(outer); }
 
 std::int64_t RunCount::runs() const {
   std::int64_t n = 0;
