@@ -38,7 +38,8 @@ namespace {
 using E = AffineExpr;
 using Ints = std::vector<std::int64_t>;
 
-AccessRelation masked(const AffineMap& m) {
+// Not `masked`: parsers_movement.cpp has one, and the sources compile in batches (CMakeLists.txt).
+AccessRelation masked_access(const AffineMap& m) {
   AccessRelation r;
   r.kind = AccessKind::PiecewiseAffine;
   r.pieces = {m};
@@ -63,7 +64,7 @@ Node crop(const OnnxNodeView& v, const TensorPtr& Z, const TensorPtr& Y, const I
     zr.push_back(axis < first ? E::dim(a) : E::dim(a) + pad_begin[axis - first]);
   }
   auto node = make_computation(v.name + "_crop", "Pad", {Z}, {Y}, {AffineMap(r, zr), AffineMap::identity(r)});
-  node.access_overrides = {masked(node.operand_mapping[0]), std::nullopt};
+  node.access_overrides = {masked_access(node.operand_mapping[0]), std::nullopt};
   validate(node);
   return node;
 }
