@@ -8,6 +8,7 @@
 
 #include <stream/error.hpp>
 #include <stream/pipeline/metrics.hpp>
+#include <stream/report/cost_fallbacks.hpp>
 #include <stream/report/summary.hpp>
 #include <stream/sweep/sweep_file.hpp>
 
@@ -114,14 +115,18 @@ RunRequest run_request(const json& args, const fs::path& out_dir) {
   r.fusion_cut_points = text_arg(args, "fusion_cut_points");
   if (args.contains("experiment_id")) r.experiment_id = text_arg(args, "experiment_id");
   r.time_limit = args.value("time_limit", 0.0);
+  r.strict = args.value("strict", false);
   return r;
 }
 
 // A finished run as the tools return it: the summary, the result directory and its files, both
-// relative to the output directory.
+// relative to the output directory; when estimates stood in, `estimate_warning` says how many and
+// what share of latency and energy they carry, in the words `stream run` warns with, so that an
+// agent reading the figures reads that too.
 json run_summary(const RunOutcome& outcome, const fs::path& out_dir) {
   const auto metrics = pipeline::run_metrics(outcome.result, outcome.accelerator);
   json j = json::parse(report::summary_json(outcome.result, false, &metrics));
+  if (const auto note = report::fallback_note(outcome.fallbacks); !note.empty()) j["estimate_warning"] = note;
   j["solved"] = outcome.result.solved();
   j["output_dir"] = fs::relative(outcome.out_dir, out_dir).string();
   std::vector<std::string> files;
@@ -137,12 +142,14 @@ json run_input_schema() {
                         {"params", {{"type", "object"}}}, {"mapping", kString}, {"intra_core_tiling", kString},
                         {"fusion_cut_points", kString}, {"experiment_id", kString},
                         {"cast", {{"type", "string"}, {"enum", {"bf16", "f16", "int8"}}}},
-                        {"time_limit", {{"type", "number"}, {"minimum", 0}}}});
+                        {"time_limit", {{"type", "number"}, {"minimum", 0}}},
+                        {"strict", {{"type", "boolean"}}}});
 }
 
 json run_output_schema() {
   return object_schema({{"total_latency", {{"type", "integer"}}}, {"total_energy", {{"type", "number"}}},
-                        {"edp", {{"type", "number"}}}, {"output_dir", kString}, {"files", {{"type", "array"}}}},
+                        {"edp", {{"type", "number"}}}, {"costs", {{"type", "object"}}}, {"estimate_warning", kString},
+                        {"output_dir", kString}, {"files", {{"type", "array"}}}},
                        {"total_latency", "total_energy", "edp", "output_dir", "files"});
 }
 
@@ -151,7 +158,10 @@ void say(const std::string& s) { std::cerr << "[stream mcp] " << s << "\n"; }
 McpTool run_mapping(HostContext& ctx, const fs::path& out_dir) {
   return {"run_mapping",
           "`stream run`: map a workload (a file, or a block with params) onto an accelerator; returns total latency "
-          "(cycles), energy (pJ), EDP and the per-group figures, and writes the result files under output_dir.",
+          "(cycles), energy (pJ), EDP and the per-group figures, and writes the result files under output_dir. "
+          "costs counts the (node, core) costs that are ideal-cycle estimates and the share (%) of latency and "
+          "energy resting on them; estimate_warning says so in words when there are any. strict: an estimate for a "
+          "Conv/Gemm/MatMul-like node is an error.",
           run_input_schema(), run_output_schema(), [&ctx, out_dir](const json& args) {
             return run_summary(execute_run(prepare_run(run_request(args, out_dir), ctx, say)), out_dir);
           }};

@@ -170,6 +170,7 @@ PreparedRun prepare_run(const RunRequest& o, HostContext& ctx, const Progress& s
   // The reference expands Softmax and LpNormalization on its automatic path (aie-and-defaults §4a).
   if (!o.no_decompose && !run.source.decompose) ro.expand = automatic_path_expansion(ctx);
   run.inline_timings = o.inline_timings;
+  run.strict = o.strict;
   run.group_files = !o.summary_only;
   // An output that cannot be written is found before the pipeline runs.
   run.results = std::make_unique<report::StagedResultDirectory>(run.out_dir);
@@ -227,8 +228,10 @@ RunOutcome execute_run(PreparedRun run) {
   }();
   result.cast = run.source.cast;
   result.cast_tensors = run.cast_tensors;
-  write_and_commit(result, run);
   auto fallbacks = report::cost_fallbacks(result);
+  if (run.strict)
+    if (const auto estimate = report::first_mac_estimate(fallbacks)) throw Error(report::strict_message(*estimate));
+  write_and_commit(result, run);
   return RunOutcome{run.out_dir, std::move(run.accelerator), std::move(result), fallbacks};
 }
 

@@ -49,6 +49,9 @@ struct RunRequest {
   /// The ideal-cycle estimates' latency (docs/cost-model.md, "Cost profiles"): "reference" keeps
   /// the reference's rule; "full" bounds it by their memory traffic as well.
   std::string cost_profile = "reference";
+  /// `--strict`: an ideal-cycle estimate for a node doing MAC work (report/cost_fallbacks.hpp,
+  /// first_mac_estimate) is an error (bad input, exit 2) and no result is written.
+  bool strict = false;
 };
 
 using Progress = std::function<void(const std::string&)>;
@@ -63,6 +66,7 @@ struct PreparedRun {
   pipeline::RunOptions options;
   std::string mapping_search;  ///< `--mapping search[?...]`: run the mapping search instead
   bool inline_timings = false, group_files = true;
+  bool strict = false;  ///< RunRequest::strict
   std::unique_ptr<report::StagedResultDirectory> results;
   /// The MILP solver's libraries, loading on another thread while the pipeline tiles and costs
   /// (MilpSolver::prepare); the first solve waits for them if it comes first.
@@ -78,7 +82,8 @@ struct RunOutcome {
 
 /// Reads the inputs and builds the options; throws stream::Error for bad input (before any work).
 [[nodiscard]] PreparedRun prepare_run(const RunRequest& request, HostContext& ctx, const Progress& progress);
-/// Runs the pipeline and writes the result files into out_dir; uses no plugin host.
+/// Runs the pipeline and writes the result files into out_dir; uses no plugin host. Under
+/// --strict, a MAC node's estimate throws stream::Error naming it before anything is written.
 [[nodiscard]] RunOutcome execute_run(PreparedRun run);
 
 }  // namespace stream::host

@@ -24,6 +24,7 @@
 #include <stream/pipeline/metrics.hpp>
 #include <stream/pipeline/run.hpp>
 #include <stream/io/file_output.hpp>
+#include <stream/report/cost_fallbacks.hpp>
 #include <stream/report/sweep_report.hpp>
 #include <stream/report/write.hpp>
 #include <stream/io/utf8.hpp>
@@ -123,7 +124,10 @@ SharedInputs load_inputs(const std::vector<const sweep::Point*>& points, const P
   return in;
 }
 
-void add_figures(Row& row, const pipeline::RunResult& r, const hardware::Accelerator& acc) {
+// The point's figures, with how many (node, core) costs are estimates and the share of latency and
+// energy (percent) resting on them (report/cost_fallbacks.hpp), so that no figure that rests on an
+// estimate goes unmarked into a ranking.
+void add_figures(Row& row, const pipeline::RunResult& r, const report::CostFallbacks& f, const hardware::Accelerator& acc) {
   const auto m = pipeline::run_metrics(r, acc);
   row["latency"] = r.total_latency;
   row["energy_pj"] = r.total_energy;
@@ -131,6 +135,9 @@ void add_figures(Row& row, const pipeline::RunResult& r, const hardware::Acceler
   row["mac_spatial_utilization"] = m.mac_spatial_utilization;
   row["end_to_end_mac_utilization"] =
       m.end_to_end_mac_utilization ? Row(*m.end_to_end_mac_utilization) : Row(nullptr);
+  row["estimates"] = f.count();
+  row["estimate_latency_share"] = report::share_percent(f.latency_share);
+  row["estimate_energy_share"] = report::share_percent(f.energy_share);
 }
 
 // The point's full results under DIR/points/<id>/ (replacing an earlier run's), named in its row.
@@ -158,7 +165,7 @@ pipeline::RunResult run_point(const ResolvedPoint& p, const Workload& w, const h
 }
 
 Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const SharedInputs& in,
-             const std::optional<fs::path>& keep_dir, const std::shared_ptr<pipeline::RunCache>& cache) {
+             const std::optional<fs::path>& keep_dir, const std::shared_ptr<pipeline::RunCache>& cache, bool strict) {
   const auto t0 = std::chrono::steady_clock::now();
   Row row{{"point", p.index}, {"id", p.id}};
   for (std::size_t a = 0; a < sweep.axes.size(); ++a) row[sweep.axes[a].name] = io::to_valid_utf8(p.axis_values[a]);
@@ -190,7 +197,10 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
         if (!p.workload.decompose) ro.expand = in.expand;
         Row found = Row::object();
         const auto r = run_point(p, *w.workload, *h.accelerator, ro, found);
-        add_figures(row, r, *h.accelerator);
+        const auto fallbacks = report::cost_fallbacks(r);
+        if (strict)
+          if (const auto estimate = report::first_mac_estimate(fallbacks)) throw Error(report::strict_message(*estimate));
+        add_figures(row, r, fallbacks, *h.accelerator);
         row.update(found);
         if (keep_dir) keep_point(row, r, *h.accelerator, *keep_dir, p.id);
         status = r.solved() ? "ok" : "unsolved";
@@ -297,17 +307,30 @@ void write_csv(const fs::path& path, const Rows& rows, Parse parse) {
   out.close();
 }
 
-std::vector<Row> pareto_rows(const std::vector<std::string>& rows) {
+// A row whose figures rest partly on ideal-cycle estimates (a row of an earlier version has no
+// such column and counts as exact).
+bool rests_on_estimates(const Row& r) {
+  return r.contains("estimates") && r["estimates"].is_number() && r["estimates"].get<double>() > 0;
+}
+
+// The Pareto front over the ok rows, or over those of them with no estimate (`exact_only`).
+std::vector<Row> pareto_rows(const std::vector<std::string>& rows, bool exact_only) {
   std::vector<std::size_t> ok;
   std::vector<std::vector<double>> objectives;
   for (std::size_t i = 0; i < rows.size(); ++i)
-    if (const auto r = parsed(rows[i]); r["status"] == "ok") {
+    if (const auto r = parsed(rows[i]); r["status"] == "ok" && !(exact_only && rests_on_estimates(r))) {
       ok.push_back(i);
       objectives.push_back({r["latency"].get<double>(), r["energy_pj"].get<double>(), r["area_mm2"].get<double>()});
     }
   std::vector<Row> front;
   for (auto i : sweep::pareto_front(objectives)) front.push_back(parsed(rows[ok[i]]));
   return front;
+}
+
+std::vector<std::string> ids_of(const std::vector<Row>& rows) {
+  std::vector<std::string> ids;
+  for (const auto& r : rows) ids.push_back(r["id"].get<std::string>());
+  return ids;
 }
 
 // The final files, written row by row; `rows` (results.jsonl lines) are in product order. Returns
@@ -317,11 +340,9 @@ std::vector<Row> write_results(const fs::path& dir, const std::vector<std::strin
   for (const auto& r : rows) jsonl.write(r + "\n");
   jsonl.close();
   write_csv(dir / "results.csv", rows, parsed);
-  auto front = pareto_rows(rows);
+  auto front = pareto_rows(rows, false);
   write_csv(dir / "pareto.csv", front, [](const Row& r) -> const Row& { return r; });
-  std::vector<std::string> front_ids;
-  for (const auto& r : front) front_ids.push_back(r["id"].get<std::string>());
-  report::write_sweep_report(dir / "report.html", rows, front_ids);
+  report::write_sweep_report(dir / "report.html", rows, ids_of(front), ids_of(pareto_rows(rows, true)));
   return front;
 }
 
@@ -362,18 +383,26 @@ class ProgressLine {
 };
 
 void evaluate_all(const std::vector<const sweep::Point*>& todo, const PointResolver& resolver,
-                  const sweep::SweepFile& sweep, const SharedInputs& in,
-                  int jobs, const std::optional<fs::path>& keep_dir, RowLog& log, ProgressLine& progress) {
+                  const sweep::SweepFile& sweep, const SharedInputs& in, int jobs, const std::optional<fs::path>& keep_dir,
+                  bool strict, RowLog& log, ProgressLine& progress) {
   const auto routes = std::make_shared<pipeline::RouteMemos>();  // the workers' paths, searched once
   parallel_for(todo.size(), jobs, [&] {
     // The worker's routes and costs, shared by its points (run_cache.hpp): the same hardware file,
     // and variants with the same topology or cores that perform alike, repeat them.
     return [&, cache = std::make_shared<pipeline::RunCache>(routes)](std::size_t k) {
-      const auto row = evaluate(resolver.resolve(*todo[k]), sweep, in, keep_dir, cache);
+      const auto row = evaluate(resolver.resolve(*todo[k]), sweep, in, keep_dir, cache, strict);
       log.append(row);
       progress.tick(row["status"] != "ok");
     };
   });
+}
+
+// A row --strict failed (its reason is report::strict_message's): counted, the first one kept.
+void count_strict_failure(const Row& r, SweepOutcome& outcome) {
+  if (!r.contains("reason") || !r["reason"].is_string()) return;
+  const auto reason = r["reason"].get<std::string>();
+  if (reason.rfind(report::kStrictPrefix, 0) != 0) return;
+  if (outcome.strict_failures++ == 0) outcome.first_strict_failure = "point " + r["id"].get<std::string>() + ": " + reason;
 }
 
 }  // namespace
@@ -419,8 +448,8 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   {
     RowLog log(dir / "results.jsonl");
     ProgressLine progress(points.size(), points.size() - todo.size());
-    evaluate_all(todo, resolver, sweep, inputs, jobs, request.keep_points ? std::optional<fs::path>(dir) : std::nullopt, log,
-                 progress);
+    evaluate_all(todo, resolver, sweep, inputs, jobs, request.keep_points ? std::optional<fs::path>(dir) : std::nullopt,
+                 request.strict, log, progress);
   }
   SweepOutcome outcome;
   auto all = read_rows(dir / "results.jsonl");
@@ -437,6 +466,7 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
     rows.push_back(--uses[ids[k]] == 0 ? std::move(row->second.text) : row->second.text);
     const Row r = parsed(rows.back());
     outcome.ok += r["status"] == "ok" ? 1 : 0;
+    count_strict_failure(r, outcome);
     if (request.rows) outcome.rows.push_back(r);
   }
   outcome.points = rows.size();

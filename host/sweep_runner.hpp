@@ -38,6 +38,9 @@ struct SweepRequest {
   /// Return every row in SweepOutcome::rows (the Python module, the MCP server); the CLI needs
   /// only the counts, and a sweep of many points then holds its rows as text alone.
   bool rows = true;
+  /// `--strict`: a point whose figures would rest on an estimate for a Conv/Gemm/MatMul-like node
+  /// fails with report::strict_message as its reason (the sweep goes on; the CLI then exits 2).
+  bool strict = false;
 };
 
 struct SweepOutcome {
@@ -45,6 +48,8 @@ struct SweepOutcome {
   std::size_t points = 0;  ///< the request's points
   std::vector<Row> pareto;
   std::size_t ok = 0;  ///< rows with status ok
+  std::size_t strict_failures = 0;   ///< rows --strict failed (this run's or a resumed one's)
+  std::string first_strict_failure;  ///< "point <id>: <reason>" of the first in product order
 };
 
 /// Throws stream::Error for a bad shard or an output directory that cannot be written.

@@ -12,6 +12,7 @@ namespace {
 PyObject* stream_error = nullptr;
 PyObject* input_error = nullptr;
 PyObject* internal_error = nullptr;
+PyObject* estimate_warning = nullptr;
 
 PyObject* new_type(py::module_& m, const char* name, const char* doc, py::tuple bases) {
   const std::string qualified = std::string(PYBIND11_TOSTRING(PYBIND11_MODULE_NAME)) + "." + name;
@@ -43,6 +44,9 @@ void register_errors(py::module_& m) {
                          py::make_tuple(py::handle(stream_error), py::handle(PyExc_ValueError)));
   internal_error = new_type(m, "StreamInternalError", "An internal failure of Stream (not the input's fault).",
                             py::make_tuple(py::handle(stream_error), py::handle(PyExc_RuntimeError)));
+  estimate_warning = new_type(m, "EstimateWarning",
+                              "Some (node, core) costs of a run are ideal-cycle estimates, not per-core model figures.",
+                              py::make_tuple(py::handle(PyExc_UserWarning)));
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -50,6 +54,11 @@ void register_errors(py::module_& m) {
       raise(e);
     }
   });
+}
+
+void warn_estimates(const std::string& message) {
+  // Stack level 1: the warning points at the caller of evaluate_mapping (a builtin has no frame).
+  if (PyErr_WarnEx(estimate_warning, message.c_str(), 1) != 0) throw py::error_already_set();
 }
 
 }  // namespace stream::python

@@ -28,6 +28,7 @@ nlohmann::ordered_json cost_table_json(const pipeline::GroupResult& group) {
                          {"mac_spatial_utilization", e.mac_spatial_utilization},
                          {"backend", e.backend}};
       if (!e.reason.empty()) row["reason"] = e.reason;
+      if (!e.detail.empty()) row["detail"] = e.detail;
       table.push_back(row);
     }
   return table;
@@ -58,7 +59,9 @@ std::string repr(const RunFigures& r) {
   std::snprintf(text, sizeof text, "<stream_cpp.Result total_latency=%lld cycles, total_energy=%.6g pJ, edp=%.6g, groups=%zu, ",
                 static_cast<long long>(get<std::int64_t>(r, "total_latency")), get<double>(r, "total_energy"),
                 get<double>(r, "edp"), py::len(r.data["groups"]));
-  return text + ("output_dir='" + dir + "'>");
+  const auto estimates = r.data["costs"]["fallback"].cast<std::size_t>();
+  const std::string marked = estimates == 0 ? "" : "estimates=" + std::to_string(estimates) + ", ";
+  return text + marked + ("output_dir='" + dir + "'>");
 }
 
 }  // namespace
@@ -82,6 +85,21 @@ void register_run_result(py::module_& m) {
       .def_property_readonly("mac_spatial_utilization", [](const RunFigures& r) { return r.data["mac_spatial_utilization"]; })
       .def_property_readonly("end_to_end_mac_utilization",
                              [](const RunFigures& r) { return r.data["end_to_end_mac_utilization"]; })
+      .def_property_readonly("estimates", [](const RunFigures& r) { return r.data["costs"]["fallback"]; },
+                             "(node, core) costs that are ideal-cycle estimates, not per-core model figures")
+      .def_property_readonly("scheduled_estimates",
+                             [](const RunFigures& r) { return r.data["costs"]["scheduled_fallback"]; },
+                             "of which the schedule uses")
+      .def_property_readonly("estimate_latency_share", [](const RunFigures& r) { return r.data["costs"]["latency_share"]; },
+                             "% of the total latency resting on estimates (docs/results.md)")
+      .def_property_readonly("estimate_energy_share", [](const RunFigures& r) { return r.data["costs"]["energy_share"]; },
+                             "% of the total energy resting on estimates (docs/results.md)")
+      .def_property_readonly("estimate_reasons",
+                             [](const RunFigures& r) -> py::object {
+                               if (r.data.contains("estimate_reasons")) return r.data["estimate_reasons"];
+                               return py::list();
+                             },
+                             "the distinct reasons of the estimates: reason (in words), detail (the model's), pairs")
       .def_property_readonly("solved", [](const RunFigures& r) { return get<bool>(r, "solved"); },
                              "every group's allocation optimal (or time-limited with a solution)")
       .def_property_readonly("groups", [](const RunFigures& r) { return r.data["groups"]; },

@@ -1,6 +1,7 @@
 // evaluate_mapping() and sweep(): the two calls that run the pipeline. Their arguments become the
 // host's requests (host/run_experiment.hpp, host/sweep_runner.hpp) with the GIL held; the work is
 // done with it released, the plugin host used under the session's lock only.
+#include <algorithm>
 #include <iostream>
 #include <optional>
 
@@ -8,7 +9,10 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <stream/report/cost_fallbacks.hpp>
+
 #include "arguments.hpp"
+#include "errors.hpp"
 #include "inputs.hpp"
 #include "json_value.hpp"
 #include "plugin_host.hpp"
@@ -62,7 +66,7 @@ RunFigures evaluate_mapping(const std::string& hardware, const std::string& work
                             const std::optional<std::string>& experiment_id, const py::dict& block_params,
                             const std::optional<std::string>& cast, bool decompose, bool no_decompose, int threads,
                             double time_limit, bool memory_fallback, bool summary_only, bool verbose,
-                            const std::string& layout) {
+                            const std::string& layout, bool strict) {
   RunArgs args;
   auto& r = args.request;
   r.hardware = hardware;
@@ -86,6 +90,7 @@ RunFigures evaluate_mapping(const std::string& hardware, const std::string& work
   r.no_memory_fallback = !memory_fallback;
   r.summary_only = summary_only;
   r.layout = layout;  // checked by prepare_run: a bad mode raises
+  r.strict = strict;
   args.verbose = verbose;
   const auto params = stringified(block_params);
   std::optional<host::RunOutcome> outcome;
@@ -93,7 +98,10 @@ RunFigures evaluate_mapping(const std::string& hardware, const std::string& work
     py::gil_scoped_release release;
     outcome = run(args, workload, params);
   }
-  return run_figures(*outcome);
+  auto figures = run_figures(*outcome);
+  if (const auto note = report::fallback_note(outcome->fallbacks); !note.empty())
+    warn_estimates(note + " (Result.estimate_reasons, core_cost_lut.yaml)");
+  return figures;
 }
 
 // A dict is the sweep file's content; its relative paths resolve against the current directory.
@@ -106,14 +114,21 @@ sweep::SweepFile sweep_spec(const py::object& spec) {
 }
 
 py::object sweep(const py::object& spec, const fs::path& out, int jobs, const std::optional<std::string>& shard,
-                 bool keep_points) {
+                 bool keep_points, bool strict) {
   auto& s = session();
-  host::SweepRequest request{sweep_spec(spec), out, jobs, shard.value_or(""), keep_points, &s.mutex};
+  host::SweepRequest request{sweep_spec(spec), out, jobs, shard.value_or(""), keep_points, &s.mutex, true, strict};
   host::SweepOutcome outcome;
   {
     py::gil_scoped_release release;
     outcome = host::run_sweep(request, s.context);
   }
+  const auto estimated = std::count_if(outcome.rows.begin(), outcome.rows.end(), [](const host::Row& r) {
+    return r.contains("estimates") && r["estimates"].is_number() && r["estimates"].get<double>() > 0;
+  });
+  if (estimated > 0)
+    warn_estimates(std::to_string(estimated) + " of " + std::to_string(outcome.rows.size()) +
+                   " points rest partly on ideal-cycle estimates (their rows' estimates, estimate_latency_share and "
+                   "estimate_energy_share columns)");
   py::dict d;
   d["rows"] = to_python(nlohmann::ordered_json(outcome.rows));
   d["pareto"] = to_python(nlohmann::ordered_json(outcome.pareto));
@@ -132,14 +147,18 @@ void register_runs(py::module_& m) {
         py::arg("block_params") = py::dict(), py::arg("cast") = py::none(), py::arg("decompose") = false,
         py::arg("no_decompose") = false, py::arg("threads") = 1, py::arg("time_limit") = 0.0,
         py::arg("memory_fallback") = true, py::arg("summary_only") = false, py::arg("verbose") = false,
-        py::arg("layout") = "fixed",
+        py::arg("layout") = "fixed", py::arg("strict") = false,
         "`stream run`: maps the workload (a model file, or a block key with block_params) onto the hardware and "
-        "writes the result files to output_path/experiment_id; returns the figures (Result).");
+        "writes the result files to output_path/experiment_id; returns the figures (Result). Warns with "
+        "EstimateWarning when ideal-cycle estimates stood in; strict=True raises StreamInputError instead when one "
+        "stands in for a Conv/Gemm/MatMul-like node.");
   m.def("sweep", &sweep, py::arg("spec"), py::arg("out"), py::kw_only(), py::arg("jobs") = 0,
-        py::arg("shard") = py::none(), py::arg("keep_points") = false,
+        py::arg("shard") = py::none(), py::arg("keep_points") = false, py::arg("strict") = false,
         "`stream sweep`: every design point of a sweep file (a path, or its content as a dict); writes results.csv, "
         "results.jsonl, pareto.csv and report.html to out (with keep_points, each point's full results to "
-        "out/points/<id>/) and returns {rows, pareto, ok, out}.");
+        "out/points/<id>/) and returns {rows, pareto, ok, out}. Rows carry estimates, estimate_latency_share and "
+        "estimate_energy_share; with strict=True a point resting on an estimate for a Conv/Gemm/MatMul-like node fails "
+        "with the reason (status failed).");
 }
 
 }  // namespace stream::python

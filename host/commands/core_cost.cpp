@@ -107,6 +107,7 @@ void run_workload(const Options& o, HostContext& ctx) {
           // No ZigZag figures (an AIE or ideal-cycle entry): the reference's None.
           if (e.is_estimate()) out.back()["mac_spatial_utilization"] = nullptr;
           if (!e.reason.empty()) out.back()["reason"] = e.reason;
+          if (!e.detail.empty()) out.back()["detail"] = e.detail;
           continue;
         }
         std::printf("%-5d %-28s %5d %-16s %14s %22s %12s %14s %10.6g  %s\n", g.index, node.c_str(), e.core_id,

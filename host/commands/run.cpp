@@ -5,7 +5,7 @@
 //              [--threads N] [--time-limit S] [--block KEY --param k=v ...] [--decompose | --no-decompose]
 //              [--no-memory-fallback] [--inline-timings] [--summary-only] [--config RUN.yaml]
 //              [--constraint-selection pipelining=span,dma_channels=off,...] [--nb-cols-to-use N]
-//              [--layout fixed|choose] [--cost-profile reference|full]
+//              [--layout fixed|choose] [--cost-profile reference|full] [--strict]
 //
 // The allocation MILP's constraint selection (allocate/constraint_selection.hpp) and the columns
 // of memory cores come from --config (pipeline/run_config.hpp), then from the two options.
@@ -14,7 +14,8 @@
 // short table (total latency, energy, EDP, per group latency, share and wall time). Results go to
 // DIR/ID/ (see report/write.hpp), whole or not at all (report/result_directory.hpp): the wall
 // times only in timings.*, so every other file is byte-identical for the same inputs. Exit 1 when
-// a group's allocation MILP has no solution (its diagnosis and model.mps are written).
+// a group's allocation MILP has no solution (its diagnosis and model.mps are written). With
+// --strict, exit 2 when a Conv/Gemm/MatMul-like node's cost is an estimate (nothing written).
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -47,8 +48,7 @@ void print_table(const RunOutcome& outcome) {
                 share, g.energy.total(), g.wall_time_s, allocate::name(g.allocation.status));
   }
   if (outcome.fallbacks.count() > 0)
-    std::printf("estimated: %zu of %zu (node, core) costs are ideal-cycle estimates (see core_cost_lut.yaml)\n",
-                outcome.fallbacks.count(), outcome.fallbacks.entries);
+    std::printf("estimated: %s (see core_cost_lut.yaml)\n", report::fallback_note(outcome.fallbacks).c_str());
 }
 
 void run(const RunRequest& o, HostContext& ctx) {
@@ -106,6 +106,9 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_option("--cost-profile", opts->cost_profile,
                   "Latency of the ideal-cycle estimates: reference (default) keeps the reference's rule; full "
                   "also bounds it by their memory traffic over the ports' bandwidths (docs/cost-model.md)");
+  cmd->add_flag("--strict", opts->strict,
+                "Refuse ideal-cycle estimates for Conv/Gemm/MatMul-like nodes: exit 2 naming the first (group, node, "
+                "core) and why, with no result written (docs/results.md)");
   // Hidden: solves every group even when an identical one was solved (the dedup tests compare).
   cmd->add_flag("--no-dedup", opts->no_dedup, "Solve structurally identical groups again")->group("");
   cmd->add_flag("--summary-only", opts->summary_only,

@@ -1,6 +1,6 @@
 // `stream sweep`: design-space exploration in one process.
 //
-//   stream sweep FILE --out DIR [--jobs N] [--shard I/N]
+//   stream sweep FILE --out DIR [--jobs N] [--shard I/N] [--strict]
 //   stream sweep merge DIR... --out DIR
 //   stream sweep submit FILE --slurm --out DIR ...   (commands/sweep_submit.cpp)
 //
@@ -27,14 +27,21 @@ struct Options {
   std::string shard;
   std::vector<std::string> merge_dirs;
   bool keep_points = false;
+  bool strict = false;
 };
 
 void run(const Options& o, HostContext& ctx) {
   const auto outcome =
-      run_sweep({sweep::load_sweep_file(o.file), o.out, o.jobs, o.shard, o.keep_points, nullptr, false}, ctx);
+      run_sweep({sweep::load_sweep_file(o.file), o.out, o.jobs, o.shard, o.keep_points, nullptr, false, o.strict}, ctx);
   std::printf("%zu points: %zu ok, %zu not (see status and reason); Pareto front: %zu\n", outcome.points, outcome.ok,
               outcome.points - outcome.ok, outcome.pareto.size());
   std::printf("results in %s (results.csv, results.jsonl, pareto.csv, report.html)\n", o.out.c_str());
+  // Every point is evaluated and every file written first: the rows say which points failed.
+  if (o.strict && outcome.strict_failures > 0) {
+    std::fprintf(stderr, "error: %zu of %zu points rest on estimates for Conv/Gemm/MatMul-like nodes; the first, %s\n",
+                 outcome.strict_failures, outcome.points, outcome.first_strict_failure.c_str());
+    ctx.exit_code = 2;
+  }
 }
 
 void merge(const Options& o) {
@@ -50,6 +57,9 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_option("--jobs,-j", o->jobs, "Points evaluated at once (default: one per hardware thread)");
   cmd->add_flag("--keep-points", o->keep_points,
                 "Also write each point's full results (as stream run) to OUT/points/<id>/, linked from report.html");
+  cmd->add_flag("--strict", o->strict,
+                "A point whose Conv/Gemm/MatMul-like node would be an ideal-cycle estimate fails with the reason; "
+                "the sweep exits 2 after writing every result when any did (docs/sweep.md)");
   cmd->add_option("--shard", o->shard, "Evaluate shard I of N (I/N, 0-based): every N-th point from the I-th");
   auto* m = cmd->add_subcommand("merge", "Combine the results of sweep shards");
   m->add_option("dirs", o->merge_dirs, "Shard result directories")->required();

@@ -2,13 +2,15 @@
 // default mapping and checks the README's 14344 cycles, reads a result file, checks that errors
 // are tool errors naming the file, that reads outside the output directory are refused, and runs
 // a two-point sweep (Eyeriss-like single core 114999 cycles, TPU-like quad core 14344; goldens.md),
-// and runs as jobs: one to completion, one cancelled.
-// Usage: node client.mjs STREAM_BINARY OUTPUT_DIR SCRATCH_DIR
+// and runs as jobs: one to completion, one cancelled. A run resting on estimates (the reference's
+// fp32 2-conv on the TPU-like quad core: 8 of 8 pairs, 100 % of the latency) says so in its
+// structured content and its text, and `strict` makes it a tool error.
+// Usage: node client.mjs STREAM_BINARY OUTPUT_DIR SCRATCH_DIR SOURCE_DIR
 import { writeFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
-const [stream, out, scratch] = process.argv.slice(2);
+const [stream, out, scratch, source] = process.argv.slice(2);
 let failures = 0;
 function check(what, ok, detail) {
   console.log(`${ok ? "ok  " : "FAIL"} ${what}${ok ? "" : ": " + JSON.stringify(detail)}`);
@@ -38,6 +40,21 @@ check("plugins listed", plugins.structuredContent.plugins.some((p) => p.id === "
 const run = await client.callTool({ name: "run_mapping", arguments: { experiment_id: "default" } });
 check("default mapping is 14344 cycles", !run.isError && run.structuredContent.total_latency === 14344, run);
 check("result files listed", run.structuredContent?.files?.includes("default/group_0/core_cost_lut.yaml"), run);
+
+check("the default run rests on no estimate", run.structuredContent.costs.fallback === 0 &&
+  run.structuredContent.costs.latency_share === 0 && run.structuredContent.estimate_warning === undefined, run);
+
+const fp32 = `${source}/tests/data/reference/stream-inputs/workload/2_conv.onnx`;
+const estimated = await client.callTool({ name: "run_mapping", arguments: { workload: fp32, experiment_id: "fp32" } });
+const costs = estimated.structuredContent?.costs;
+check("estimates are counted with their shares", !estimated.isError && costs.fallback === 8 &&
+  costs.scheduled_fallback === 8 && costs.latency_share === 100, estimated);
+check("the answer says so in words, in its text too",
+  estimated.structuredContent.estimate_warning?.startsWith("8 of 8 (node, core) costs are ideal-cycle estimates") &&
+  estimated.content[0].text.includes("carrying 100 % of the latency"), estimated);
+const strict = await client.callTool({ name: "run_mapping", arguments: { workload: fp32, experiment_id: "strict", strict: true } });
+check("strict makes a Conv estimate a tool error", strict.isError === true &&
+  strict.content[0].text.includes("--strict: group 0 node 'conv1' (Conv) on core 0"), strict);
 
 const summary = await client.callTool({ name: "read_result_file", arguments: { path: "default/summary.yaml" } });
 check("summary read", !summary.isError && summary.structuredContent.text.includes("total_latency: 14344\n"), summary);

@@ -17,4 +17,4 @@ fi
 cp "$here/client.mjs" "$client/client.mjs"
 scratch=$build/test_scratch/mcp
 rm -rf "$scratch" && mkdir -p "$scratch"
-node "$client/client.mjs" "$stream" "$scratch/out" "$scratch"
+node "$client/client.mjs" "$stream" "$scratch/out" "$scratch" "$(cd "$here/../.." && pwd)"

@@ -11,6 +11,7 @@
 #include "stream/cost/core_model.hpp"
 #include "stream/cost/cost_model.hpp"
 #include "stream/cost/traffic_model.hpp"
+#include "stream/cost/fallback_reason.hpp"
 #include "stream/error.hpp"
 #include "stream/ir/dimensions.hpp"
 #include "stream/tiling/tensor_accessors.hpp"
@@ -105,15 +106,6 @@ std::string tile_key(const cost::Tile& t) {
   return s.str();
 }
 
-// The cost model's reason, with the operand widths when memory fit is what failed: the usual
-// cause for an fp32 model on hardware sized for narrower types (`--cast`).
-std::string fallback_reason(const cost::CoreCost& r, const cost::Tile& tile) {
-  if (r.reason.rfind("NoValidLoopOrdering", 0) != 0) return r.reason;
-  std::string widths;
-  for (const auto& o : tile.operands) widths += (widths.empty() ? "" : ", ") + o.role + " " + std::to_string(o.precision_bits);
-  return r.reason + " (operand widths in bits: " + widths + ")";
-}
-
 // The reference leaves an estimate at 0 pJ; ours is the traffic model's, and its port cycles are
 // kept for the full profile.
 void add_traffic_model(cost::CostEntry& e, const cost::Tile& tile, const hardware::Core& core) {
@@ -123,7 +115,7 @@ void add_traffic_model(cost::CostEntry& e, const cost::Tile& tile, const hardwar
   e.traffic_cycles = t.port_cycles;
 }
 
-cost::CostEntry fallback_entry(const cost::Tile& tile, const hardware::Core& core, std::string reason) {
+cost::CostEntry fallback_entry(const cost::Tile& tile, const hardware::Core& core, cost::FallbackReason reason) {
   cost::CostEntry e;
   double macs = 1;
   for (const auto& d : tile.dims) macs *= static_cast<double>(d.size);
@@ -132,7 +124,8 @@ cost::CostEntry fallback_entry(const cost::Tile& tile, const hardware::Core& cor
   e.ideal_cycle = std::ceil(macs / units);
   e.ideal_temporal_cycle = e.ideal_cycle;
   e.backend = "ideal-cycle";
-  e.reason = std::move(reason);
+  e.reason = std::move(reason.reason);
+  e.detail = std::move(reason.detail);
   add_traffic_model(e, tile, core);
   return e;
 }
@@ -179,10 +172,13 @@ struct Job {
 
 cost::CostEntry builtin_entry(const Job& j, const hardware::Core& core, const cost::CoreModel* model,
                                       const cost::CostOptions& copt) {
-  if (model == nullptr)
-    return fallback_entry(j.tile, core, "no per-core cost model for core type '" + core.type.str() + "'");
+  if (model == nullptr) {
+    const std::string why = "no per-core cost model for core type '" + core.type.str() + "'";
+    return fallback_entry(j.tile, core, {why, why});
+  }
   const cost::CoreCost r = cost::estimate(j.tile, *model, copt);
-  if (r.status == cost::CostStatus::StreamError) return fallback_entry(j.tile, core, r.reason);
+  if (r.status == cost::CostStatus::StreamError)
+    return fallback_entry(j.tile, core, cost::explain_fallback(r.reason, j.tile, model));
   cost::CostEntry e;
   e.latency_total = r.latency_total;
   e.energy_total = r.energy_total;
@@ -191,7 +187,9 @@ cost::CostEntry builtin_entry(const Job& j, const hardware::Core& core, const co
   e.mac_spatial_utilization = r.mac_spatial_utilization;
   e.backend = r.status == cost::CostStatus::Ok ? "zigzag" : "ideal-cycle";
   if (r.status != cost::CostStatus::Ok) {
-    e.reason = fallback_reason(r, j.tile);
+    auto why = cost::explain_fallback(r.reason, j.tile, model);
+    e.reason = std::move(why.reason);
+    e.detail = std::move(why.detail);
     add_traffic_model(e, j.tile, core);
   }
   return e;

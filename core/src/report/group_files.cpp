@@ -69,6 +69,7 @@ std::string core_cost_lut_yaml(const pipeline::GroupResult& g) {
       out << YAML::Key << "backend" << YAML::Value << c.backend;
       write_traffic_model(out, c);
       if (!c.reason.empty()) out << YAML::Key << "reason" << YAML::Value << c.reason;
+      if (!c.detail.empty() && c.detail != c.reason) out << YAML::Key << "detail" << YAML::Value << c.detail;
       out << YAML::EndMap;
       out << YAML::EndMap;
     }

@@ -2,6 +2,7 @@
 
 #include "stream/yaml/yaml_text.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -20,12 +21,53 @@ double share(const pipeline::RunResult& r, std::int64_t lat) {
 bool used_fallback(const pipeline::GroupResult& g) {
   return !g.excluded_cores.empty() || g.fill_fraction != mapping::kDefaultFillFraction || g.split_from >= 0;
 }
-// How many (node, core) costs the run has and how many are ideal-cycle estimates (cost_fallbacks.hpp).
+// How many (node, core) costs there are, how many are ideal-cycle estimates, how many of each the
+// schedule uses and the share of latency and energy those carry, in percent (cost_fallbacks.hpp).
 void costs_yaml(yamlx::YamlText& out, const CostFallbacks& f) {
-  out << YAML::Key << "costs" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "entries" << YAML::Value
-      << f.entries << YAML::Key << "fallback" << YAML::Value << f.count() << YAML::EndMap;
+  out << YAML::Key << "costs" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "entries" << YAML::Value << f.entries << YAML::Key << "fallback" << YAML::Value << f.count();
+  out << YAML::Key << "scheduled_entries" << YAML::Value << f.scheduled_entries << YAML::Key << "scheduled_fallback"
+      << YAML::Value << f.scheduled();
+  out << YAML::Key << "latency_share" << YAML::Value << share_percent(f.latency_share) << YAML::Key << "energy_share"
+      << YAML::Value << share_percent(f.energy_share) << YAML::EndMap;
 }
-nlohmann::ordered_json costs_json(const CostFallbacks& f) { return {{"entries", f.entries}, {"fallback", f.count()}}; }
+nlohmann::ordered_json costs_json(const CostFallbacks& f) {
+  return {{"entries", f.entries},
+          {"fallback", f.count()},
+          {"scheduled_entries", f.scheduled_entries},
+          {"scheduled_fallback", f.scheduled()},
+          {"latency_share", share_percent(f.latency_share)},
+          {"energy_share", share_percent(f.energy_share)}};
+}
+
+// The distinct reasons of the estimates, in words, each with the model's text and its pair count,
+// in order of first appearance.
+struct ReasonCount {
+  std::string reason, detail;
+  std::size_t pairs = 0;
+};
+std::vector<ReasonCount> reason_counts(const CostFallbacks& f) {
+  std::vector<ReasonCount> out;
+  for (const auto& e : f.fallbacks) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const ReasonCount& r) { return r.reason == e.reason && r.detail == e.detail; });
+    if (it == out.end()) it = out.insert(out.end(), {e.reason, e.detail, 0});
+    ++it->pairs;
+  }
+  return out;
+}
+void reasons_yaml(yamlx::YamlText& out, const CostFallbacks& f) {
+  if (f.fallbacks.empty()) return;
+  out << YAML::Key << "estimate_reasons" << YAML::Value << YAML::BeginSeq;
+  for (const auto& r : reason_counts(f))
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "reason" << YAML::Value << r.reason << YAML::Key << "detail"
+        << YAML::Value << r.detail << YAML::Key << "pairs" << YAML::Value << r.pairs << YAML::EndMap;
+  out << YAML::EndSeq;
+}
+nlohmann::ordered_json reasons_json(const CostFallbacks& f) {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& r : reason_counts(f)) out.push_back({{"reason", r.reason}, {"detail", r.detail}, {"pairs", r.pairs}});
+  return out;
+}
 
 // One optional figure: its value, or null (a figure the definition leaves undefined).
 void opt_yaml(yamlx::YamlText& out, const char* key, const std::optional<double>& v) {
@@ -146,7 +188,9 @@ std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings, cons
   if (!r.cast.empty())
     out << YAML::Key << "cast" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "to" << YAML::Value << r.cast
         << YAML::Key << "tensors" << YAML::Value << r.cast_tensors << YAML::EndMap;
-  costs_yaml(out, cost_fallbacks(r));
+  const auto fallbacks = cost_fallbacks(r);
+  costs_yaml(out, fallbacks);
+  reasons_yaml(out, fallbacks);
   layouts_yaml_block(out, r);
   if (metrics) {
     out << YAML::Key << "mac_spatial_utilization" << YAML::Value << metrics->mac_spatial_utilization;
@@ -190,7 +234,9 @@ std::string summary_json(const pipeline::RunResult& r, bool inline_timings, cons
   j["edp"] = r.edp;
   j["timings"] = "timings.json";
   if (!r.cast.empty()) j["cast"] = {{"to", r.cast}, {"tensors", r.cast_tensors}};
-  j["costs"] = costs_json(cost_fallbacks(r));
+  const auto fallbacks = cost_fallbacks(r);
+  j["costs"] = costs_json(fallbacks);
+  if (!fallbacks.fallbacks.empty()) j["estimate_reasons"] = reasons_json(fallbacks);
   if (r.layout == pipeline::LayoutMode::Choose) j["layouts"] = layouts_json_block(r);
   if (metrics) {
     j["mac_spatial_utilization"] = metrics->mac_spatial_utilization;

@@ -1,7 +1,10 @@
 // Draws a sweep's report.html from the JSON in #sweep-data (sweep_report.cpp): latency against
 // energy of every evaluated point (log scales; the Pareto front, over latency, energy and area,
 // marked: not joined, since a front of three objectives is no line in two), and the
-// results table, sorted by any column with a click on its header. Sets data-rendered="ok" on
+// results table, sorted by any column with a click on its header. A point whose figures rest
+// partly on ideal-cycle estimates (`estimates` > 0) is drawn hollow and its table row marked (≈,
+// italic); a checkbox leaves such points out of the plot and marks the front of the others
+// (D.pareto_exact, computed with the same rule as pareto.csv). Sets data-rendered="ok" on
 // <body> when done, data-error when a script error occurred. Runs after page_common.js (SVGNS, el,
 // the error hook).
 (function () {
@@ -26,12 +29,25 @@
 
   function tickLabel(v) { return v < 1e6 ? String(v) : v.toExponential().replace("e+", "e"); }
 
-  function plot(D, root) {
-    const ok = D.rows.filter(function (r) { return r.status === "ok" && r.latency > 0 && r.energy_pj > 0; });
-    el("h2", {}, root, "Latency and energy of the points (" + ok.length + " evaluated, " + D.pareto.length + " on the Pareto front)");
-    if (ok.length === 0) { el("p", {}, root, "No point was evaluated successfully."); return; }
+  function estimated(r) { return typeof r.estimates === "number" && r.estimates > 0; }
+
+  function estimateText(r) {
+    return estimated(r) ? "; rests on " + r.estimates + " estimated (node, core) costs: " + cell(r.estimate_latency_share) +
+      " % of its latency, " + cell(r.estimate_energy_share) + " % of its energy" : "";
+  }
+
+  // The plot of the ok points, or of those without estimates (`exactOnly`), into `box` (emptied).
+  function drawPlot(D, box, exactOnly) {
+    while (box.firstChild) box.removeChild(box.firstChild);
+    const front = exactOnly ? D.pareto_exact : D.pareto;
+    const ok = D.rows.filter(function (r) {
+      return r.status === "ok" && r.latency > 0 && r.energy_pj > 0 && !(exactOnly && estimated(r));
+    });
+    el("h2", {}, box, "Latency and energy of the points (" + ok.length + " evaluated" + (exactOnly ? " without estimates, " : ", ") +
+       front.length + " on the Pareto front)");
+    if (ok.length === 0) { el("p", {}, box, "No point was evaluated successfully" + (exactOnly ? " without estimates." : ".")); return; }
     const W = 900, H = 420, L = 90, B = 50, T = 14, R = 20;
-    const svg = el("svg", { class: "pareto", width: W, height: H }, root);
+    const svg = el("svg", { class: "pareto", width: W, height: H }, box);
     const lx = ok.map(function (r) { return Math.log10(r.latency); }), ly = ok.map(function (r) { return Math.log10(r.energy_pj); });
     const x0 = Math.floor(Math.min.apply(null, lx) * 10) / 10 - 0.05, x1 = Math.ceil(Math.max.apply(null, lx) * 10) / 10 + 0.05;
     const y0 = Math.floor(Math.min.apply(null, ly) * 10) / 10 - 0.05, y1 = Math.ceil(Math.max.apply(null, ly) * 10) / 10 + 0.05;
@@ -51,15 +67,32 @@
     el("text", { x: 16, y: (T + H - B) / 2, "text-anchor": "middle", transform: "rotate(-90 16 " + (T + H - B) / 2 + ")" }, svg,
        "total energy (pJ, log scale)");
     // The front last, so that no other point hides it.
-    const onFront = function (r) { return D.pareto.indexOf(r.id) >= 0; };
+    const onFront = function (r) { return front.indexOf(r.id) >= 0; };
     ok.filter(function (r) { return !onFront(r); }).concat(ok.filter(onFront)).forEach(function (r) {
-      const on = onFront(r), g = el("g", {}, svg);
+      const on = onFront(r), g = el("g", {}, svg), colour = on ? "#d62728" : "#5b8fd6";
       el("title", {}, g, "point " + r.point + (on ? " (Pareto front)" : "") + ": " + cell(r.latency) + " cycles, " +
-         cell(r.energy_pj) + " pJ, " + cell(r.area_mm2) + " mm²");
-      el("circle", { cx: X(r.latency), cy: Y(r.energy_pj), r: on ? 5 : 3.5, fill: on ? "#d62728" : "#5b8fd6", stroke: "#fff" }, g);
+         cell(r.energy_pj) + " pJ, " + cell(r.area_mm2) + " mm²" + estimateText(r));
+      // A point resting on estimates is hollow: its figures are not the per-core model's alone.
+      if (estimated(r)) el("circle", { cx: X(r.latency), cy: Y(r.energy_pj), r: on ? 5 : 3.5, fill: "#fff", stroke: colour, "stroke-width": 2, class: "estimated" }, g);
+      else el("circle", { cx: X(r.latency), cy: Y(r.energy_pj), r: on ? 5 : 3.5, fill: colour, stroke: "#fff" }, g);
     });
-    el("p", { class: "hint" }, root, "red: the Pareto front (no other point is better on latency, energy and area at once, so a " +
-       "red point may lie above a blue one that has a larger area); a point's tooltip gives its figures.");
+    el("p", { class: "hint" }, box, "red: the Pareto front (no other point is better on latency, energy and area at once, so a " +
+       "red point may lie above a blue one that has a larger area); hollow: the point's figures rest partly on ideal-cycle " +
+       "estimates (its tooltip says how much); a point's tooltip gives its figures.");
+  }
+
+  function plot(D, root) {
+    const box = el("div", {}, root), controls = el("p", { class: "controls" }, root);
+    const n = D.rows.filter(function (r) { return r.status === "ok" && estimated(r); }).length;
+    let exactOnly = false;
+    if (n > 0) {
+      const label = el("label", {}, controls);
+      const checkbox = el("input", { type: "checkbox", id: "exclude-estimates" }, label);
+      label.appendChild(document.createTextNode(" leave out the " + n + " point" + (n === 1 ? "" : "s") +
+        " whose figures rest partly on ideal-cycle estimates (the front is then that of the other points)"));
+      checkbox.addEventListener("change", function () { exactOnly = checkbox.checked; drawPlot(D, box, exactOnly); });
+    }
+    drawPlot(D, box, exactOnly);
   }
 
   function results(D, root) {
@@ -78,7 +111,8 @@
         return order.up ? c : -c;
       });
       rows.forEach(function (r) {
-        const tr = el("tr", D.pareto.indexOf(r.id) >= 0 ? { class: "front" } : {}, body);
+        const cls = (D.pareto.indexOf(r.id) >= 0 ? "front" : "") + (estimated(r) ? " estimated" : "");
+        const tr = el("tr", cls ? { class: cls.trim() } : {}, body);
         cols.forEach(function (c) {
           const td = el("td", {}, tr, c === "report" && r.report ? undefined : cell(value(r, c)));
           if (c === "report" && r.report) el("a", { href: r.report }, td, "open");

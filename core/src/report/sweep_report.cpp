@@ -13,10 +13,10 @@ namespace detail {
 extern const char kSweepPageScript[];
 }
 
-// The page's data, {"rows": [...], "pareto": [...]}, written row by row: a sweep of 10^4 points
+// The page's data, {"rows": [...], "pareto": [...], "pareto_exact": [...]}, written row by row: a sweep of 10^4 points
 // would otherwise hold every row parsed at once, several times the size of the page.
 void write_sweep_report(const std::filesystem::path& path, const std::vector<std::string>& rows,
-                        const std::vector<std::string>& pareto_ids) {
+                        const std::vector<std::string>& pareto_ids, const std::vector<std::string>& exact_pareto_ids) {
   io::FileWriter page(path);
   page.write(detail::html_page_head("Stream sweep report", "sweep-data"));
   page.write("{\"rows\":[");
@@ -25,7 +25,8 @@ void write_sweep_report(const std::filesystem::path& path, const std::vector<std
     row.erase("wall_s");
     page.write((i ? "," : "") + detail::embeddable(io::dump_json(row, -1)));
   }
-  page.write("],\"pareto\":" + detail::embeddable(io::dump_json(nlohmann::ordered_json(pareto_ids), -1)) + "}");
+  page.write("],\"pareto\":" + detail::embeddable(io::dump_json(nlohmann::ordered_json(pareto_ids), -1)));
+  page.write(",\"pareto_exact\":" + detail::embeddable(io::dump_json(nlohmann::ordered_json(exact_pareto_ids), -1)) + "}");
   page.write(detail::html_page_tail(detail::kSweepPageScript));
   page.close();
 }

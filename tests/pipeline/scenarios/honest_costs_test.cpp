@@ -1,6 +1,7 @@
-// Estimated costs say so (issue 11): an fp32 model on hardware whose output registers hold 16
-// bits cannot be costed by the per-core model, and every place its figures reach says which pairs
-// are estimates and why; `--cast bf16` re-types the model the way a deployment compiler would and
+// Estimated costs say so (issues 11 and 33): an fp32 model on hardware whose output registers hold
+// 16 bits cannot be costed by the per-core model, and every place its figures reach says which
+// pairs are estimates, why (in words) and what share of latency they carry; `--strict` refuses
+// them for a Conv; `--cast bf16` re-types the model the way a deployment compiler would and
 // the per-core model then costs every pair.
 #include <gtest/gtest.h>
 
@@ -35,6 +36,11 @@ CostRun run(const std::string& name, const std::string& extra) {
   return r;
 }
 
+// Why the per-core model cannot cost an fp32 Conv there, in words (cost/fallback_reason.hpp).
+const std::string kRegisterTooSmall =
+    "no loop ordering fits: memory 'rf_2B' holds 16 bits, less than one 32-bit element of the output (the hardware "
+    "is sized for narrower types: try --cast)";
+
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
@@ -54,11 +60,53 @@ TEST(HonestCosts, Fp32ModelOnTpuLikeIsEstimatedAndEveryOutputSaysSo) {
   EXPECT_FALSE(r.summary.contains("cast"));
   EXPECT_EQ(count(r.lut, "backend: ideal-cycle"), 8u) << r.lut;
   EXPECT_EQ(count(r.lut, "reason: "), 8u);
+  // The reason in words; the model's own text, with the operand widths, in `detail`.
+  EXPECT_EQ(count(r.lut, "reason: \"" + kRegisterTooSmall + "\""), 8u) << r.lut;
+  EXPECT_EQ(count(r.lut, "detail: \"NoValidLoopOrderingFoundException"), 8u) << r.lut;
   EXPECT_NE(r.lut.find("operand widths in bits: O 32, A 32, B 32"), std::string::npos) << r.lut;
   EXPECT_NE(r.cli.out.find("warning: 8 of 8 (node, core) costs are ideal-cycle estimates"), std::string::npos) << r.cli.out;
   EXPECT_NE(r.cli.out.find("node 'conv1' on core 0"), std::string::npos) << r.cli.out;
-  EXPECT_NE(r.cli.out.find("8 x NoValidLoopOrderingFoundException"), std::string::npos) << r.cli.out;
+  EXPECT_NE(r.cli.out.find("8 x " + kRegisterTooSmall), std::string::npos) << r.cli.out;
   EXPECT_NE(r.cli.out.find("estimated: 8 of 8 (node, core) costs"), std::string::npos) << r.cli.out;  // stdout table
+  // Every compute cycle of every group rests on an estimate: 100 % of the latency.
+  EXPECT_EQ(r.summary["costs"]["scheduled_entries"], 8);
+  EXPECT_EQ(r.summary["costs"]["scheduled_fallback"], 8);
+  EXPECT_EQ(r.summary["costs"]["latency_share"], 100.0);
+  EXPECT_EQ(r.summary["estimate_reasons"][0]["reason"], kRegisterTooSmall);
+  EXPECT_EQ(r.summary["estimate_reasons"][0]["pairs"], 8);
+  EXPECT_NE(r.cli.out.find("carrying 100 % of the latency"), std::string::npos) << r.cli.out;
+}
+
+// --strict: a Conv's estimate is an error naming the first pair and the reason, exit 2, and no
+// result directory is written.
+TEST(HonestCosts, StrictRefusesAConvolutionEstimate) {
+  const CostRun r = run("strict", "--strict");
+  EXPECT_EQ(r.cli.code, 2) << r.cli.out;
+  EXPECT_NE(r.cli.out.find("--strict: group 0 node 'conv1' (Conv) on core 0 would be an ideal-cycle estimate, not a "
+                           "per-core model figure: " + kRegisterTooSmall),
+            std::string::npos)
+      << r.cli.out;
+  EXPECT_TRUE(r.summary.is_null());
+  EXPECT_FALSE(fs::exists(fs::path(STREAM_BUILD_DIR) / "test_scratch" / "honest_costs" / "strict" / "exp"));
+  EXPECT_EQ(run("strict_bf16", "--strict --cast bf16").cli.code, 0);
+}
+
+// The int8 ResNet-18 on the 8-core mesh of 32x32 arrays: its 152 estimates are the Relu, MaxPool
+// and GlobalAveragePool nodes on two-input arrays, none a MAC node, so --strict lets it run.
+TEST(HonestCosts, StrictAcceptsEstimatesForNodesWithoutMacWork) {
+  const auto out = fs::path(STREAM_BUILD_DIR) / "test_scratch" / "honest_costs" / "mesh";
+  fs::remove_all(out);
+  const auto cli = run_stream("run --workload " + std::string(STREAM_INPUTS_DIR) + "/workload/resnet18_int8.onnx --hardware " +
+                              STREAM_INPUTS_DIR + "/hardware/mesh_8core_32x32.yaml --out " + out.string() +
+                              " --experiment-id exp --summary-only --strict");
+  ASSERT_EQ(cli.code, 0) << cli.out;
+  const auto summary = nlohmann::json::parse(read(out / "exp" / "summary.json"));
+  EXPECT_EQ(summary["costs"]["entries"], 384);
+  EXPECT_EQ(summary["costs"]["fallback"], 152);
+  EXPECT_EQ(summary["costs"]["scheduled_fallback"], 152);
+  ASSERT_EQ(summary["estimate_reasons"].size(), 1u);
+  EXPECT_EQ(summary["estimate_reasons"][0]["detail"], "KeyError: I2");
+  EXPECT_EQ(summary["estimate_reasons"][0]["reason"].get<std::string>().rfind("one-input operator on a two-input array", 0), 0u);
 }
 
 // --cast bf16 re-types input, both weights, conv1's output and the output: five tensors.

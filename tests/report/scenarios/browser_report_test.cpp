@@ -11,6 +11,7 @@
 #include <png.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <regex>
 #include <string>
 #include <vector>
@@ -145,4 +146,35 @@ TEST(BrowserReport, SweepReportRendersItsParetoPlotWithoutConsoleErrors) {
   EXPECT_GE(count("<circle"), 20u);
   EXPECT_GE(count("r=\"5\" fill=\"#d62728\""), 1u);
   EXPECT_EQ(count("<tr"), 33u);  // header + 32 points
+}
+
+// A sweep with a point resting on estimates (the reference's fp32 2-conv uncast, beside it cast to
+// bf16): its marker is hollow, its table row marked, and the checkbox that leaves it out is there.
+TEST(BrowserReport, SweepReportMarksPointsRestingOnEstimates) {
+  if (chromium().empty()) GTEST_SKIP() << "chromium not found (/usr/bin/chromium): scripts/setup.sh installs it";
+  const auto scratch = stream::test::fresh_scratch_dir("report", "browser_sweep_estimates");
+  std::ofstream(scratch / "sweep.yaml") << "axes:\n  hardware: ['" << STREAM_INPUTS_DIR
+                                        << "/hardware/tpu_like_quad_core.yaml']\n  workload: ['" << STREAM_TEST_DATA_DIR
+                                        << "/reference/stream-inputs/workload/2_conv.onnx']\n  cast: [none, bf16]\n";
+  const auto r = stream::test::run_stream("sweep '" + (scratch / "sweep.yaml").string() + "' --out '" +
+                                          (scratch / "out").string() + "' --jobs 1");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto dom = browse(scratch / "out" / "report.html", "--window-size=1280,800 --virtual-time-budget=5000 --dump-dom",
+                          scratch, "dom.log");
+  const auto log = stream::test::read(scratch / "dom.log");
+  for (std::size_t p = log.find(":CONSOLE"); p != std::string::npos; p = log.find(":CONSOLE", p + 1))
+    ADD_FAILURE() << "console message: " << log.substr(p, log.find('\n', p) - p);
+  EXPECT_NE(dom.find("data-rendered=\"ok\""), std::string::npos) << log;
+  const auto count = [&](const std::string& s) {
+    std::size_t n = 0;
+    for (auto p = dom.find(s); p != std::string::npos; p = dom.find(s, p + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("<circle"), 2u);
+  EXPECT_EQ(count("fill=\"#fff\" stroke=\"#d62728\" stroke-width=\"2\" class=\"estimated\"") +
+                count("fill=\"#fff\" stroke=\"#5b8fd6\" stroke-width=\"2\" class=\"estimated\""),
+            1u);  // the hollow marker
+  EXPECT_EQ(count("estimated\"><td"), 1u);      // the table row (class "estimated" or "front estimated")
+  EXPECT_EQ(count("id=\"exclude-estimates\""), 1u);
+  EXPECT_NE(dom.find("rests on 8 estimated (node, core) costs: 100 % of its latency"), std::string::npos);
 }

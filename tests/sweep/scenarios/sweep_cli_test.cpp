@@ -94,7 +94,8 @@ TEST(SweepCli, TheSimplestSweepFileAsWritten) {
   const auto csv = read(dir / "out" / "results.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "point,id,hardware,workload,area_mm2,peak_energy_pj_per_cycle,latency,energy_pj,edp,"
-            "mac_spatial_utilization,end_to_end_mac_utilization,status,reason,wall_s");
+            "mac_spatial_utilization,end_to_end_mac_utilization,estimates,estimate_latency_share,estimate_energy_share,"
+            "status,reason,wall_s");
 }
 
 // --keep-points: every ok point's full results under points/<id>/, the same figures as its row

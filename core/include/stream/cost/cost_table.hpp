@@ -24,9 +24,11 @@ struct CostEntry {
   double ideal_temporal_cycle = 0;
   double mac_spatial_utilization = 0;
   std::string backend = "zigzag";  ///< "zigzag", "ideal-cycle", or a cost backend's name ("aie")
-  /// For an "ideal-cycle" entry: why the per-core model did not cost the pair (its error, or a
-  /// core type it does not model). Empty for "zigzag".
+  /// For an "ideal-cycle" entry: why the per-core model did not cost the pair, in words
+  /// (cost/fallback_reason.hpp). Empty for "zigzag".
   std::string reason;
+  /// For an "ideal-cycle" entry: the model's own text for it (`KeyError: I2`, ...), for debugging.
+  std::string detail;
   /// The kernel utilisation (percent) a backend applied, written to the LUT's metadata ("aie").
   std::optional<double> utilization;
   /// Where energy_total comes from when no per-core model gave it: "traffic" for an ideal-cycle

@@ -7,9 +7,10 @@
 // full description, exactly the reference's node_key + has_same_performance dedup. Distinct
 // pairs run on `threads` threads; the result does not depend on the thread count. A node the cost
 // model cannot cost gets the reference's ideal-cycle fallback (backend "ideal-cycle") with the
-// model's reason, widened by the operand widths when memory fit failed (report/cost_fallbacks.hpp),
-// and the traffic model's energy (cost/traffic_model.hpp) where the reference has 0 pJ; under the
-// `full` cost profile its latency is also at least the traffic model's port cycles.
+// reason in words and the model's own text, widened by the operand widths when memory fit failed,
+// as its detail (cost/fallback_reason.hpp, report/cost_fallbacks.hpp), and the traffic model's
+// energy (cost/traffic_model.hpp) where the reference has 0 pJ; under the `full` cost profile its
+// latency is also at least the traffic model's port cycles.
 // A core claimed by a registered cost backend (the AIE backend) is costed by it instead; its
 // request joins the dedup key. With a CostCache the dedup spans groups, runs and accelerators:
 // cores are then keyed by their performance class in the cache (same_performance, claimed by the

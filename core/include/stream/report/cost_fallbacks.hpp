@@ -1,14 +1,28 @@
-// Which (node, core) costs of a run are estimates instead of the per-core model's figures.
+// Which (node, core) costs of a run are estimates instead of the per-core model's figures, and
+// how much of the run's latency and energy rests on them.
 //
 // The per-core cost model cannot cost every pair: a map form it does not describe, operands that
 // fit no loop ordering of the core's memories (often an fp32 model on hardware sized for bf16 or
-// int8), or a core type it does not model. Such a pair gets the ideal-cycle estimate (MACs over
-// the core's units, no energy). Every figure built on an estimate must say so: the summary counts
-// them, core_cost_lut.yaml gives each one's reason, and `stream run` warns on stderr with the
-// first few and the distinct reasons.
+// int8), an operator with fewer inputs than the array reads, or a core type it does not model.
+// Such a pair gets the ideal-cycle estimate (MACs over the core's units). Every figure built on
+// an estimate must say so: the summary counts them and gives their shares, core_cost_lut.yaml
+// gives each one's reason, `stream run` warns on stderr, sweep rows, Python's Result and the MCP
+// answer carry the same figures, and `--strict` refuses estimates for MAC nodes.
+//
+// The shares (docs/results.md, "Estimates"), with "scheduled" meaning a pair whose node is a
+// compute node of the group's steady state and whose core is one of the cores it runs on:
+//   group latency share  f_g = sum of active_latency over the group's compute nodes that have a
+//                              scheduled estimated pair / sum of active_latency over all its
+//                              compute nodes (the scheduled compute cycles of one iteration)
+//   run latency share        = sum over groups of f_g x group latency / total latency
+//   energy share             = sum over scheduled estimated pairs of energy_total x iterations
+//                              (their part of the compute energy) / total energy
+// A node split over several cores counts whole when any of its cores' entries is an estimate:
+// its latency is the maximum over them, and an estimate may understate the one that would be it.
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,21 +34,50 @@ namespace stream::report {
 struct CostFallback {
   int group = 0;
   std::string node;
+  std::string op_type;
   int core_id = -1;
-  std::string reason;
+  std::string reason;  ///< in words (cost/fallback_reason.hpp)
+  std::string detail;  ///< the model's own text
+  bool scheduled = false;
 };
 
-struct CostFallbacks {
-  std::size_t entries = 0;  ///< (node, core) pairs costed
+struct STREAM_API CostFallbacks {
+  std::size_t entries = 0;  ///< (node, core) pairs in the cost tables
+  std::size_t scheduled_entries = 0;  ///< of which the schedules use
   std::vector<CostFallback> fallbacks;  ///< the estimated ones, in group then workload order
+  double latency_share = 0;  ///< fraction of the latency resting on estimates (above), 0..1
+  double energy_share = 0;   ///< fraction of the energy resting on estimates (above), 0..1
+  double estimated_energy = 0;  ///< pJ: the scheduled estimated pairs' compute energy
   [[nodiscard]] std::size_t count() const { return fallbacks.size(); }
+  [[nodiscard]] std::size_t scheduled() const;  ///< estimated pairs the schedules use
 };
 
+/// One group's figures; its shares are of the group's own compute cycles and energy.
 [[nodiscard]] STREAM_API CostFallbacks cost_fallbacks(const pipeline::GroupResult& group);
+/// The run's figures; its shares are of the run's total latency and energy.
 [[nodiscard]] STREAM_API CostFallbacks cost_fallbacks(const pipeline::RunResult& run);
 
-/// One warning paragraph (empty when nothing fell back): the count, the first `listed` pairs
-/// and every distinct reason with its count.
+/// A share (0..1) as the result files write it: percent, two decimals.
+[[nodiscard]] STREAM_API double share_percent(double share);
+
+/// One warning paragraph (empty when nothing fell back): the count, the shares, the first
+/// `listed` pairs and every distinct reason with its count.
 [[nodiscard]] STREAM_API std::string fallback_warning(const CostFallbacks& fallbacks, std::size_t listed = 3);
+
+/// One line for the figures' consumers (the MCP answer): "N of M (node, core) costs are
+/// ideal-cycle estimates (K used by the schedule), carrying X % of the latency and Y % of the
+/// energy"; empty when there are none.
+[[nodiscard]] STREAM_API std::string fallback_note(const CostFallbacks& fallbacks);
+
+/// --strict (docs/results.md): a node does MAC work when its op type names a convolution, a
+/// Gemm, a MatMul or a Linear (ir/op_kinds.hpp: Conv, ConvTranspose, ConvInteger, QLinearConv,
+/// Gemm, MatMul, MatMulInteger, QLinearMatMul, ...), whose per-core cost the model exists for.
+/// The first estimated pair (any, scheduled or not) of such a node, in group then workload then
+/// core order; none when every MAC node was costed by a model.
+[[nodiscard]] STREAM_API std::optional<CostFallback> first_mac_estimate(const CostFallbacks& fallbacks);
+/// How strict_message begins, so that a sweep can tell its rows apart.
+inline constexpr const char* kStrictPrefix = "--strict: ";
+/// The error --strict gives for it: group, node, op type, core and reason.
+[[nodiscard]] STREAM_API std::string strict_message(const CostFallback& estimate);
 
 }  // namespace stream::report
