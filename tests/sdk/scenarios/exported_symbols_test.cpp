@@ -67,11 +67,14 @@ TEST(CoreExports, OnlyNamespaceStreamAndNoThirdPartySymbols) {
 // CostCache class, topology_key) and the piecewise file writer (io::FileWriter) the host uses; 433
 // with the rest of the layout choice (copy_runs, dma_conversion_links and _cost, blocked_layouts,
 // tensor_transfer_price in place of tensor_transfer_cycles, timings_json: their tests call them); 437
-// with the cost model's probe of a core (`stream validate`, the run and the sweep call it).
+// with the cost model's probe of a core (`stream validate`, the run and the sweep call it); 447
+// with the estimates' reasons and shares (explain_fallback, CostFallbacks, fallback_note,
+// first_mac_estimate, strict_message, share_percent: the host, Python and MCP report them) and the
+// traffic model (traffic_cost, operand_elements, the cost profiles: its tests and the host).
 // A new export is a decision: raise the bound with it.
 TEST(CoreExports, CountIsBounded) {
   const auto symbols = exported_symbols();
-  EXPECT_LE(symbols.size(), 437u);
+  EXPECT_LE(symbols.size(), 447u);
   EXPECT_GE(symbols.size(), 139u);  // what the host and the bundled plugins call, measured alone
 }
 
