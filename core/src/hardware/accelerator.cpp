@@ -41,6 +41,28 @@ const Core& Accelerator::core(int id) const {
 
 Namespace Accelerator::core_namespace() const { return cores.empty() ? Namespace::ZigZag : cores.front().type.ns; }
 
+namespace {
+
+// One warning per replacing connection, naming every entry it replaces (`stream validate`'s list).
+Diagnostic replacement_detail(const std::vector<Connection>& connectivity, std::size_t ci,
+                              const std::map<std::size_t, std::vector<std::pair<int, int>>>& replaced) {
+  std::string list;
+  std::size_t pairs = 0;
+  for (const auto& [old, p] : replaced) {
+    list += (list.empty() ? "" : "; ") + std::string("core_connectivity[") + std::to_string(old) + "] (" +
+            connectivity[old].str() + ")";
+    pairs += p.size();
+  }
+  const Connection& c = connectivity[ci];
+  return {Diagnostic::Severity::Warning, c.where,
+          "core_connectivity[" + std::to_string(ci) + "] (" + c.str() + ") replaces " + list + " on " +
+              std::to_string(pairs) +
+              " directed core pair(s): the reference keeps one connection per ordered core pair and the later "
+              "entry wins"};
+}
+
+}  // namespace
+
 void Accelerator::build_interconnect(bool warn_replacements) {
   links_.clear();
   replacements.clear();
@@ -99,25 +121,10 @@ void Accelerator::build_interconnect(bool warn_replacements) {
           add_edge(c.cores[j], c.cores[i], bus.id);
         }
     }
-    if (!replaced.empty()) {
-      // One warning per replacing connection, naming every entry it replaces.
-      std::string list;
-      std::size_t pairs = 0;
-      for (const auto& [old, p] : replaced) {
-        list += (list.empty() ? "" : "; ") + std::string("core_connectivity[") + std::to_string(old) + "] (" +
-                connectivity[old].str() + ")";
-        pairs += p.size();
-        replacements.emplace_back(old, ci);
-      }
-      replacement_details.push_back(
-          {Diagnostic::Severity::Warning, c.where,
-           "core_connectivity[" + std::to_string(ci) + "] (" + c.str() + ") replaces " + list + " on " +
-               std::to_string(pairs) +
-               " directed core pair(s): the reference keeps one connection per ordered core pair and the "
-               "later entry wins"});
-    }
+    for (const auto& [old, taken] : replaced) replacements.emplace_back(old, ci);
+    if (warn_replacements && !replaced.empty())
+      replacement_details.push_back(replacement_detail(connectivity, ci, replaced));
   }
-  if (!warn_replacements) replacement_details.clear();
   if (!replacement_details.empty()) warnings.push_back(replacement_summary());
 }
 

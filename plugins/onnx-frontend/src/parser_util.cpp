@@ -136,4 +136,12 @@ AccessRelation masked(const AffineMap& m) {
   return r;
 }
 
+void check_output_shape(const OnnxNodeView& v, const Tensor& Y, const std::vector<std::int64_t>& expected,
+                        const std::string& rule) {
+  if (Y.shape == expected) return;
+  std::string e;
+  for (auto x : expected) e += (e.empty() ? "" : "x") + std::to_string(x);
+  v.fail("output shape disagrees with " + rule + " (expected " + e + ")", Y.name);
+}
+
 }  // namespace stream::onnx_frontend

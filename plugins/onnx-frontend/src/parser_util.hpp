@@ -43,6 +43,11 @@ void require_inputs(const OnnxNodeView& v, std::size_t min_count);
 /// step): such points read nothing.
 [[nodiscard]] AccessRelation masked(const AffineMap& m);
 
+/// Fails naming Y when ONNX's shape inference gave Y another shape than the operator's own rule
+/// (`rule`, e.g. "the blocksize") computes.
+void check_output_shape(const OnnxNodeView& v, const Tensor& Y, const std::vector<std::int64_t>& expected,
+                        const std::string& rule);
+
 /// Readable loop names ("d0".. when not given) of the right count.
 [[nodiscard]] std::vector<std::string> numbered_names(const std::string& prefix, std::size_t count);
 

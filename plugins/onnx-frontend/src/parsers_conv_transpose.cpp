@@ -67,13 +67,6 @@ bool writes_output_directly(const ConvTransposeGeometry& g) {
   return true;
 }
 
-void check_output_shape(const OnnxNodeView& v, const Tensor& Y, const Ints& expected) {
-  if (Y.shape == expected) return;
-  std::string e;
-  for (auto x : expected) e += (e.empty() ? "" : "x") + std::to_string(x);
-  v.fail("output shape disagrees with the ConvTranspose formula (expected " + e + ")", Y.name);
-}
-
 // The weight [C, K/G, k...] split by group into [G, C/G, K/G, k...]: input channel first, output
 // channel in its group next; an axis of extent one per group is indexed by g alone.
 AffineMap weight_map(const ConvLayout& l, std::int64_t C, std::int64_t G, std::size_t n) {
@@ -104,7 +97,7 @@ std::vector<Node> parse_conv_transpose(const OnnxNodeView& v, OnnxParseContext& 
   auto Y = output_tensor(v, ctx, 0);
   Ints expected{X->shape[0], K};
   expected.insert(expected.end(), g.out.begin(), g.out.end());
-  check_output_shape(v, *Y, expected);
+  check_output_shape(v, *Y, expected, "the ConvTranspose formula");
 
   std::vector<Node> out;
   TensorPtr in = X, Wg = W, Yg = Y;

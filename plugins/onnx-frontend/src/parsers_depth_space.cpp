@@ -34,13 +34,6 @@ std::int64_t block_size(const OnnxNodeView& v) {
   return b;
 }
 
-void check_output(const OnnxNodeView& v, const Tensor& Y, const Ints& expected) {
-  if (Y.shape == expected) return;
-  std::string e;
-  for (auto x : expected) e += (e.empty() ? "" : "x") + std::to_string(x);
-  v.fail("output shape disagrees with the blocksize (expected " + e + ")", Y.name);
-}
-
 std::vector<Node> parse_depth_to_space(const OnnxNodeView& v, OnnxParseContext& ctx) {
   require_inputs(v, 1);
   auto X = input_tensor(v, ctx, 0);
@@ -52,7 +45,7 @@ std::vector<Node> parse_depth_to_space(const OnnxNodeView& v, OnnxParseContext& 
   if (c % (b * b) != 0) v.fail("channels " + std::to_string(c) + " are not a multiple of blocksize^2 " + std::to_string(b * b), X->name);
   const auto cb = c / (b * b);
   auto Y = output_tensor(v, ctx, 0);
-  check_output(v, *Y, {n, cb, h * b, w * b});
+  check_output_shape(v, *Y, {n, cb, h * b, w * b}, "the blocksize");
   // DCR: [N, b, b, C/b^2, H, W] -> (0, 3, 4, 1, 5, 2); CRD: [N, C/b^2, b, b, H, W] -> (0, 1, 4, 2, 5, 3).
   if (mode == "DCR") return reshape_transpose_reshape(v, ctx, X, Y, {n, b, b, cb, h, w}, {0, 3, 4, 1, 5, 2});
   return reshape_transpose_reshape(v, ctx, X, Y, {n, cb, b, b, h, w}, {0, 1, 4, 2, 5, 3});
@@ -68,7 +61,7 @@ std::vector<Node> parse_space_to_depth(const OnnxNodeView& v, OnnxParseContext& 
     v.fail("spatial extents " + std::to_string(h) + "x" + std::to_string(w) + " are not multiples of blocksize " + std::to_string(b),
            X->name);
   auto Y = output_tensor(v, ctx, 0);
-  check_output(v, *Y, {n, c * b * b, h / b, w / b});
+  check_output_shape(v, *Y, {n, c * b * b, h / b, w / b}, "the blocksize");
   // [N, C, H/b, b, W/b, b] -> (0, 3, 5, 1, 2, 4) = [N, b, b, C, H/b, W/b].
   return reshape_transpose_reshape(v, ctx, X, Y, {n, c, h / b, b, w / b, b}, {0, 3, 5, 1, 2, 4});
 }

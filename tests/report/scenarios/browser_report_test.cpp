@@ -114,6 +114,22 @@ void check_in_browser(const fs::path& run, const std::string& name) {
   EXPECT_GT(count_colour(img, mem, 0xd62728, 40), 100) << "no capacity in the memory panel";
 }
 
+// The sweep report's DOM after the page's script ran, failing the test on any console message.
+std::string sweep_report_dom(const fs::path& scratch) {
+  const auto dom = browse(scratch / "out" / "report.html", "--window-size=1280,800 --virtual-time-budget=5000 --dump-dom",
+                          scratch, "dom.log");
+  const auto log = stream::test::read(scratch / "dom.log");
+  for (std::size_t p = log.find(":CONSOLE"); p != std::string::npos; p = log.find(":CONSOLE", p + 1))
+    ADD_FAILURE() << "console message: " << log.substr(p, log.find('\n', p) - p);
+  return dom;
+}
+
+std::size_t occurrences(const std::string& text, const std::string& s) {
+  std::size_t n = 0;
+  for (auto p = text.find(s); p != std::string::npos; p = text.find(s, p + 1)) ++n;
+  return n;
+}
+
 }  // namespace
 
 TEST(BrowserReport, DefaultAndMultiGroupReportsRenderWithoutConsoleErrors) {
@@ -128,21 +144,14 @@ TEST(BrowserReport, SweepReportRendersItsParetoPlotWithoutConsoleErrors) {
   const auto r = stream::test::run_stream("sweep '" + std::string(STREAM_INPUTS_DIR) + "/sweeps/hardware_2conv.yaml' --out '" +
                                           (scratch / "out").string() + "'");
   ASSERT_EQ(r.code, 0) << r.out;
-  const auto dom = browse(scratch / "out" / "report.html", "--window-size=1280,800 --virtual-time-budget=5000 --dump-dom",
-                          scratch, "dom.log");
-  const auto log = stream::test::read(scratch / "dom.log");
-  for (std::size_t p = log.find(":CONSOLE"); p != std::string::npos; p = log.find(":CONSOLE", p + 1))
-    ADD_FAILURE() << "console message: " << log.substr(p, log.find('\n', p) - p);
+  const auto dom = sweep_report_dom(scratch);
   std::smatch m;
   ASSERT_TRUE(std::regex_search(dom, m, std::regex("<body[^>]*>")));
-  EXPECT_NE(m[0].str().find("data-rendered=\"ok\""), std::string::npos) << m[0].str() << "\n" << log;
+  EXPECT_NE(m[0].str().find("data-rendered=\"ok\""), std::string::npos)
+      << m[0].str() << "\n" << stream::test::read(scratch / "dom.log");
   EXPECT_EQ(m[0].str().find("data-error"), std::string::npos) << m[0].str();
   // One marker per point that has figures, the front's in red (r=5), and one table row per point.
-  const auto count = [&](const std::string& s) {
-    std::size_t n = 0;
-    for (auto p = dom.find(s); p != std::string::npos; p = dom.find(s, p + 1)) ++n;
-    return n;
-  };
+  const auto count = [&](const std::string& s) { return occurrences(dom, s); };
   EXPECT_GE(count("<circle"), 20u);
   EXPECT_GE(count("r=\"5\" fill=\"#d62728\""), 1u);
   EXPECT_EQ(count("<tr"), 33u);  // header + 32 points
@@ -159,17 +168,9 @@ TEST(BrowserReport, SweepReportMarksPointsRestingOnEstimates) {
   const auto r = stream::test::run_stream("sweep '" + (scratch / "sweep.yaml").string() + "' --out '" +
                                           (scratch / "out").string() + "' --jobs 1");
   ASSERT_EQ(r.code, 0) << r.out;
-  const auto dom = browse(scratch / "out" / "report.html", "--window-size=1280,800 --virtual-time-budget=5000 --dump-dom",
-                          scratch, "dom.log");
-  const auto log = stream::test::read(scratch / "dom.log");
-  for (std::size_t p = log.find(":CONSOLE"); p != std::string::npos; p = log.find(":CONSOLE", p + 1))
-    ADD_FAILURE() << "console message: " << log.substr(p, log.find('\n', p) - p);
-  EXPECT_NE(dom.find("data-rendered=\"ok\""), std::string::npos) << log;
-  const auto count = [&](const std::string& s) {
-    std::size_t n = 0;
-    for (auto p = dom.find(s); p != std::string::npos; p = dom.find(s, p + 1)) ++n;
-    return n;
-  };
+  const auto dom = sweep_report_dom(scratch);
+  EXPECT_NE(dom.find("data-rendered=\"ok\""), std::string::npos) << stream::test::read(scratch / "dom.log");
+  const auto count = [&](const std::string& s) { return occurrences(dom, s); };
   EXPECT_EQ(count("<circle"), 2u);
   EXPECT_EQ(count("fill=\"#fff\" stroke=\"#d62728\" stroke-width=\"2\" class=\"estimated\"") +
                 count("fill=\"#fff\" stroke=\"#5b8fd6\" stroke-width=\"2\" class=\"estimated\""),
