@@ -33,6 +33,7 @@ std::string WorkloadSource::label() const {
   // Sorted by key (later values win, as when loading), so the same inputs give the same label.
   for (const auto& [key, value] : key_values(params, "--param", "KEY=VALUE")) out += "-" + key + "=" + value;
   for (const auto& [name, size] : key_values(dims, "--dim", "NAME=SIZE")) out += "-" + name + "=" + size;
+  for (const auto& [name, value] : key_values(inputs, "--input", "NAME=VALUE")) out += "-" + name + "=" + value;
   return out;
 }
 
@@ -40,6 +41,9 @@ void add_workload_source_options(CLI::App& cmd, WorkloadSource& source) {
   cmd.add_option("--block", source.block, "Use a reference block instead of a file (see `stream blocks list`)");
   cmd.add_option("--param,-p", source.params, "Block parameter KEY=VALUE (repeatable)");
   cmd.add_option("--dim", source.dims, "Size of a symbolic dimension, NAME=SIZE (repeatable)");
+  cmd.add_option("--input", source.inputs,
+                 "Value of a scalar graph input, NAME=VALUE: the model is costed for that value (an If on it takes "
+                 "one branch, a Loop's trip count is known) (repeatable)");
   cmd.add_flag("--decompose", source.decompose, "Replace operators by their registered decompositions");
   cmd.add_flag("--report-unsupported", source.report_unsupported,
                "List every unsupported operator with its count instead of stopping at the first");
@@ -62,6 +66,9 @@ Workload load_source(HostContext& ctx, const WorkloadSource& source) {
     if (source.file.empty()) throw Error("no workload given (a file or --block)");
     FrontendOptions options;
     options.values = key_values(source.dims, "--dim", "NAME=SIZE");
+    // Graph-input values travel as "input:NAME" (a symbolic dimension cannot have a ':').
+    for (const auto& [name, value] : key_values(source.inputs, "--input", "NAME=VALUE"))
+      options.values["input:" + name] = value;
     if (source.report_unsupported) options.values["report_unsupported"] = "1";
     workload = registries.load_workload(source.file, options);
   }

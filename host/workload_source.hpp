@@ -23,17 +23,18 @@ struct WorkloadSource {
   std::string block;                ///< a block key (--block)
   std::vector<std::string> params;  ///< block parameters, k=v (--param)
   std::vector<std::string> dims;    ///< symbolic sizes, NAME=SIZE (--dim)
+  std::vector<std::string> inputs;  ///< scalar graph-input values, NAME=VALUE (--input)
   bool decompose = false;           ///< apply every registered decomposition (--decompose)
   bool report_unsupported = false;  ///< list every unsupported operator at once (--report-unsupported)
   std::string cast;                 ///< re-type floating-point tensors to this type (--cast), empty: keep
 
   [[nodiscard]] bool empty() const { return file.empty() && block.empty(); }
-  /// A name for output folders: the file's stem or the block key, then every --param and --dim
-  /// as -KEY=VALUE sorted by key (two runs that differ in them do not share a folder).
+  /// A name for output folders: the file's stem or the block key, then every --param, --dim and
+  /// --input as -KEY=VALUE sorted by key (two runs that differ in them do not share a folder).
   [[nodiscard]] std::string label() const;
 };
 
-/// Adds --block, --param, --dim, --decompose, --report-unsupported and --cast to a subcommand.
+/// Adds --block, --param, --dim, --input, --decompose, --report-unsupported and --cast to a subcommand.
 void add_workload_source_options(CLI::App& cmd, WorkloadSource& source);
 
 struct LoadedWorkload {

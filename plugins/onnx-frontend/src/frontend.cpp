@@ -28,6 +28,8 @@
 #include <stream/ir/reduction_folding.hpp>
 #include <stream/registry/registries.hpp>
 
+#include "constant_subgraphs.hpp"
+#include "input_values.hpp"
 #include "model_checks.hpp"
 #include "parser_util.hpp"
 #include "shape_values.hpp"
@@ -255,6 +257,7 @@ class Loader {
         d.set_dim_value(size);
       }
     }
+    bind_input_values(*model_.mutable_graph(), options_, [this](const std::string& m, const std::string& v) { fail(m, "", v); });
   }
 
   // Why a dimension is unknown: a graph input's symbolic dim, or (an inferred dim named by ONNX, or
@@ -367,10 +370,32 @@ class Loader {
       }
       work_.push_back(std::move(w));
     }
-    drop_metadata_nodes();
     for (auto& w : work_)
       for (auto& i : w.inputs)
         if (!i.empty()) i = resolve(i);
+    drop_constant_nodes();
+    drop_metadata_nodes();
+  }
+
+  // Subgraphs that read no graph input are evaluated at load time (constant_subgraphs.hpp): their
+  // nodes go, their outputs become constants.
+  void drop_constant_nodes() {
+    std::vector<ConstantCandidate> view;
+    for (const auto& w : work_) view.push_back({&w.op_type, &w.domain, &w.inputs, &w.outputs});
+    const auto folded = fold_constant_nodes(
+        view, [&](const std::string& v) { const Value* val = value(v); return val && val->is_constant; },
+        [&](const std::string& v) { return is_graph_output(v); });
+    std::vector<WorkNode> kept;
+    for (std::size_t i = 0; i < work_.size(); ++i) {
+      if (!folded[i]) {
+        kept.push_back(std::move(work_[i]));
+        continue;
+      }
+      folded_reads_.insert(work_[i].inputs.begin(), work_[i].inputs.end());
+      for (const auto& o : work_[i].outputs)
+        if (auto it = values_.find(o); it != values_.end()) it->second.is_constant = true;
+    }
+    work_ = std::move(kept);
   }
 
   bool metadata_typed(const std::string& name) const {
@@ -597,7 +622,11 @@ class Loader {
       if (modelled(name)) edges.inputs.push_back({.value = name});
     for (const auto& name : initializers_)
       if (modelled(name))
-        edges.inputs.push_back({.value = name, .unless_produced = true, .unless_unread = qdq_params_.count(name) != 0});
+        edges.inputs.push_back({.value = name, .unless_produced = true,
+                                .unless_unread = qdq_params_.count(name) != 0 || folded_reads_.count(name) != 0});
+    for (const auto& out : graph_outputs_)  // a graph output computed from constants alone
+      if (const auto name = resolve(out); modelled(name) && value(name)->is_constant)
+        edges.inputs.push_back({.value = name, .unless_produced = true});
     for (const auto& out : graph_outputs_)
       if (const auto name = resolve(out); modelled(name)) edges.outputs.push_back({.edge_name = out, .value = name});
     edges.tensor = [&ctx](const std::string& value) { return ctx.tensor(value); };
@@ -632,6 +661,7 @@ class Loader {
   std::vector<std::string> open_symbols_;  // symbolic input dims no --dim option sets, in order of appearance
   std::unordered_map<std::string, Value> values_;
   std::vector<std::string> initializers_, graph_inputs_, graph_outputs_;
+  std::unordered_set<std::string> folded_reads_;  // values folded constant subgraphs read: no InEdge unless read
   std::unordered_map<std::string, std::string> alias_;
   std::vector<WorkNode> work_;
   std::set<std::string> qdq_params_;  // parameters (QDQ and integer-op scales, immediates): no InEdge unless read

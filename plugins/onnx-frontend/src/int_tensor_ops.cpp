@@ -1,6 +1,8 @@
 #include "int_tensor_ops.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
@@ -30,11 +32,16 @@ bool well_formed(const IntTensor* t) {
   return count && static_cast<std::size_t>(*count) == t->values.size();
 }
 
-// A result whose values fit its element type and whose size matches its shape.
+// A result whose values fit its element type and whose size matches its shape (a float result is
+// rounded to float precision; a non-finite one is not evaluated).
 Result finish(IntTensor t) {
   if (!well_formed(&t)) return std::nullopt;
   for (auto& v : t.values) {
-    if (t.elem == kBool) v = v != 0;
+    if (is_real(t.elem)) {
+      const double x = t.elem == kF32 ? static_cast<double>(static_cast<float>(real_of(v))) : real_of(v);
+      if (!std::isfinite(x)) return std::nullopt;
+      v = real_bits(x);
+    } else if (t.elem == kBool) v = v != 0;
     else if (t.elem == kI32 && (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max()))
       return std::nullopt;
   }
@@ -190,8 +197,62 @@ std::optional<std::int64_t> arithmetic(const std::string& op, std::int64_t a, st
   return r;
 }
 
+// The value of element `v` of a tensor of type `elem`, as a double.
+double as_real(int elem, std::int64_t v) { return is_real(elem) ? real_of(v) : static_cast<double>(v); }
+
+std::optional<double> real_arithmetic(const std::string& op, double a, double b, bool fmod) {
+  if (op == "Add") return a + b;
+  if (op == "Sub") return a - b;
+  if (op == "Mul") return a * b;
+  if (op == "Pow") return std::pow(a, b);
+  if (op == "Max") return std::max(a, b);
+  if (op == "Min") return std::min(a, b);
+  if (op == "Sum") return a + b;
+  if (b == 0) return std::nullopt;
+  if (op == "Div") return a / b;
+  if (op == "Mod" && fmod) return std::fmod(a, b);
+  return std::nullopt;  // Mod on floats requires fmod=1
+}
+
+// The operators on float operands (the comparisons read floats and give bool).
+Result real_binary(const onnx::NodeProto& n, const std::vector<const IntTensor*>& in) {
+  const auto& op = n.op_type();
+  std::vector<int> elems;
+  for (const auto* x : in) elems.push_back(x->elem);
+  auto args = [&](const Dims& a) {
+    std::vector<double> r;
+    for (std::size_t k = 0; k < a.size(); ++k) r.push_back(as_real(elems[k], a[k]));
+    return r;
+  };
+  static const std::map<std::string, std::function<bool(double, double)>> compare{
+      {"Equal", std::equal_to<>()}, {"Less", std::less<>()}, {"Greater", std::greater<>()},
+      {"LessOrEqual", std::less_equal<>()}, {"GreaterOrEqual", std::greater_equal<>()}};
+  if (auto c = compare.find(op); c != compare.end()) {
+    if (in.size() != 2) return std::nullopt;
+    return elementwise(in, kBool, [&](const Dims& a) {
+      const auto r = args(a);
+      return std::optional<std::int64_t>(c->second(r[0], r[1]));
+    });
+  }
+  if (in.size() != 2 && op != "Max" && op != "Min" && op != "Sum") return std::nullopt;
+  const bool fmod = attr_int(n, "fmod", 0) != 0;
+  return elementwise(in, in[0]->elem, [&](const Dims& a) -> std::optional<std::int64_t> {
+    const auto r = args(a);
+    double acc = r[0];
+    for (std::size_t k = 1; k < r.size(); ++k) {
+      const auto v = real_arithmetic(op, acc, r[k], fmod);
+      if (!v) return std::nullopt;
+      acc = *v;
+    }
+    return real_bits(acc);
+  });
+}
+
 Result binary_or_variadic(const onnx::NodeProto& n, const std::vector<const IntTensor*>& in) {
   const auto& op = n.op_type();
+  if (!in.empty() && std::any_of(in.begin(), in.end(), [](const IntTensor* x) { return x && is_real(x->elem); }))
+    return real_binary(n, in);
+  if (op == "Pow") return std::nullopt;  // integer powers overflow; none of the shape arithmetic needs them
   static const std::map<std::string, std::function<bool(std::int64_t, std::int64_t)>> compare{
       {"Equal", std::equal_to<>()},      {"Less", std::less<>()},       {"Greater", std::greater<>()},
       {"LessOrEqual", std::less_equal<>()}, {"GreaterOrEqual", std::greater_equal<>()},
@@ -218,7 +279,28 @@ Result binary_or_variadic(const onnx::NodeProto& n, const std::vector<const IntT
   return elementwise(in, in[0]->elem, [&](const Dims& a) { return arithmetic(op, a[0], a[1], fmod); });
 }
 
+std::optional<double> real_unary(const std::string& op, double v) {
+  static const std::map<std::string, double (*)(double)> math{
+      {"Sqrt", [](double a) { return std::sqrt(a); }}, {"Floor", [](double a) { return std::floor(a); }},
+      {"Ceil", [](double a) { return std::ceil(a); }}, {"Round", [](double a) { return std::nearbyint(a); }},
+      {"Exp", [](double a) { return std::exp(a); }},   {"Log", [](double a) { return std::log(a); }},
+      {"Cos", [](double a) { return std::cos(a); }},   {"Sin", [](double a) { return std::sin(a); }},
+      {"Neg", [](double a) { return -a; }},            {"Abs", [](double a) { return std::fabs(a); }},
+      {"Reciprocal", [](double a) { return 1.0 / a; }},
+      {"Sign", [](double a) { return static_cast<double>((a > 0) - (a < 0)); }}};
+  auto it = math.find(op);
+  if (it == math.end()) return std::nullopt;
+  return it->second(v);  // a non-finite result is refused by finish()
+}
+
 Result unary(const std::string& op, const IntTensor& x) {
+  if (is_real(x.elem))
+    return elementwise({&x}, x.elem, [&](const Dims& a) -> std::optional<std::int64_t> {
+      const auto v = real_unary(op, real_of(a[0]));
+      if (!v) return std::nullopt;
+      return real_bits(*v);
+    });
+  if (op != "Neg" && op != "Abs" && op != "Not" && op != "Sign") return std::nullopt;
   return elementwise({&x}, x.elem, [&](const Dims& a) -> std::optional<std::int64_t> {
     const auto v = a[0];
     if (op == "Not") return v == 0;
@@ -476,16 +558,41 @@ Result slice(const onnx::NodeProto& n, std::int64_t opset, const std::vector<con
   return finish(IntTensor{x.elem, out, std::move(values)});
 }
 
+// Cast between the evaluated types: to a float exactly, from a float truncating toward zero (as
+// ONNX Runtime); a float outside int64 cannot be cast.
 Result cast(const onnx::NodeProto& n, const IntTensor& x) {
-  const auto to = attr_int(n, "to", 0);
-  if (to != kI64 && to != kI32 && to != kBool) return std::nullopt;
-  return finish(IntTensor{static_cast<int>(to), x.dims, x.values});
+  const auto to = static_cast<int>(attr_int(n, "to", 0));
+  if (to != kI64 && to != kI32 && to != kBool && !is_real(to)) return std::nullopt;
+  IntTensor t{to, x.dims, {}};
+  for (auto v : x.values) {
+    const double r = as_real(x.elem, v);
+    if (is_real(to)) t.values.push_back(real_bits(r));
+    else if (!is_real(x.elem)) t.values.push_back(v);
+    else if (to == kBool) t.values.push_back(r != 0);
+    else if (std::fabs(r) < 9.2e18) t.values.push_back(static_cast<std::int64_t>(r));
+    else return std::nullopt;
+  }
+  return finish(std::move(t));
+}
+
+// Range over floats: ceil((limit - start) / delta) elements.
+Result real_range(int elem, double start, double limit, double delta) {
+  if (delta == 0) return std::nullopt;
+  const double steps = std::ceil((limit - start) / delta);
+  if (!(steps < static_cast<double>(kMaxIntElements))) return std::nullopt;
+  const auto count = std::max<std::int64_t>(0, static_cast<std::int64_t>(steps));
+  IntTensor t{elem, {count}, {}};
+  for (std::int64_t i = 0; i < count; ++i) t.values.push_back(real_bits(start + static_cast<double>(i) * delta));
+  return finish(std::move(t));
 }
 
 Result range(const std::vector<const IntTensor*>& in) {
   if (in.size() != 3) return std::nullopt;
   for (const auto* x : in)
     if (!x || x->values.size() != 1) return std::nullopt;
+  if (is_real(in[0]->elem))
+    return real_range(in[0]->elem, real_of(in[0]->values[0]), as_real(in[1]->elem, in[1]->values[0]),
+                      as_real(in[2]->elem, in[2]->values[0]));
   const auto start = in[0]->values[0], limit = in[1]->values[0], delta = in[2]->values[0];
   std::int64_t span = 0;
   if (delta == 0 || __builtin_sub_overflow(limit, start, &span)) return std::nullopt;
@@ -498,14 +605,45 @@ Result range(const std::vector<const IntTensor*>& in) {
   return finish(std::move(t));
 }
 
+// ConstantOfShape: the `value` attribute's one element (float 0 when absent) in every position.
 Result constant_of_shape(const onnx::NodeProto& n, const IntTensor& shape) {
   const auto* value = attribute(n, "value");
-  if (!value || value->type() != onnx::AttributeProto_AttributeType_TENSOR) return std::nullopt;  // float 0
-  const auto fill = int_data(value->t());
-  if (!fill || fill->size() != 1 || shape.dims.size() > 1) return std::nullopt;
+  if (value && value->type() != onnx::AttributeProto_AttributeType_TENSOR) return std::nullopt;
+  const auto fill = value ? small_tensor(value->t()) : std::optional<IntTensor>(IntTensor{kF32, {1}, {real_bits(0.0)}});
+  if (!fill || fill->values.size() != 1 || shape.dims.size() > 1) return std::nullopt;
   const auto count = element_count(shape.values);
   if (!count) return std::nullopt;
-  return finish(IntTensor{value->t().data_type(), shape.values, Dims(static_cast<std::size_t>(*count), fill->front())});
+  return finish(IntTensor{fill->elem, shape.values, Dims(static_cast<std::size_t>(*count), fill->values.front())});
+}
+
+// ScatterND without reduction: a copy of data with the slices that `indices` address replaced by
+// those of `updates` (in index order, as the ONNX reference).
+Result scatter_nd(const onnx::NodeProto& n, const std::vector<const IntTensor*>& in) {
+  if (in.size() != 3 || !in[1] || !in[2]) return std::nullopt;
+  const auto reduction = attribute(n, "reduction");
+  if (reduction && reduction->s() != "none") return std::nullopt;
+  const auto& x = *in[0];
+  const auto& idx = *in[1];
+  const auto& upd = *in[2];
+  if (idx.dims.empty()) return std::nullopt;
+  const auto k = static_cast<std::size_t>(idx.dims.back());
+  if (k == 0 || k > x.dims.size()) return std::nullopt;
+  const auto slice = element_count(Dims(x.dims.begin() + static_cast<std::ptrdiff_t>(k), x.dims.end()));
+  const auto rows = idx.values.size() / k;
+  if (!slice || upd.values.size() != rows * static_cast<std::size_t>(*slice) || upd.elem != x.elem) return std::nullopt;
+  const auto xs = strides_of(x.dims);
+  IntTensor t = x;
+  for (std::size_t r = 0; r < rows; ++r) {
+    std::int64_t base = 0;
+    for (std::size_t j = 0; j < k; ++j) {
+      auto i = idx.values[r * k + j];
+      if (i < -x.dims[j] || i >= x.dims[j]) return std::nullopt;
+      base += (i < 0 ? i + x.dims[j] : i) * xs[j];
+    }
+    for (std::int64_t e = 0; e < *slice; ++e)
+      t.values[static_cast<std::size_t>(base + e)] = upd.values[r * static_cast<std::size_t>(*slice) + static_cast<std::size_t>(e)];
+  }
+  return finish(std::move(t));
 }
 
 Result reduce(const onnx::NodeProto& n, std::int64_t opset, const std::vector<const IntTensor*>& in) {
@@ -528,7 +666,8 @@ Result reduce(const onnx::NodeProto& n, std::int64_t opset, const std::vector<co
   }
   const auto count = element_count(kept);
   if (!count || (*count > 0 && x.values.empty() && op != "ReduceSum" && op != "ReduceProd")) return std::nullopt;
-  const std::int64_t init = op == "ReduceProd" ? 1 : 0;
+  const bool real = is_real(x.elem);
+  const std::int64_t init = op == "ReduceProd" ? (real ? real_bits(1.0) : 1) : (real ? real_bits(0.0) : 0);
   Dims acc(static_cast<std::size_t>(*count), init);
   std::vector<bool> started(acc.size(), false);
   const auto ks = strides_of(kept);
@@ -540,7 +679,11 @@ Result reduce(const onnx::NodeProto& n, std::int64_t opset, const std::vector<co
     const auto v = x.values[f];
     const bool first = !started[static_cast<std::size_t>(dst)];
     started[static_cast<std::size_t>(dst)] = true;
-    if (op == "ReduceMax") r = first ? v : std::max(r, v);
+    if (real) {
+      const double a = real_of(r), b = real_of(v);
+      const double m = op == "ReduceMax" ? std::max(a, b) : op == "ReduceMin" ? std::min(a, b) : op == "ReduceSum" ? a + b : a * b;
+      r = (first && (op == "ReduceMax" || op == "ReduceMin")) ? v : real_bits(m);
+    } else if (op == "ReduceMax") r = first ? v : std::max(r, v);
     else if (op == "ReduceMin") r = first ? v : std::min(r, v);
     else if (op == "ReduceSum" ? __builtin_add_overflow(r, v, &r) : __builtin_mul_overflow(r, v, &r)) return std::nullopt;
   }
@@ -566,7 +709,8 @@ Result dispatch(const onnx::NodeProto& n, std::int64_t opset, const std::vector<
   if (!arg(0)) return std::nullopt;
   const auto& x = *arg(0);
   if (op == "Identity") return reshaped(x, x.dims);
-  if (op == "Neg" || op == "Abs" || op == "Not" || op == "Sign") return unary(op, x);
+  if (op == "Not" || real_unary(op, 1.0)) return unary(op, x);
+  if (op == "ScatterND") return scatter_nd(n, in);
   if (op == "Cast") return cast(n, x);
   if (op == "Flatten") return flatten(n, x);
   if (op == "Transpose") return transpose(n, x);
@@ -595,11 +739,24 @@ const std::vector<std::string>& int_op_types() {
       "Shape", "Size", "Constant", "Identity", "Cast", "Gather", "Concat", "Unsqueeze", "Squeeze", "Slice", "Reshape",
       "Flatten", "Expand", "Transpose", "Tile", "Range", "ConstantOfShape", "Where", "Neg", "Abs", "Not", "Sign", "Add",
       "Sub", "Mul", "Div", "Mod", "Max", "Min", "Sum", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And",
-      "Or", "Xor", "ReduceProd", "ReduceSum", "ReduceMax", "ReduceMin"};
+      "Or", "Xor", "ReduceProd", "ReduceSum", "ReduceMax", "ReduceMin", "Pow", "Sqrt", "Floor", "Ceil", "Round", "Exp",
+      "Log", "Cos", "Sin", "Reciprocal", "ScatterND"};
   return ops;
 }
 
 }  // namespace
+
+double real_of(std::int64_t bits) {
+  double r = 0;
+  std::memcpy(&r, &bits, sizeof r);
+  return r;
+}
+
+std::int64_t real_bits(double value) {
+  std::int64_t r = 0;
+  std::memcpy(&r, &value, sizeof r);
+  return r;
+}
 
 bool is_int_op(const std::string& op_type) {
   const auto& ops = int_op_types();

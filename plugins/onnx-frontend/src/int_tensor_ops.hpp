@@ -1,7 +1,9 @@
-// Integer tensor operations of the shape-arithmetic evaluator (shape_values.hpp): the ONNX
-// semantics of Shape, Size, Gather, Concat, Unsqueeze, Squeeze, Slice, Reshape, Flatten, Expand,
-// Transpose, Tile, Cast, Identity, the element-wise arithmetic, comparison and logic operators,
-// Where, Range, ConstantOfShape and the Reduce operators, on small int64/int32/bool tensors.
+// Tensor operations of the load-time constant evaluator (shape_values.hpp): the ONNX semantics of
+// Shape, Size, Gather, Concat, Unsqueeze, Squeeze, Slice, Reshape, Flatten, Expand, Transpose,
+// Tile, Cast, Identity, ScatterND, the element-wise arithmetic, comparison, logic and (on floats)
+// math operators, Where, Range, ConstantOfShape and the Reduce operators, on small int64/int32/
+// bool and float/double tensors (the float ones let shape arithmetic that passes through floats,
+// such as Cast(seq_len) -> Range or sqrt(head_dim), evaluate).
 // Each returns nothing when the node cannot be evaluated exactly: an unknown or malformed operand,
 // a result over kMaxIntElements elements, integer overflow, division by zero.
 #pragma once
@@ -20,7 +22,16 @@ inline constexpr int kI64 = onnx::TensorProto_DataType_INT64;
 inline constexpr int kI32 = onnx::TensorProto_DataType_INT32;
 inline constexpr int kBool = onnx::TensorProto_DataType_BOOL;
 
-/// A small integer tensor, row-major; `elem` is TensorProto INT64, INT32 or BOOL.
+inline constexpr int kF32 = onnx::TensorProto_DataType_FLOAT;
+inline constexpr int kF64 = onnx::TensorProto_DataType_DOUBLE;
+
+/// FLOAT and DOUBLE tensors are evaluated too; their values are doubles stored bit for bit in
+/// IntTensor::values, so that the data-movement operators copy them like integers.
+[[nodiscard]] inline bool is_real(int elem) { return elem == kF32 || elem == kF64; }
+[[nodiscard]] double real_of(std::int64_t bits);
+[[nodiscard]] std::int64_t real_bits(double value);
+
+/// A small tensor, row-major; `elem` is TensorProto INT64, INT32, BOOL, FLOAT or DOUBLE (is_real).
 struct IntTensor {
   int elem = onnx::TensorProto_DataType_INT64;
   std::vector<std::int64_t> dims;

@@ -1,5 +1,6 @@
 #include "shape_values.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_map>
 
@@ -8,11 +9,39 @@
 namespace stream::onnx_frontend {
 namespace {
 
+using Dims = std::vector<std::int64_t>;
 
-std::optional<IntTensor> int_tensor(const onnx::TensorProto& t) {
-  auto values = int_data(t);
-  if (!values) return std::nullopt;
-  return IntTensor{t.data_type(), {t.dims().begin(), t.dims().end()}, std::move(*values)};
+
+// The values of a small float or double tensor, as doubles.
+std::optional<std::vector<double>> real_data(const onnx::TensorProto& t) {
+  const int type = t.data_type();
+  if (!is_real(type) || t.data_location() == onnx::TensorProto_DataLocation_EXTERNAL) return std::nullopt;
+  std::int64_t count = 1;
+  for (auto d : t.dims())
+    if (d < 0 || __builtin_mul_overflow(count, d, &count) || count > kMaxIntElements) return std::nullopt;
+  std::vector<double> out;
+  if (type == kF32 && t.float_data_size() > 0) {
+    out.assign(t.float_data().begin(), t.float_data().end());
+  } else if (type == kF64 && t.double_data_size() > 0) {
+    out.assign(t.double_data().begin(), t.double_data().end());
+  } else {
+    const auto& raw = t.raw_data();
+    const std::size_t width = type == kF32 ? 4 : 8;
+    if (raw.size() != static_cast<std::size_t>(count) * width) return std::nullopt;
+    for (std::size_t i = 0; i < raw.size(); i += width) {
+      if (width == 4) {
+        float x = 0;
+        std::memcpy(&x, raw.data() + i, 4);
+        out.push_back(x);
+      } else {
+        double x = 0;
+        std::memcpy(&x, raw.data() + i, 8);
+        out.push_back(x);
+      }
+    }
+  }
+  if (static_cast<std::int64_t>(out.size()) != count) return std::nullopt;
+  return out;
 }
 
 // Replaces the node by a Constant holding `t`, keeping its name and output.
@@ -30,6 +59,8 @@ void make_constant(onnx::NodeProto& n, const IntTensor& t) {
   for (auto d : t.dims) value->add_dims(d);
   for (auto v : t.values) {
     if (t.elem == kI64) value->add_int64_data(v);
+    else if (t.elem == kF32) value->add_float_data(static_cast<float>(real_of(v)));
+    else if (t.elem == kF64) value->add_double_data(real_of(v));
     else value->add_int32_data(static_cast<std::int32_t>(v));
   }
 }
@@ -77,9 +108,30 @@ std::optional<std::vector<std::int64_t>> int_data(const onnx::TensorProto& t) {
   return out;
 }
 
+std::optional<IntTensor> small_tensor(const onnx::TensorProto& t) {
+  const Dims dims(t.dims().begin(), t.dims().end());
+  if (is_real(t.data_type())) {
+    auto values = real_data(t);
+    if (!values) return std::nullopt;
+    IntTensor r{t.data_type(), dims, {}};
+    for (auto v : *values) r.values.push_back(real_bits(v));
+    return r;
+  }
+  auto values = int_data(t);
+  if (!values) return std::nullopt;
+  return IntTensor{t.data_type(), dims, std::move(*values)};
+}
+
+// Float initializers of more than one element are weights: evaluating a Transpose or Reshape of one
+// would turn the weight into an anonymous Constant (constant_subgraphs.hpp keeps such views), and no
+// shape depends on a weight's values. Scalars (a scale, an exponent base) take part.
 ShapeValueFolder::ShapeValueFolder(const onnx::GraphProto& graph, std::int64_t opset) : opset_(opset) {
-  for (const auto& t : graph.initializer())
-    if (auto v = int_tensor(t)) known_.emplace(t.name(), std::move(*v));
+  for (const auto& t : graph.initializer()) {
+    if (is_real(t.data_type()) && std::any_of(t.dims().begin(), t.dims().end(), [](std::int64_t d) { return d != 1; }))
+      continue;
+    if (auto v = small_tensor(t)) known_.emplace(t.name(), std::move(*v));
+    if (is_real(t.data_type())) stored_reals_.insert(t.name());
+  }
 }
 
 bool ShapeValueFolder::fold(onnx::NodeProto& n, const StaticShapeLookup& static_shape) {
@@ -88,10 +140,14 @@ bool ShapeValueFolder::fold(onnx::NodeProto& n, const StaticShapeLookup& static_
   if (!is_int_op(n.op_type())) return false;
   if (n.op_type() == "Constant" && tensor_constant(n)) {
     for (const auto& a : n.attribute())
-      if (a.name() == "value" && a.type() == onnx::AttributeProto_AttributeType_TENSOR)
-        if (auto v = int_tensor(a.t())) known_[n.output(0)] = std::move(*v);
+      if (a.name() == "value" && a.type() == onnx::AttributeProto_AttributeType_TENSOR) {
+        if (auto v = small_tensor(a.t())) known_[n.output(0)] = std::move(*v);
+        if (is_real(a.t().data_type())) stored_reals_.insert(n.output(0));
+      }
     return false;
   }
+  static const std::unordered_set<std::string> layout{"Reshape", "Transpose", "Flatten", "Squeeze", "Unsqueeze", "Identity"};
+  if (layout.count(n.op_type()) != 0 && n.input_size() > 0 && stored_reals_.count(n.input(0)) != 0) return false;
   const bool reads_shape = n.op_type() == "Shape" || n.op_type() == "Size";
   std::vector<const IntTensor*> inputs(static_cast<std::size_t>(n.input_size()), nullptr);
   for (int i = reads_shape ? 1 : 0; i < n.input_size(); ++i) {
@@ -110,6 +166,7 @@ bool ShapeValueFolder::fold(onnx::NodeProto& n, const StaticShapeLookup& static_
   }
   auto value = evaluate_int_op(n, opset_, inputs, shape);
   if (!value) return false;
+  if (n.op_type() == "ConstantOfShape" && is_real(value->elem)) stored_reals_.insert(n.output(0));
   make_constant(n, *value);
   known_[n.output(0)] = std::move(*value);
   return true;

@@ -1,10 +1,10 @@
-// Shape arithmetic evaluated at load time. Exporters compute Reshape targets, Slice ends, Pad pads
+// Shape arithmetic, and every other small constant computation, evaluated at load time. Exporters compute Reshape targets, Slice ends, Pad pads
 // and Expand shapes at run time, from Shape(x) through chains of small integer operations (Gather,
 // Concat, Unsqueeze, Div, Mod, Equal, Where, ConstantOfShape, Transpose, ...). ONNX 1.12's data
 // propagation follows only part of such a chain (Shape, Gather, Concat, Unsqueeze, Squeeze, Slice,
 // Cast, Add, Sub, Mul). A ShapeValueFolder, shown the nodes in graph order, evaluates every
-// single-output default-domain node whose result is an int64, int32 or bool tensor and whose
-// inputs are known (integer initializers and Constants, values it folded before, or the static
+// single-output default-domain node that int_tensor_ops evaluates and whose inputs are known
+// (small integer and float initializers and Constants, values it folded before, or the static
 // shape a Shape node reads) and replaces it by a Constant holding the result: shape inference then
 // reads those values as data, and the parsers receive them as OnnxValue::int_values. Results over
 // kMaxIntElements elements, integer overflow and division by zero are left unevaluated.
@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "int_tensor_ops.hpp"
@@ -28,6 +29,9 @@ inline constexpr std::int64_t kMaxIntElements = 1 << 14;
 
 /// The values of a small int64, int32 or bool tensor stored in the model (never external data).
 [[nodiscard]] std::optional<std::vector<std::int64_t>> int_data(const onnx::TensorProto& t);
+
+/// A small int64, int32, bool, float or double tensor stored in the model, as the evaluator holds it.
+[[nodiscard]] std::optional<IntTensor> small_tensor(const onnx::TensorProto& t);
 
 /// The fully static shape of a value, or nullptr when some extent is unknown or the value is unknown.
 using StaticShapeLookup = std::function<const std::vector<std::int64_t>*(const std::string& value)>;
@@ -42,9 +46,18 @@ class ShapeValueFolder {
   /// Returns true when the node was rewritten.
   bool fold(onnx::NodeProto& node, const StaticShapeLookup& static_shape);
 
+  /// The value of `name` when known (an initializer, a Constant or a folded node), else nullptr.
+  [[nodiscard]] const IntTensor* value(const std::string& name) const {
+    const auto it = known_.find(name);
+    return it == known_.end() ? nullptr : &it->second;
+  }
+
  private:
   std::int64_t opset_;
   std::unordered_map<std::string, IntTensor> known_;  // lookups only
+  // Float values as stored (initializers, Constants, ConstantOfShape fills): a layout operator over
+  // one is left to constant_subgraphs.hpp, which keeps it a view of the stored weight.
+  std::unordered_set<std::string> stored_reals_;
 };
 
 }  // namespace stream::onnx_frontend

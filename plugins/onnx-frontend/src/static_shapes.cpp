@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "control_flow.hpp"
 #include "parser_util.hpp"
 #include "shape_values.hpp"
 
@@ -229,7 +230,16 @@ std::size_t fill_gaps(onnx::GraphProto& g, std::int64_t opset, const ShapeFailur
     if (has_static_outputs(n, index)) continue;
     if (infer_node(n, opset, index, data, fail) || complete_node(n, index)) ++changed;
   }
-  return changed;
+  const KnownValueLookup known = [&](const std::string& v) { return folder.value(v); };
+  return changed + expand_control_flow(g, opset, known, lookup, fail);
+}
+
+// The control-flow nodes no round could resolve are errors; the values known after the last
+// round decide what is left.
+void reject_unresolved(onnx::GraphProto& g, std::int64_t opset, const ShapeFailure& fail) {
+  ShapeValueFolder folder(g, opset);
+  for (auto& n : *g.mutable_node()) folder.fold(n, [](const std::string&) { return nullptr; });
+  reject_control_flow(g, [&](const std::string& v) { return folder.value(v); }, fail);
 }
 
 // libonnx 1.12's data propagator for Shape reads its input's type without a null check: a Shape
@@ -270,6 +280,7 @@ void infer_static_shapes(onnx::ModelProto& model, std::int64_t default_opset, co
     if (fill_gaps(*model.mutable_graph(), default_opset, fail) == 0 && round > 0) break;
     run_inference();
   }
+  reject_unresolved(*model.mutable_graph(), default_opset, fail);
 }
 
 }  // namespace stream::onnx_frontend

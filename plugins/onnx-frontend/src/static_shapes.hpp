@@ -6,7 +6,9 @@
 // same pass), Einsum outputs get their extents from the equation (ONNX 1.12 infers only the rank),
 // and element-wise activations without a schema in ONNX 1.12 keep their input's shape. ONNX's
 // inference then runs over the completed graph, and again our pass; rounds stop when a pass
-// changes nothing, or after kMaxShapeRounds. Our pass runs first, so that a shape input of
+// changes nothing, or after kMaxShapeRounds. At the end of each pass of ours, the If, Loop and Scan
+// nodes that the values known by then decide are expanded into plain nodes (control_flow.hpp); one
+// left after the last round is an error. Our pass runs first, so that a shape input of
 // absurd length (a fuzzed Reshape target) is an error before ONNX's inference tries to build it.
 #pragma once
 

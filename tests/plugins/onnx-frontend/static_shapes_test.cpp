@@ -137,10 +137,11 @@ TEST(RuntimeShapes, VitClassTokenExpandFromShapeWithMinusOnes) {
   m.output("tokens", F32);
   auto w = parse(m);
   // target = Where([F, T, T], [1, 1, 1], [2, -1, -1]) = [2, 1, 1]; Expand([1,1,16], [2,1,1]) = [2,1,16].
-  const auto& e = node(w, "expand_cls");
-  EXPECT_EQ(sizes(e), (std::vector<std::int64_t>{2, 1, 16}));
-  EXPECT_EQ(map_of(e, 0), "(0, d1, d2)");  // extent 1 = 1 on axis 1 keeps its dim
+  // The Expand reads only the weight: it is evaluated at load time, and Concat reads its result.
   const auto& t = node(w, "tokens");
+  EXPECT_EQ(t.inputs[0]->name, "cls_e");
+  EXPECT_EQ(t.inputs[0]->shape, (std::vector<std::int64_t>{2, 1, 16}));
+  EXPECT_EQ(w.computation_nodes().size(), 1u);  // the Concat
   EXPECT_EQ(t.outputs[0]->shape, (std::vector<std::int64_t>{2, 6, 16}));
   EXPECT_EQ(map_of(t, 1), "(d0, (d1 + -1), d2)");
 }
@@ -247,8 +248,12 @@ TEST(RuntimeShapes, PositionIdsFromRangeAndFlattenFromReduceProd) {
   m.node("MatMul", {"flat", "W"}, {"logits"}, "head");
   m.output("logits", F32);
   auto w = parse(m);
-  // positions = [0..11]: the Gather reads 12 rows of the 512-row table.
-  EXPECT_EQ(node(w, "pos_embed").outputs[0]->shape, (std::vector<std::int64_t>{12, 16}));
+  // positions = [0..11]: the Gather reads 12 rows of the 512-row table, from constants alone, so
+  // it is evaluated at load time and the Add reads its [12, 16] result.
+  const auto& add = node(w, "add_pos");
+  ASSERT_EQ(add.inputs.size(), 2u);
+  EXPECT_EQ(add.inputs[1]->name, "pos");
+  EXPECT_EQ(add.inputs[1]->shape, (std::vector<std::int64_t>{12, 16}));
   // 12 * 16 = 192 features; the flattening Reshape folds by splitting the contraction into
   // (12, 16): head dims (m=2, n=10, k0=12, k1=16), and W is refined to [12, 16, 10].
   EXPECT_EQ(sizes(node(w, "head")), (std::vector<std::int64_t>{2, 10, 12, 16}));
@@ -270,7 +275,9 @@ TEST(GenuineExports, TinyVitClassTokenAndAttentionFromTheExporter) {
   const auto w = registries().load_workload(path, opts);
   // x [2, 3, 16, 16] -> 4 x 4 patches of 32 channels; cls.expand(2, -1, -1) = [2, 1, 32] (the
   // exporter's Where(Equal(s, -1), 1, s) shape); 1 + 16 = 17 tokens.
-  EXPECT_EQ(sizes(node(w, "/Expand")), (std::vector<std::int64_t>{2, 1, 32}));
+  // The Expand reads only the cls weight: evaluated at load time, Concat reads its result.
+  EXPECT_EQ(node(w, "/Concat_2").inputs[0]->name, "/Expand_output_0");
+  EXPECT_EQ(node(w, "/Concat_2").inputs[0]->shape, (std::vector<std::int64_t>{2, 1, 32}));
   EXPECT_EQ(node(w, "/Concat_2").outputs[0]->shape, (std::vector<std::int64_t>{2, 17, 32}));
   // nn.MultiheadAttention folds batch and 4 heads into 2 * 4 = 8 of head size 32 / 4 = 8:
   // scores dims (8, m=17, n=17, k=8).
