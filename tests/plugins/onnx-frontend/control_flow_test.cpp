@@ -2,6 +2,7 @@
 // its taken branch, a Loop with a known trip count and a Scan with a static scan extent become
 // copies of their body; what cannot be decided is an error naming the node and how to decide it.
 #include "onnx_test_util.hpp"
+#include "stream_cli.hpp"
 
 using namespace onnx_test;
 
@@ -242,6 +243,21 @@ TEST(ControlFlow, IfNestedInALoopReadsOuterScopeTensors) {
   const auto w = parse(m);
   ASSERT_EQ(count_type(w, "MatMul"), 3u);
   EXPECT_EQ(node(w, "Loop_rnn/it0/step/inner").inputs[0]->name, "h0");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ControlFlow, StreamParseTakesInputValuesFromTheCommandLine) {
+  const auto path = sample_rate_model().save_temp("control_flow_cli_sr.onnx").string();
+  const auto undecided = stream::test::run_stream("parse " + path);
+  EXPECT_EQ(undecided.code, 2) << undecided.out;
+  EXPECT_NE(undecided.out.find("--input sr=VALUE"), std::string::npos) << undecided.out;
+  const auto decided = stream::test::run_stream("parse " + path + " --input sr=8000");
+  EXPECT_EQ(decided.code, 0) << decided.out;
+  EXPECT_NE(decided.out.find("If_sr/lo_MatMul"), std::string::npos) << decided.out;
+  EXPECT_EQ(decided.out.find("If_sr/hi_MatMul"), std::string::npos) << decided.out;
 }
 
 }  // namespace
