@@ -371,9 +371,15 @@ class Folder {
     }
   }
 
+  // A fold whose refinements keep splitting (seen on torchvision's Swin once its constant
+  // subgraphs are evaluated: no end, and memory growing by gigabytes) is given up, leaving the
+  // layout op a FusionEdge; real folds take a few refinements per reader.
+  static constexpr int kMaxRefinements = 4096;
+
   // Queues the refinement of `tensor` that splitting a loop of node ni implies; `axis` is read
   // from ni's map, which already shows ni's earlier, still pending, splits of that tensor.
   void push_expanded(std::size_t ni, const std::string& tensor, std::size_t axis, const Shape& e) {
+    if (next_id_ >= kMaxRefinements) throw Failed{};
     Refinement r{tensor, axis, e, {ni}};
     r.id = ++next_id_;
     auto& earlier = expanded_by_node_[{ni, tensor}];

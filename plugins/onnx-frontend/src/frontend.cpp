@@ -257,7 +257,10 @@ class Loader {
         d.set_dim_value(size);
       }
     }
-    bind_input_values(*model_.mutable_graph(), options_, [this](const std::string& m, const std::string& v) { fail(m, "", v); });
+    // A given input's value decides things at load time: it gets no InEdge unless a node reads it.
+    for (auto& name : bind_input_values(*model_.mutable_graph(), options_,
+                                        [this](const std::string& m, const std::string& v) { fail(m, "", v); }))
+      folded_reads_.insert(std::move(name));
   }
 
   // Why a dimension is unknown: a graph input's symbolic dim, or (an inferred dim named by ONNX, or
@@ -661,7 +664,8 @@ class Loader {
   std::vector<std::string> open_symbols_;  // symbolic input dims no --dim option sets, in order of appearance
   std::unordered_map<std::string, Value> values_;
   std::vector<std::string> initializers_, graph_inputs_, graph_outputs_;
-  std::unordered_set<std::string> folded_reads_;  // values folded constant subgraphs read: no InEdge unless read
+  // Values only load-time evaluation may read (inputs of folded nodes, --input values): no InEdge unless read.
+  std::unordered_set<std::string> folded_reads_;
   std::unordered_map<std::string, std::string> alias_;
   std::vector<WorkNode> work_;
   std::set<std::string> qdq_params_;  // parameters (QDQ and integer-op scales, immediates): no InEdge unless read

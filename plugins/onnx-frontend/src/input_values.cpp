@@ -69,10 +69,15 @@ void bind_one(onnx::GraphProto& g, const std::string& name, const std::string& t
 
 }  // namespace
 
-void bind_input_values(onnx::GraphProto& graph, const FrontendOptions& options, const Fail& fail) {
+std::vector<std::string> bind_input_values(onnx::GraphProto& graph, const FrontendOptions& options, const Fail& fail) {
   const std::string prefix = kInputOptionPrefix;
-  for (const auto& [key, value] : options.values)
-    if (key.rfind(prefix, 0) == 0) bind_one(graph, key.substr(prefix.size()), value, fail);
+  std::vector<std::string> bound;
+  for (const auto& [key, value] : options.values) {
+    if (key.rfind(prefix, 0) != 0) continue;
+    bound.push_back(key.substr(prefix.size()));
+    bind_one(graph, bound.back(), value, fail);
+  }
+  return bound;
 }
 
 }  // namespace stream::onnx_frontend

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <stream/registry/frontends.hpp>
 
@@ -17,9 +18,10 @@ namespace stream::onnx_frontend {
 /// The frontend option prefix of a graph-input value.
 inline constexpr const char* kInputOptionPrefix = "input:";
 
-/// Turns each graph input named by an "input:NAME" option into an initializer holding its value.
-/// `fail(message, value)` reports an unknown input, a non-scalar input or an unreadable value.
-void bind_input_values(onnx::GraphProto& graph, const FrontendOptions& options,
+/// Turns each graph input named by an "input:NAME" option into an initializer holding its value,
+/// and returns their names. `fail(message, value)` reports an unknown input, a non-scalar input or
+/// an unreadable value.
+std::vector<std::string> bind_input_values(onnx::GraphProto& graph, const FrontendOptions& options,
                        const std::function<void(const std::string& message, const std::string& value)>& fail);
 
 }  // namespace stream::onnx_frontend

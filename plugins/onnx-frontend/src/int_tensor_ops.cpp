@@ -286,7 +286,7 @@ std::optional<double> real_unary(const std::string& op, double v) {
       {"Exp", [](double a) { return std::exp(a); }},   {"Log", [](double a) { return std::log(a); }},
       {"Cos", [](double a) { return std::cos(a); }},   {"Sin", [](double a) { return std::sin(a); }},
       {"Neg", [](double a) { return -a; }},            {"Abs", [](double a) { return std::fabs(a); }},
-      {"Reciprocal", [](double a) { return 1.0 / a; }},
+      {"Reciprocal", [](double a) { return 1.0 / a; }}, {"Relu", [](double a) { return std::max(a, 0.0); }},
       {"Sign", [](double a) { return static_cast<double>((a > 0) - (a < 0)); }}};
   auto it = math.find(op);
   if (it == math.end()) return std::nullopt;
@@ -300,11 +300,12 @@ Result unary(const std::string& op, const IntTensor& x) {
       if (!v) return std::nullopt;
       return real_bits(*v);
     });
-  if (op != "Neg" && op != "Abs" && op != "Not" && op != "Sign") return std::nullopt;
+  if (op != "Neg" && op != "Abs" && op != "Not" && op != "Sign" && op != "Relu") return std::nullopt;
   return elementwise({&x}, x.elem, [&](const Dims& a) -> std::optional<std::int64_t> {
     const auto v = a[0];
     if (op == "Not") return v == 0;
     if (op == "Sign") return (v > 0) - (v < 0);
+    if (op == "Relu") return std::max<std::int64_t>(v, 0);
     if (v == std::numeric_limits<std::int64_t>::min()) return std::nullopt;
     if (op == "Neg") return -v;
     return v < 0 ? -v : v;  // Abs
@@ -740,7 +741,7 @@ const std::vector<std::string>& int_op_types() {
       "Flatten", "Expand", "Transpose", "Tile", "Range", "ConstantOfShape", "Where", "Neg", "Abs", "Not", "Sign", "Add",
       "Sub", "Mul", "Div", "Mod", "Max", "Min", "Sum", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And",
       "Or", "Xor", "ReduceProd", "ReduceSum", "ReduceMax", "ReduceMin", "Pow", "Sqrt", "Floor", "Ceil", "Round", "Exp",
-      "Log", "Cos", "Sin", "Reciprocal", "ScatterND"};
+      "Log", "Cos", "Sin", "Reciprocal", "Relu", "ScatterND"};
   return ops;
 }
 
