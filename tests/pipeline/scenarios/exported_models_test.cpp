@@ -4,8 +4,9 @@
 // mapping on the TPU-like quad core, in fp32 as exported and cast to bf16; cast, at least 99% of
 // its Conv, Gemm and MatMul (node, core) costs are per-core model figures, not estimates.
 //
-// Not here: swin_op17, whose relative-position index is int64 arithmetic over a 2-D grid that the
-// frontend does not evaluate yet (it stops with a clear error naming the Cast that reads it).
+// Not here: swin_op17. Its shifted-window mask (int64 arithmetic over constants) is evaluated at
+// load time and it parses, but `stream run` stops (exit 2) at the Softmax decomposition: layout
+// folding refines the shape of the masked scores the Softmax reads.
 //
 // Each run prints one line to stderr (model, groups, latency, share of model costs, wall time)
 // that the closing note's table is made from.

@@ -54,3 +54,25 @@ TEST(TorchConstantSubgraphs, SwinRelativePositionBiasIsAConstant) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(TorchConstantSubgraphs, TorchvisionSwinShiftedWindowMaskIsAConstant) {
+  // inputs/workload/exported/swin_op17.onnx (torchvision SwinTransformer, 64x64 input, patch 4,
+  // window 4, heads [2, 4]): the shifted-window attention mask is int64/float arithmetic over
+  // constants (slices of an image mask, ScatterND, window partition, Sub, Equal, Where). Before
+  // its evaluation the frontend stopped with "unsupported element type INT64".
+  const auto w = parse_file(std::string(STREAM_INPUTS_DIR) + "/workload/exported/swin_op17.onnx");
+  for (const auto* type : {"ScatterND", "Range", "Where", "Equal"}) EXPECT_FALSE(has_type(w, type)) << type;
+  // Stage 1's shifted block adds the mask to its scores: 16x16 tokens make 4x4 = 16 windows of
+  // 16 tokens, so the mask holds 16 * 16 * 16 = 4096 values (its shape refined by layout folding).
+  const auto& add = node(w, "/features/features.1/features.1.1/attn/Add_11");
+  ASSERT_EQ(add.inputs.size(), 2u);
+  const auto& mask = *add.inputs[1];
+  EXPECT_EQ(node(w, mask.name).kind, NodeKind::InEdge);
+  std::int64_t count = 1;
+  for (auto d : mask.shape) count *= d;
+  EXPECT_EQ(count, 16 * 16 * 16);
+}
+
+}  // namespace
