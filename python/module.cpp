@@ -32,7 +32,7 @@ namespace fs = std::filesystem;
 namespace {
 
 py::object parse_workload(const std::string& path_or_block, bool decompose, const std::optional<std::string>& cast,
-                          const StringMap& dims, const py::kwargs& params) {
+                          const StringMap& dims, const StringMap& inputs, const py::kwargs& params) {
   auto& s = session();
   const StringMap block_params = stringified(params);
   nlohmann::json j;
@@ -41,6 +41,7 @@ py::object parse_workload(const std::string& path_or_block, bool decompose, cons
     auto source = workload_source(path_or_block, block_params, s);
     if (source.block.empty()) source.file = host::resolve_input(source.file).string();
     source.dims = key_values(dims);
+    source.inputs = key_values(inputs);
     source.decompose = decompose;
     source.cast = cast.value_or("");
     const std::lock_guard lock(s.mutex);
@@ -103,9 +104,9 @@ PYBIND11_MODULE(stream_cpp, m) {
   register_run_result(m);
   register_runs(m);
   m.def("parse_workload", &parse_workload, py::arg("path_or_block"), py::kw_only(), py::arg("decompose") = false,
-        py::arg("cast") = py::none(), py::arg("dims") = StringMap{},
+        py::arg("cast") = py::none(), py::arg("dims") = StringMap{}, py::arg("inputs") = StringMap{},
         "The affine workload of a model file or a block (block parameters as keyword arguments), as `stream parse "
-        "--format json` prints it.");
+        "--format json` prints it; inputs={'sr': '16000'} gives scalar graph inputs a value (--input).");
   m.def("load_accelerator", &load_accelerator, py::arg("path"),
         "An accelerator description read and checked, as `stream validate --format json` reports it.");
   m.def("validate", &validate, py::arg("hardware"), py::arg("workload") = py::none(),

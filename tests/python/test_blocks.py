@@ -42,3 +42,13 @@ def test_block_run_writes_what_stream_run_writes(scratch):
     py_summary = (scratch / "py" / "exp" / "summary.json").read_text()
     assert py_summary == (scratch / "cli" / "exp" / "summary.json").read_text()
     assert json.loads(py_summary)["total_latency"] == r.total_latency > 0
+
+
+def test_parse_workload_gives_graph_inputs_a_value(source_dir):
+    # sample_rate_if.onnx: y = If(sr == 16000) { x[1,16] @ W16k[16,32] } else { x @ W8k[16,8] }.
+    model = str(source_dir / "tests/plugins/onnx-frontend/data/sample_rate_if.onnx")
+    for rate, name, n in (("16000", "If_sr/hi_MatMul", 32), ("8000", "If_sr/lo_MatMul", 8)):
+        w = stream_cpp.parse_workload(model, inputs={"sr": rate})
+        nodes = {x["name"]: x for x in w["nodes"] if x["kind"] == "computation"}
+        assert list(nodes) == [name]
+        assert [(l["name"], l["size"]) for l in nodes[name]["loop_dims"]] == [("m", 1), ("n", n), ("k", 16)]

@@ -393,6 +393,23 @@ std::size_t expand_control_flow(onnx::GraphProto& g, std::int64_t opset, const K
   return expanded;
 }
 
+std::vector<std::string> subgraph_reads(const onnx::GraphProto& graph) {
+  std::vector<std::string> out;
+  for (const auto& n : graph.node())
+    for (const auto& a : n.attribute()) {
+      std::vector<const onnx::GraphProto*> graphs;
+      if (a.has_g()) graphs.push_back(&a.g());
+      for (const auto& g : a.graphs()) graphs.push_back(&g);
+      for (const auto* g : graphs) {
+        for (const auto& inner : g->node()) out.insert(out.end(), inner.input().begin(), inner.input().end());
+        for (const auto& o : g->output()) out.push_back(o.name());
+        const auto nested = subgraph_reads(*g);
+        out.insert(out.end(), nested.begin(), nested.end());
+      }
+    }
+  return out;
+}
+
 void reject_control_flow(const onnx::GraphProto& g, const KnownValueLookup& known, const ShapeFailure& fail) {
   for (const auto& n : g.node()) {
     if (!is_control_flow(n)) continue;

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "int_tensor_ops.hpp"
 #include "shape_values.hpp"
@@ -36,6 +37,10 @@ inline constexpr std::int64_t kMaxUnrolledNodes = 1 << 16;
 /// too many nodes) and a batched Scan (opset 8) fail at once.
 std::size_t expand_control_flow(onnx::GraphProto& graph, std::int64_t opset, const KnownValueLookup& known,
                                 const StaticShapeLookup& static_shape, const ShapeFailure& fail);
+
+/// Every value the subgraphs of `graph`'s nodes read (at any depth): an initializer only an untaken
+/// branch reads is not part of the workload.
+[[nodiscard]] std::vector<std::string> subgraph_reads(const onnx::GraphProto& graph);
 
 /// Fails on the first If, Loop or Scan left in `graph`, naming it, why it could not be resolved and
 /// the graph inputs --input could give to decide it.

@@ -29,6 +29,7 @@
 #include <stream/registry/registries.hpp>
 
 #include "constant_subgraphs.hpp"
+#include "control_flow.hpp"
 #include "input_values.hpp"
 #include "model_checks.hpp"
 #include "parser_util.hpp"
@@ -278,6 +279,9 @@ class Loader {
 
   void infer() {
     check_and_sort_graph(*model_.mutable_graph(), opsets_, file_);
+    // What only a subgraph reads (a weight of one If branch) gets an InEdge only if the expanded
+    // graph reads it.
+    for (auto& name : subgraph_reads(model_.graph())) folded_reads_.insert(std::move(name));
     const auto op = opsets_.find("");
     infer_static_shapes(model_, op == opsets_.end() ? 0 : op->second,
                         [this](const std::string& m, const std::string& n, const std::string& v) { fail(m, n, v); });
