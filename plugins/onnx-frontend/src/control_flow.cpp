@@ -388,6 +388,10 @@ std::size_t expand_control_flow(onnx::GraphProto& g, std::int64_t opset, const K
     }
     ++expanded;
     for (auto& r : replacement) *nodes.Add() = std::move(r);
+    if (nodes.size() > kMaxExpandedGraphNodes)
+      fail(n.op_type() + " node '" + n.name() + "': expanding the model's control flow makes more than " +
+               std::to_string(kMaxExpandedGraphNodes) + " nodes (nested loops multiply their trip counts)",
+           n.name(), "");
   }
   if (expanded > 0) g.mutable_node()->Swap(&nodes);
   return expanded;

@@ -31,6 +31,8 @@ using KnownValueLookup = std::function<const IntTensor*(const std::string& value
 
 /// No unrolling makes more nodes than this (iterations times body nodes): an error instead.
 inline constexpr std::int64_t kMaxUnrolledNodes = 1 << 16;
+/// Nor does the graph grow past this many nodes by expansions (nested loops multiply).
+inline constexpr std::int64_t kMaxExpandedGraphNodes = 1 << 18;
 
 /// Expands every If, Loop and Scan of `graph` that the known values decide; returns how many.
 /// A Loop that cannot be unrolled whatever the values (its body computes its own stop condition,

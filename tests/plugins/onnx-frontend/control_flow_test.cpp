@@ -195,6 +195,15 @@ TEST(ControlFlow, LoopThatStopsItselfIsRefused) {
   EXPECT_NE(msg.find("computes its own stop condition 'cond_out'"), std::string::npos) << msg;
 }
 
+TEST(ControlFlow, LoopTooLongToUnrollIsRefused) {
+  // 100000 iterations of a 3-node body: 300000 nodes, over the 65536 an unrolling may make.
+  auto m = loop_model("");
+  for (auto& t : *m.model().mutable_graph()->mutable_initializer())
+    if (t.name() == "M") t.set_int64_data(0, 100000);
+  const auto msg = load_error(m);
+  EXPECT_NE(msg.find("Loop node 'Loop_rnn' runs 100000 iterations of 3 nodes"), std::string::npos) << msg;
+}
+
 TEST(ControlFlow, ScanIsUnrolledOverItsScanAxis) {
   // A running sum over the 3 rows of x [3, 2]: state s [2], each step s + x[t]; the scan output
   // stacks the partial sums, [3, 2].
