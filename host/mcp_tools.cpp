@@ -149,6 +149,7 @@ json run_input_schema() {
 json run_output_schema() {
   return object_schema({{"total_latency", {{"type", "integer"}}}, {"total_energy", {{"type", "number"}}},
                         {"edp", {{"type", "number"}}}, {"costs", {{"type", "object"}}}, {"estimate_warning", kString},
+                        {"memory", {{"type", "array"}}},
                         {"output_dir", kString}, {"files", {{"type", "array"}}}},
                        {"total_latency", "total_energy", "edp", "output_dir", "files"});
 }

@@ -186,6 +186,7 @@ cost::CostEntry builtin_entry(const Job& j, const hardware::Core& core, const co
   e.ideal_temporal_cycle = r.ideal_temporal_cycle;
   e.mac_spatial_utilization = r.mac_spatial_utilization;
   e.backend = r.status == cost::CostStatus::Ok ? "zigzag" : "ideal-cycle";
+  if (r.status == cost::CostStatus::Ok) e.memory_bits = r.memory_bits;
   if (r.status != cost::CostStatus::Ok) {
     auto why = cost::explain_fallback(r.reason, j.tile, model);
     e.reason = std::move(why.reason);
