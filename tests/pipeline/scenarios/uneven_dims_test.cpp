@@ -1,0 +1,121 @@
+// Dimensions the core count does not divide (docs/pipeline.md, "A dimension the split does not
+// divide"): a Conv with 58, 122, 7 or 1 output channels on the four cores of tpu_like_quad_core.
+// A split of S channels over u cores in chunks of t per core gives n = ceil(S / (t x u))
+// iterations of ceil(S / n) channels, each core costed on its longest share ceil(S_iter / u); the
+// figures below follow by hand from that rule. ShuffleNet v2 x1.0 / x2.0 (58 and 122 channels
+// per branch) stopped on exactly this ("does not divide the dimension").
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include <stream/hardware/accelerator_reader.hpp>
+#include <stream/mapping/mapping.hpp>
+#include <stream/pipeline/estimate_costs.hpp>
+#include <stream/pipeline/run.hpp>
+#include <stream/registry/registries.hpp>
+
+#include "model_builder.hpp"
+#include "stream_onnx/onnx_frontend.hpp"
+
+using namespace stream;
+using namespace stream::onnx_testing;
+
+namespace {
+
+Workload parse_model(const ModelBuilder& m, const std::string& file) {
+  static Registries reg = [] {
+    Registries r;
+    PluginRegistrar registrar(r, Provenance{"onnx-frontend", 0, 0});
+    onnx_frontend::register_onnx_frontend(registrar);
+    return r;
+  }();
+  return reg.load_workload(m.save_temp(file));
+}
+
+const hardware::Accelerator& tpu() {
+  static const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
+  return acc;
+}
+
+// A 3x3 pad-1 Conv from [1, 8, 8, 8] to [1, k, 8, 8]: 8 x 8 x 3 x 3 x 8 = 4608 MACs per output channel.
+constexpr std::int64_t kMacsPerChannel = 8 * 8 * 3 * 3 * 8;
+
+Workload conv_with_channels(std::int64_t k) {
+  ModelBuilder m("g");
+  m.input("x", F32, {1, 8, 8, 8}).initializer("w", F32, {k, 8, 3, 3}).output("y", F32, {1, k, 8, 8}, true);
+  m.node("Conv", {"x", "w"}, {"y"}, "Conv").attr("kernel_shape", Shape{3, 3}).attr("pads", Shape{1, 1, 1, 1});
+  return parse_model(m, "uneven_conv_" + std::to_string(k) + ".onnx");
+}
+
+// The Conv on cores 0-3, its output channels (D6 = k) split 4 ways, `tile` channels per core per
+// iteration.
+pipeline::RunOptions split4(std::int64_t tile) {
+  const std::string text = "layers:\n- name: Conv\n  core_allocation: [[0, 1, 2, 3]]\n"
+                           "  inter_core_tiling: [[{dim: D6, split: 4}]]\n"
+                           "fused_groups:\n- name: G\n  layers: [Conv]\n"
+                           "  intra_core_tiling: [{dim: Conv.D6, tile: " +
+                           std::to_string(tile) + "}]\n";
+  pipeline::RunOptions o;
+  o.mapping_data = std::make_shared<const mapping::Mapping>(mapping::parse_mapping_text(text, "split4.yaml"));
+  return o;
+}
+
+struct Expected {
+  std::int64_t channels, tile, iterations, iteration_channels, per_core_channels;
+};
+
+void expect_uneven(const Expected& e) {
+  SCOPED_TRACE("k = " + std::to_string(e.channels) + ", tile " + std::to_string(e.tile));
+  const auto r = pipeline::run(conv_with_channels(e.channels), tpu(), split4(e.tile));
+  ASSERT_TRUE(r.solved());
+  ASSERT_EQ(r.groups.size(), 1u);
+  const auto& g = r.groups[0];
+  EXPECT_EQ(g.tiled.iterations(), e.iterations);
+  EXPECT_EQ(g.tiled.total_mac_ops, kMacsPerChannel * e.channels);
+  const std::size_t conv = g.tiled.workload.index_of("Conv");
+  EXPECT_EQ(g.tiled.workload.loop_sizes(conv).back(), e.iteration_channels);
+  // One core's tile: every dim whole but k, which is the longest core's share.
+  const cost::Tile tile = pipeline::core_tile(g.tiled, conv);
+  std::int64_t macs = 1;
+  for (const auto& d : tile.dims) macs *= d.size;
+  EXPECT_EQ(tile.dims.back().size, e.per_core_channels);
+  EXPECT_EQ(macs, kMacsPerChannel * e.per_core_channels);
+  EXPECT_GT(r.total_latency, 0);
+}
+
+}  // namespace
+
+// The whole layer in one iteration (tile = ceil(k / 4)): the last core holds the remainder.
+TEST(UnevenDims, FiftyEightChannelsOnFourCoresAreFifteenPerCoreInOneIteration) {
+  // ceil(58 / 4) = 15: chunk 60 >= 58, one iteration of 58; cores hold 15, 15, 15, 13.
+  expect_uneven({58, 15, 1, 58, 15});
+}
+
+TEST(UnevenDims, OneHundredTwentyTwoChannelsOnFourCoresAreThirtyOnePerCore) {
+  expect_uneven({122, 31, 1, 122, 31});  // 31 + 31 + 31 + 29
+}
+
+TEST(UnevenDims, SevenChannelsOnFourCoresAreTwoPerCore) {
+  expect_uneven({7, 2, 1, 7, 2});  // 2 + 2 + 2 + 1
+}
+
+TEST(UnevenDims, OneChannelOnFourCoresIsOnePerCore) {
+  expect_uneven({1, 1, 1, 1, 1});  // one core works, the other three hold nothing
+}
+
+// Tiles smaller than a core's share: balanced iterations, each costed on its longest part.
+TEST(UnevenDims, ATileOfOneChannelSplitsFiftyEightIntoFifteenIterationsOfFour) {
+  // chunk 1 x 4 = 4: ceil(58 / 4) = 15 iterations of ceil(58 / 15) = 4 channels, 1 per core.
+  expect_uneven({58, 1, 15, 4, 1});
+}
+
+TEST(UnevenDims, ATileOfEightSplitsOneHundredTwentyTwoIntoFourIterationsOfThirtyOne) {
+  // chunk 8 x 4 = 32: ceil(122 / 32) = 4 iterations of ceil(122 / 4) = 31, ceil(31 / 4) = 8 per core.
+  expect_uneven({122, 8, 4, 31, 8});
+}
+
+TEST(UnevenDims, ATileOfOneSplitsSevenIntoTwoIterationsOfFour) {
+  // chunk 4: ceil(7 / 4) = 2 iterations of ceil(7 / 2) = 4 channels (4 + 3), 1 per core.
+  expect_uneven({7, 1, 2, 4, 1});
+}
