@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/mapping/mapping.hpp>
 #include <stream/pipeline/estimate_costs.hpp>
@@ -100,8 +101,40 @@ TEST(UnevenDims, SevenChannelsOnFourCoresAreTwoPerCore) {
   expect_uneven({7, 2, 1, 7, 2});  // 2 + 2 + 2 + 1
 }
 
-TEST(UnevenDims, OneChannelOnFourCoresIsOnePerCore) {
-  expect_uneven({1, 1, 1, 1, 1});  // one core works, the other three hold nothing
+TEST(UnevenDims, OneChannelCannotBeSplitFourWaysByAMappingFile) {
+  // A split larger than its dim is the mapping's error (named, exit 2), not a silently idle core.
+  try {
+    (void)pipeline::run(conv_with_channels(1), tpu(), split4(1));
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("split 4 of D6 exceeds its size 1"), std::string::npos) << e.what();
+  }
+}
+
+// ONNX's test_split_1d_uneven_split_opset18: [7] split into 4 outputs of 2, 2, 2 and 1. The four
+// chunk nodes share one unified dim (offsets 0, 2, 4, 6) whose first slot is the size-1 chunk; the
+// automatic mapping splits the size-2 chunks over 2 cores (gcd(4, 2)) and keeps the size-1 chunk
+// on one. That unrolling 2 does not divide the unified size 1: it stopped with "intra-core tile 1 of
+// Split_0.D0 (size 1, inter-core unrolling 2) does not divide the dimension".
+TEST(UnevenDims, AnUnevenSplitsSizeOneChunkMapsAutomatically) {
+  ModelBuilder m("g", 18);
+  m.input("x", F32, {7});
+  for (int i = 1; i <= 4; ++i) m.output("y" + std::to_string(i), F32, {i < 4 ? 2 : 1}, true);
+  m.node("Split", {"x"}, {"y1", "y2", "y3", "y4"}, "Split").attr("num_outputs", std::int64_t{4});
+  const auto r = pipeline::run(parse_model(m, "uneven_split_1d.onnx"), tpu());
+  ASSERT_TRUE(r.solved());
+  ASSERT_EQ(r.groups.size(), 1u);
+  const auto& g = r.groups[0];
+  // ceil(1 / (1 x 2)) = 1 iteration of ceil(1 / 1) = 1: the group is tiled as it is.
+  EXPECT_EQ(g.tiled.iterations(), 1);
+  // Each size-2 chunk is 1 element per core (2 over 2 cores), the size-1 chunk 1 on its one core.
+  for (const auto& n : g.tiled.workload.nodes()) {
+    if (!n.has_iteration_space()) continue;
+    const cost::Tile tile = pipeline::core_tile(g.tiled, g.tiled.workload.index_of(n.name));
+    ASSERT_EQ(tile.dims.size(), 1u) << n.name;
+    EXPECT_EQ(tile.dims[0].size, 1) << n.name;
+  }
+  EXPECT_GT(r.total_latency, 0);
 }
 
 // Tiles smaller than a core's share: balanced iterations, each costed on its longest part.
