@@ -152,3 +152,30 @@ TEST(UnevenDims, ATileOfOneSplitsSevenIntoTwoIterationsOfFour) {
   // chunk 4: ceil(7 / 4) = 2 iterations of ceil(7 / 2) = 4 channels (4 + 3), 1 per core.
   expect_uneven({7, 1, 2, 4, 1});
 }
+
+// ShuffleNet v2 x1.0's stage input: two branches of 58 channels concatenated to 116. ConvA's
+// output channels come first in dataflow order, so their unified dim has size 58, while the
+// Concat, on the same dim, splits 116 channels four ways: unrolling 4 on a dim of 58. A tile of one
+// channel per core (what the automatic mapping chose in ShuffleNet) stopped with "intra-core tile 1
+// of ConvA.D6 (size 58, inter-core unrolling 4) does not divide the dimension".
+TEST(UnevenDims, ShuffleNetsFiftyEightChannelBranchMapsAutomaticallyWithATileOfOne) {
+  ModelBuilder m("g");
+  m.input("x", F32, {1, 16, 8, 8}).initializer("wa", F32, {58, 16, 1, 1}).initializer("wb", F32, {58, 16, 1, 1});
+  m.output("y", F32, {1, 116, 8, 8}, true);
+  m.node("Conv", {"x", "wa"}, {"a"}, "ConvA").attr("kernel_shape", Shape{1, 1});
+  m.node("Conv", {"x", "wb"}, {"b"}, "ConvB").attr("kernel_shape", Shape{1, 1});
+  m.node("Concat", {"a", "b"}, {"y"}, "Concat").attr("axis", std::int64_t{1});
+  pipeline::RunOptions o;
+  o.intra_core_tiling = {{"ConvA", 6, 1}};
+  const auto r = pipeline::run(parse_model(m, "shufflenet_branches.onnx"), tpu(), o);
+  ASSERT_TRUE(r.solved());
+  const auto& g = r.groups.at(0);
+  // Chunk 1 x 4: ceil(58 / 4) = 15 iterations of ceil(58 / 15) = 4 channels.
+  EXPECT_EQ(g.tiled.iterations(), 15);
+  const std::size_t conv = g.tiled.workload.index_of("ConvA");
+  EXPECT_EQ(g.tiled.workload.loop_sizes(conv).back(), 4);
+  // ConvA splits its own 58 channels gcd(4, 58) = 2 ways: 2 of the iteration's 4 per core.
+  EXPECT_EQ(g.mapping.nodes.at(conv).inter_core_tiling.front(), (mapping::DimSplit{6, 2}));
+  EXPECT_EQ(pipeline::core_tile(g.tiled, conv).dims.back().size, 2);
+  EXPECT_GT(r.total_latency, 0);
+}
