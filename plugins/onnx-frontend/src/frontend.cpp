@@ -28,6 +28,7 @@
 #include <stream/ir/reduction_folding.hpp>
 #include <stream/registry/registries.hpp>
 
+#include "element_types.hpp"
 #include "model_checks.hpp"
 #include "parser_util.hpp"
 #include "shape_values.hpp"
@@ -38,24 +39,6 @@ namespace stream::onnx_frontend {
 namespace {
 
 constexpr int kInt64 = onnx::TensorProto_DataType_INT64;
-
-std::optional<DType> dtype_of(int code) {
-  switch (code) {
-    case onnx::TensorProto_DataType_FLOAT: return DType::f32;
-    case onnx::TensorProto_DataType_FLOAT16: return DType::f16;
-    case onnx::TensorProto_DataType_BFLOAT16: return DType::bf16;
-    case onnx::TensorProto_DataType_INT8: return DType::i8;
-    case onnx::TensorProto_DataType_UINT8: return DType::u8;
-    case onnx::TensorProto_DataType_INT16: return DType::i16;
-    case onnx::TensorProto_DataType_INT32: return DType::i32;
-    default: return std::nullopt;
-  }
-}
-
-std::string type_name(int code) {
-  if (code == 0) return "UNDEFINED";
-  return onnx::TensorProto_DataType_Name(static_cast<onnx::TensorProto_DataType>(code));
-}
 
 struct Value {
   int elem = 0;
@@ -169,7 +152,7 @@ class Loader {
       if (data_values_.count(name) == 0) return std::nullopt;
       return v->elem == kBool ? DType::b8 : DType::i64;
     }
-    return dtype_of(v->elem);
+    return dtype_of_onnx(v->elem);
   }
 
   TensorPtr make(const std::string& name, const std::string& node) const {
@@ -177,8 +160,8 @@ class Loader {
     if (!v) fail("no value named '" + name + "' exists in the graph (it has no producer)", node, name);
     auto dt = data_dtype(name);
     if (!dt)
-      fail("unsupported element type " + type_name(v->elem) + " for tensor '" + name +
-               "' (supported: f32, f16, bf16, i8, u8, i16, i32; bool masks and int64 indices that data depends on)",
+      fail("unsupported element type " + onnx_type_name(v->elem) + " for tensor '" + name +
+               "' (supported: " + dtype_names() + "; int64 and bool where data depends on them, not shape metadata)",
            node, name);
     if (!v->shape_known)
       fail("the shape of tensor '" + name + "' is unknown after ONNX shape inference" +
@@ -378,10 +361,25 @@ class Loader {
     return v && (v->elem == kInt64 || v->elem == kBool);
   }
 
+  // A node writing non-metadata values reads an int64 input as data (a value it converts or
+  // computes with, at 64 bits) when it is a Cast's or CastLike's input (an attention's head size
+  // cast to float for its scale) or a non-constant operand of arithmetic (Pow's int64 exponent
+  // tensor); a constant int64 operand of arithmetic stays a parameter.
+  bool reads_int64_as_data(const WorkNode& w, std::size_t slot, const Value& v) const {
+    static const std::set<std::string> arithmetic{"Add", "Sub", "Mul", "Div", "Pow", "Mod", "Max", "Min", "Sum", "Mean"};
+    if (!w.domain.empty() || std::all_of(w.outputs.begin(), w.outputs.end(), [&](const std::string& o) {
+          return o.empty() || metadata_typed(o);
+        }))
+      return false;
+    if (w.op_type == "Cast" || w.op_type == "CastLike") return slot == 0;
+    return arithmetic.count(w.op_type) != 0 && !v.is_constant;
+  }
+
   // Shape arithmetic (nodes whose outputs are all int64/bool) is metadata, not computation, with
-  // two exceptions that are data: the indices ArgMax/ArgMin/TopK compute from non-metadata input,
-  // and a bool value a kept node reads (an attention mask from Equal/Less/Not feeding a Where or
-  // Cast on float data), with the bool chain that computes it. Nodes come in topological order,
+  // three exceptions that are data: the int64 values a kept node computes with (above), the
+  // indices ArgMax/ArgMin/TopK compute from non-metadata input, and a bool value a kept node reads
+  // (an attention mask from Equal/Less/Not feeding a Where or Cast on float data), with the chain
+  // that computes either. Nodes come in topological order,
   // so walking backwards sees every reader of a value before its producer.
   void drop_metadata_nodes() {
     static const std::set<std::string> index_ops{"ArgMax", "ArgMin", "TopK"};
@@ -402,9 +400,10 @@ class Loader {
       if (!keep[k])
         keep[k] = std::any_of(w.outputs.begin(), w.outputs.end(), [&](const std::string& o) { return data_values_.count(o) != 0; });
       if (!keep[k]) continue;
-      for (const auto& in : w.inputs) {
-        const Value* v = in.empty() ? nullptr : value(resolve(in));
-        if (v && v->elem == kBool) data_values_.insert(resolve(in));
+      for (std::size_t j = 0; j < w.inputs.size(); ++j) {
+        const Value* v = w.inputs[j].empty() ? nullptr : value(resolve(w.inputs[j]));
+        if (v && (v->elem == kBool || (v->elem == kInt64 && reads_int64_as_data(w, j, *v))))
+          data_values_.insert(resolve(w.inputs[j]));
       }
     }
     std::vector<WorkNode> kept;
