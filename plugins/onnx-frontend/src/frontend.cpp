@@ -170,7 +170,7 @@ class Loader {
     for (std::size_t a = 0; a < v->shape.size(); ++a)
       if (v->shape[a] <= 0)
         fail("tensor '" + name + "' has extent " + std::to_string(v->shape[a]) + " on axis " + std::to_string(a) +
-                 " (an empty or malformed tensor; extents must be positive)",
+                 " (an empty first output of a node that also writes non-empty values is not modelled)",
              node, name);
     return make_tensor(name, *dt, v->shape);
   }
@@ -325,6 +325,11 @@ class Loader {
       if (!is_init) graph_inputs_.push_back(vi.name());
     }
     for (const auto& vi : g.output()) graph_outputs_.push_back(vi.name());
+    // An empty integer value's data is known, whoever gives it: no values (a Reduce's axes input
+    // of shape [0] is "reduce over every axis").
+    for (auto& [name, v] : values_)
+      if (!v.int_values && (v.elem == kInt64 || v.elem == onnx_code::kInt32) && is_empty_value(name))
+        v.int_values = std::vector<std::int64_t>{};
   }
 
   std::string resolve(const std::string& name) const {
@@ -354,6 +359,49 @@ class Loader {
     for (auto& w : work_)
       for (auto& i : w.inputs)
         if (!i.empty()) i = resolve(i);
+    drop_empty_work();
+  }
+
+  // A value with an extent 0 (an empty Slice, a Split part of size 0, a [3, 0, 5] input) is legal
+  // ONNX. It holds no data, so, as shape metadata, it has no tensor: no InEdge or OutEdge.
+  bool is_empty_value(const std::string& name) const {
+    const Value* v = name.empty() ? nullptr : value(name);
+    return v && v->shape_known && std::find(v->shape.begin(), v->shape.end(), 0) != v->shape.end();
+  }
+
+  // An input through which a node reads data that is empty. Shape metadata (int64 axes) and the
+  // inputs that only give a type or a parameter (CastLike's `target_type`, Resize's roi and
+  // scales) are not data.
+  bool reads_empty_data(const WorkNode& w, std::size_t slot) const {
+    const auto& name = w.inputs[slot];
+    if (!is_empty_value(name) || (metadata_typed(name) && data_values_.count(name) == 0)) return false;
+    if (w.domain.empty() && w.op_type == "CastLike" && slot == 1) return false;
+    if (w.domain.empty() && w.op_type == "Resize" && (slot == 1 || slot == 2)) return false;
+    return true;
+  }
+
+  // The work of empty values, in graph order: a node whose outputs are all empty does none and is
+  // dropped. A Concat skips its empty parts. Any other node that reads empty data and writes a
+  // non-empty value computes it from nothing (a MatMul over K = 0 gives zeros, a ReduceSum over an
+  // empty axis its identity): a fill, so it is dropped and its outputs are constants, as a
+  // ConstantOfShape's are (readers read them with no producer, as they read initializers).
+  void drop_empty_work() {
+    for (auto& w : work_) {
+      const bool all_empty = std::all_of(w.outputs.begin(), w.outputs.end(), [&](const std::string& o) {
+        return o.empty() || is_empty_value(o);
+      });
+      bool reads_empty = false;
+      for (std::size_t i = 0; i < w.inputs.size(); ++i) reads_empty = reads_empty || reads_empty_data(w, i);
+      if (!all_empty && !reads_empty) continue;
+      if (!all_empty && w.domain.empty() && w.op_type == "Concat") {
+        for (std::size_t i = 0; i < w.inputs.size(); ++i)
+          if (reads_empty_data(w, i)) w.inputs[i].clear();
+        continue;
+      }
+      w.removed = true;
+      for (const auto& o : w.outputs)
+        if (const auto it = values_.find(o); it != values_.end() && !o.empty()) it->second.is_constant = true;
+    }
   }
 
   bool metadata_typed(const std::string& name) const {
@@ -442,7 +490,7 @@ class Loader {
     static const std::set<std::string> layout{"Reshape", "Transpose", "Flatten", "Squeeze", "Unsqueeze"};
     for (std::size_t i = 0; i < work_.size(); ++i) {
       auto& w = work_[i];
-      if (!w.domain.empty() || w.inputs.empty() || w.outputs.empty()) continue;
+      if (w.removed || !w.domain.empty() || w.inputs.empty() || w.outputs.empty()) continue;
       // The scales and zero points of the integer operators are parameters, as QDQ's are, and so
       // are the single-element constants (immediates) of the comparisons and Where.
       for (auto slot : quantized_parameter_inputs(w.op_type))
@@ -474,8 +522,9 @@ class Loader {
     }
   }
 
-  // An unused output other than the first (a Dropout mask, MaxPool indices, LayerNorm statistics)
-  // is blanked so that parsers need not support it; the first output always stays.
+  // An unused or empty output other than the first (a Dropout mask, MaxPool indices, LayerNorm
+  // statistics nothing reads) is blanked so that parsers need not support it; the first output
+  // always stays.
   OnnxValue view_value(const std::string& name, bool output) const {
     OnnxValue v;
     v.name = name;
@@ -487,7 +536,9 @@ class Loader {
       v.is_constant = val->is_constant;
       v.int_values = val->int_values;
     }
-    if (output && !name.empty() && read_values_.count(name) == 0 && !is_graph_output(name)) v.name.clear();  // unused
+    // Unused, or empty (no data to write: a Split's part of size 0).
+    if (output && !name.empty() && ((read_values_.count(name) == 0 && !is_graph_output(name)) || is_empty_value(name)))
+      v.name.clear();
     return v;
   }
 
@@ -588,7 +639,7 @@ class Loader {
     // holds no data to move.
     auto modelled = [&](const std::string& name) {
       const Value* v = value(name);
-      const bool empty = v && v->is_constant && std::find(v->shape.begin(), v->shape.end(), 0) != v->shape.end();
+      const bool empty = is_empty_value(name);
       return v && data_dtype(name) && !empty;
     };
     GraphEdgeOptions edges;
