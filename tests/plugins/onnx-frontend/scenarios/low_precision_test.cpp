@@ -4,6 +4,7 @@
 // types"). The hand-derived figure is the weights' trip from DRAM: the off-chip core (core 6 of
 // tpu_like_quad_core, a 64-bit read port) reads every weight bit once, elements x width bits in
 // ceil(bits / 64) reads.
+#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include <stream/cost/core_model.hpp>
@@ -115,6 +116,24 @@ TEST(LowPrecision, Int4WeightsMoveHalfTheBitsOfInt8) {
   const auto i8 = run_and_read_dram(quantized_matmul(I8), "int8_matmul", "Wq");
   EXPECT_EQ(i8.bits, 32768);
   EXPECT_EQ(i8.reads, 512);
+}
+
+TEST(LowPrecision, CastDeploysAFloatModelInFp8OrInt4) {
+  // `--cast` re-types every wide float tensor: the f32 Conv's X, W and Y become f8e4m3fn or i4.
+  const auto model = conv_model(F32).save_temp("low_precision_cast.onnx");
+  for (const std::string to : {"f8e4m3fn", "i4"}) {
+    const auto r = stream::test::run_stream("parse " + model.string() + " --cast " + to + " --format json",
+                                            stream::test::Stderr::Discard);
+    ASSERT_EQ(r.code, 0) << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    int operands = 0;
+    for (const auto& n : j["nodes"])
+      for (const auto& op : n["operands"]) {
+        EXPECT_EQ(op["dtype"], to) << op["tensor"];
+        ++operands;
+      }
+    EXPECT_EQ(operands, 6) << to;  // X, W and Y in the conv, X and W in-edges, Y out-edge
+  }
 }
 
 TEST(LowPrecision, Fp4AndUint4ActivationsAreModelledToo) {
