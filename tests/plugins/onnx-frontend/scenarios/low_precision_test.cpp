@@ -9,6 +9,7 @@
 
 #include <stream/cost/core_model.hpp>
 #include <stream/cost/cost_model.hpp>
+#include <stream/cost/traffic_model.hpp>
 #include <stream/hardware/core_reader.hpp>
 #include <stream/pipeline/estimate_costs.hpp>
 
@@ -134,6 +135,38 @@ TEST(LowPrecision, CastDeploysAFloatModelInFp8OrInt4) {
       }
     EXPECT_EQ(operands, 6) << to;  // X, W and Y in the conv, X and W in-edges, Y out-edge
   }
+}
+
+TEST(LowPrecision, TheTrafficModelMovesInt4WeightsInHalfTheWords) {
+  // Only the weights differ (X and Y stay f16). On tpu_like they go sram_2MB (read port:
+  // bandwidth_min 64, max 2048, 416.16 pJ a word) -> rf_128B (8-bit ports, 0.095 pJ a read or a
+  // write) -> array: int8, 32768 bits: 512 x 64 / 2048 = 16 sram words + 2 x 4096 rf words =
+  // 16 x 416.16 + 8192 x 0.095 = 7436.8 pJ; int4, 16384 bits: 8 + 2 x 2048 words = 3718.4 pJ.
+  const auto core = hardware::load_core_file(fs::path(STREAM_INPUTS_DIR) / "hardware" / "cores" / "tpu_like.yaml");
+  auto traffic = [&](int weight_elem) {
+    const auto w = parse(quantized_matmul(weight_elem));
+    tiling::TiledGroup tg;
+    tg.workload = w;
+    tg.mapping.resize(w.size());
+    return cost::traffic_cost(pipeline::core_tile(tg, w.index_of("mm")), core).memory_energy;
+  };
+  EXPECT_NEAR(traffic(I8) - traffic(I4), 7436.8 - 3718.4, 1e-6);
+}
+
+TEST(LowPrecision, ACoreDeclaringWiderInputsRunsFp8AtEightBits) {
+  // tpu_v7_mxu declares operand_precision {input: bf16, accumulator: fp32}: the declaration
+  // neither widens nor refuses narrower data. The FP8 Conv is costed by the zigzag model.
+  const auto core = cost::CoreModel::from_core(hardware::load_core_file(
+      fs::path(STREAM_TEST_DATA_DIR) / "reference" / "stream-inputs" / "hardware" / "cores" / "tpu_v7_mxu.yaml"));
+  EXPECT_EQ(core.accumulator_bits, 32);
+  const auto w = parse(conv_model(F8E4M3FN));
+  tiling::TiledGroup tg;
+  tg.workload = w;
+  tg.mapping.resize(w.size());
+  const auto tile = pipeline::core_tile(tg, w.index_of("conv"));
+  for (const auto& op : tile.operands) EXPECT_EQ(op.precision_bits, 8) << op.role;
+  const auto c = cost::estimate(tile, core);
+  EXPECT_EQ(c.status, cost::CostStatus::Ok) << c.reason;
 }
 
 TEST(LowPrecision, Fp4AndUint4ActivationsAreModelledToo) {
