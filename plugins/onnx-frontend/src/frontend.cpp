@@ -394,8 +394,10 @@ class Loader {
       for (std::size_t i = 0; i < w.inputs.size(); ++i) reads_empty = reads_empty || reads_empty_data(w, i);
       if (!all_empty && !reads_empty) continue;
       if (!all_empty && w.domain.empty() && w.op_type == "Concat") {
+        std::vector<std::string> parts;  // Concat's inputs are all data: drop the empty ones
         for (std::size_t i = 0; i < w.inputs.size(); ++i)
-          if (reads_empty_data(w, i)) w.inputs[i].clear();
+          if (!reads_empty_data(w, i)) parts.push_back(w.inputs[i]);
+        w.inputs = std::move(parts);
         continue;
       }
       w.removed = true;

@@ -35,10 +35,11 @@ TEST(EmptyTensors, AnEmptySliceAndItsReadersHaveNoWorkTheRestStays) {
 }
 
 TEST(EmptyTensors, ConcatReadsOnlyItsNonEmptyParts) {
-  // [2, 4] ++ [0, 4] on axis 0 = [2, 4]: one input, the output's extent unchanged.
+  // [0, 4] ++ [2, 4] on axis 0 = [2, 4] (an empty state before the new rows, as ONNX's
+  // test_causal_conv_with_state_kernel_size_one_expanded has): one input, the extent unchanged.
   ModelBuilder m("g");
   m.input("a", F32, {2, 4}).input("e", F32, {0, 4}).output("y", F32);
-  m.node("Concat", {"a", "e"}, {"c"}, "cat").attr("axis", 0);
+  m.node("Concat", {"e", "a"}, {"c"}, "cat").attr("axis", 0);
   m.node("Relu", {"c"}, {"y"}, "relu");
   const auto w = parse(m);
   const auto& cat = node(w, "cat");
