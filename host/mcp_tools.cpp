@@ -141,7 +141,7 @@ json run_input_schema() {
   return object_schema({{"hardware", kString}, {"workload", kString}, {"block", kString},
                         {"params", {{"type", "object"}}}, {"mapping", kString}, {"intra_core_tiling", kString},
                         {"fusion_cut_points", kString}, {"experiment_id", kString},
-                        {"cast", {{"type", "string"}, {"enum", {"bf16", "f16", "int8"}}}},
+                        {"cast", {{"type", "string"}, {"description", "an element type, as stream run --cast takes it: bf16, f16, int8, f8e4m3fn, int4, ..."}}},
                         {"time_limit", {{"type", "number"}, {"minimum", 0}}},
                         {"strict", {{"type", "boolean"}}}});
 }
@@ -149,6 +149,7 @@ json run_input_schema() {
 json run_output_schema() {
   return object_schema({{"total_latency", {{"type", "integer"}}}, {"total_energy", {{"type", "number"}}},
                         {"edp", {{"type", "number"}}}, {"costs", {{"type", "object"}}}, {"estimate_warning", kString},
+                        {"memory", {{"type", "array"}}},
                         {"output_dir", kString}, {"files", {{"type", "array"}}}},
                        {"total_latency", "total_energy", "edp", "output_dir", "files"});
 }

@@ -126,7 +126,7 @@ SharedInputs load_inputs(const std::vector<const sweep::Point*>& points, const P
 
 // The point's figures, with how many (node, core) costs are estimates and the share of latency and
 // energy (percent) resting on them (report/cost_fallbacks.hpp), so that no figure that rests on an
-// estimate goes unmarked into a ranking.
+// estimate goes unmarked into a ranking, and its fullest memory.
 void add_figures(Row& row, const pipeline::RunResult& r, const report::CostFallbacks& f, const hardware::Accelerator& acc) {
   const auto m = pipeline::run_metrics(r, acc);
   row["latency"] = r.total_latency;
@@ -138,6 +138,11 @@ void add_figures(Row& row, const pipeline::RunResult& r, const report::CostFallb
   row["estimates"] = f.count();
   row["estimate_latency_share"] = report::share_percent(f.latency_share);
   row["estimate_energy_share"] = report::share_percent(f.energy_share);
+  // The core whose peak occupancy is the largest share of its capacity (pipeline/memory_use.hpp).
+  const auto* full = pipeline::fullest_core(m.memory);
+  row["peak_memory_core"] = full ? Row(full->core) : Row(nullptr);
+  row["peak_memory_bits"] = full ? Row(full->peak_bits) : Row(nullptr);
+  row["peak_memory_share"] = full ? Row(report::share_percent(full->share())) : Row(nullptr);
 }
 
 // The point's full results under DIR/points/<id>/ (replacing an earlier run's), named in its row.

@@ -48,8 +48,11 @@ void add_workload_source_options(CLI::App& cmd, WorkloadSource& source) {
   cmd.add_flag("--report-unsupported", source.report_unsupported,
                "List every unsupported operator with its count instead of stopping at the first");
   cmd.add_option("--cast", source.cast,
-                 "Re-type the model's floating-point tensors before costing, as a deployment compiler would")
-      ->check(CLI::IsMember({"bf16", "f16", "int8"}));
+                 "Re-type the model's floating-point tensors before costing, as a deployment compiler would "
+                 "(bf16, f16, int8, f8e4m3fn, int4, ...: any element type)")
+      ->check([](const std::string& t) {
+        return parse_dtype(t) ? std::string() : "unknown element type '" + t + "' (known: " + dtype_names() + ")";
+      });
 }
 
 namespace {

@@ -100,6 +100,17 @@ void register_run_result(py::module_& m) {
                                return py::list();
                              },
                              "the distinct reasons of the estimates: reason (in words), detail (the model's), pairs")
+      .def_property_readonly("memory", [](const RunFigures& r) { return r.data["memory"]; },
+                             "per core: capacity_bits, peak_bits, peak_share (%), peak_group, peak_slot, reserved_bits, "
+                             "and levels (per memory: capacity_bits, peak_bits, peak_share, node); docs/results.md")
+      .def_property_readonly("peak_memory_share",
+                             [](const RunFigures& r) -> py::object {
+                               py::object best = py::none();
+                               for (auto c : r.data["memory"])
+                                 if (best.is_none() || c["peak_share"].cast<double>() > best.cast<double>()) best = c["peak_share"];
+                               return best;
+                             },
+                             "the fullest core's peak occupancy, % of its capacity (None without one)")
       .def_property_readonly("solved", [](const RunFigures& r) { return get<bool>(r, "solved"); },
                              "every group's allocation optimal (or time-limited with a solution)")
       .def_property_readonly("groups", [](const RunFigures& r) { return r.data["groups"]; },

@@ -4,7 +4,7 @@
 namespace stream::blocks {
 
 BlockParam dtype_param() {
-  return {"dtype", ParamType::DType, "bf16", "element type of every tensor (f32, f16, bf16, i8, u8, i16, i32)"};
+  return {"dtype", ParamType::DType, "bf16", "element type of every tensor (f32, f16, bf16, i8, i4, f8e4m3fn, ...: any Stream type)"};
 }
 
 std::vector<BlockSpec> all_block_specs() {

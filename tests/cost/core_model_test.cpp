@@ -24,4 +24,15 @@ TEST(CoreModel, AccumulatorPrecisionFromTheCoreFile) {
   EXPECT_FALSE(tpu.mems[static_cast<std::size_t>(tpu.levels[kI1][0])].inner);  // sram_2MB sits above rf_2B (O)
 }
 
+TEST(CoreModel, PrecisionNamesOfTheNarrowFormats) {
+  const stream::Location here{.file = "core.yaml"};
+  EXPECT_EQ(precision_bits("fp8", here), 8);
+  EXPECT_EQ(precision_bits("f8e4m3fn", here), 8);
+  EXPECT_EQ(precision_bits("f8e5m2", here), 8);
+  EXPECT_EQ(precision_bits("fp4", here), 4);
+  EXPECT_EQ(precision_bits("int4", here), 4);
+  EXPECT_EQ(precision_bits("fp64", here), 64);
+  EXPECT_THROW((void)precision_bits("fp5", here), stream::Error);
+}
+
 }  // namespace

@@ -152,14 +152,16 @@ TEST(DType, BitWidthsAndNames) {
   EXPECT_EQ(bits(DType::i32), 32);
   EXPECT_EQ(parse_dtype("bfloat16"), DType::bf16);
   EXPECT_EQ(name(DType::f16), "f16");
-  // int64 (computed indices) and bool (masks, stored in a byte) are data types too; f64 is not.
+  // int64 (computed indices) and bool (masks, stored in a byte) are data types too; so is f64
+  // (dtype_test.cpp), complex is not.
   EXPECT_EQ(parse_dtype("int64"), DType::i64);
   EXPECT_EQ(bits(DType::i64), 64);
   EXPECT_EQ(parse_dtype("bool"), DType::b8);
   EXPECT_EQ(bits(DType::b8), 8);
   EXPECT_EQ(name(DType::b8), "bool");
-  EXPECT_FALSE(parse_dtype("float64").has_value());
-  EXPECT_THROW((void)dtype_from_string("float64"), Error);
+  EXPECT_EQ(parse_dtype("float64"), DType::f64);
+  EXPECT_FALSE(parse_dtype("complex64").has_value());
+  EXPECT_THROW((void)dtype_from_string("complex64"), Error);
 }
 
 // An LSTM step h(t) = f(h(t-1) R^T): the state input is narrower than the gate output, so only

@@ -43,6 +43,9 @@ check("result files listed", run.structuredContent?.files?.includes("default/gro
 
 check("the default run rests on no estimate", run.structuredContent.costs.fallback === 0 &&
   run.structuredContent.costs.latency_share === 0 && run.structuredContent.estimate_warning === undefined, run);
+// Each compute core's fullest slot: 278,528 bits of 16,777,216 (tests/pipeline/memory_use_test.cpp).
+check("the memory use is in the answer", run.structuredContent.memory?.[0]?.peak_bits === 278528 &&
+  run.structuredContent.memory[0].peak_share === 1.66, run);
 
 const fp32 = `${source}/tests/data/reference/stream-inputs/workload/2_conv.onnx`;
 const estimated = await client.callTool({ name: "run_mapping", arguments: { workload: fp32, experiment_id: "fp32" } });

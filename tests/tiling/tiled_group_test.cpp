@@ -78,9 +78,16 @@ TEST(TiledGroup, ATileOfAnUnrolledDimCountsTheUnrollingInTheIterationsTile) {
   EXPECT_EQ(t.workload.node_by_name("Relu1").outputs[0]->shape, (std::vector<std::int64_t>{8, 8}));
 }
 
-TEST(TiledGroup, ATileThatDoesNotDivideItsDimNamesTheNodeAndTheFigures) {
-  const auto e = thrown_error([] { (void)tiling::tile(relu_chain(), chain_mapping({{"Relu1", 0, 3}})); });
-  EXPECT_TRUE(mentions(e, "intra-core tile 3 of Relu1.D0 (size 8, inter-core unrolling 1) does not divide")) << e.message();
+TEST(TiledGroup, ATileThatDoesNotDivideItsDimGivesBalancedIterationsOfTheLongestPart) {
+  // D0 is 8 rows, a tile of 3: ceil(8 / 3) = 3 iterations of ceil(8 / 3) = 3 rows (3 + 3 + 2).
+  const auto t = tiling::tile(relu_chain(), chain_mapping({{"Relu1", 0, 3}}));
+  EXPECT_EQ(t.iterations(), 3);
+  EXPECT_EQ(t.workload.node_by_name("Relu2").outputs[0]->shape, (std::vector<std::int64_t>{3, 16}));
+}
+
+TEST(TiledGroup, ATileBelowOneNamesTheNodeAndTheDim) {
+  const auto e = thrown_error([] { (void)tiling::tile(relu_chain(), chain_mapping({{"Relu1", 0, 0}})); });
+  EXPECT_TRUE(mentions(e, "intra-core tile 0 of Relu1.D0 must be at least 1")) << e.message();
   EXPECT_EQ(e.where().node, "Relu1");
   EXPECT_EQ(e.kind(), ErrorKind::BadInput);
 }

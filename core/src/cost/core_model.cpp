@@ -37,9 +37,11 @@ int dir_index(hardware::DataDirection d) {
 }  // namespace
 
 int precision_bits(const std::string& text, const Location& where) {
+  if (text == "fp64") return 64;
   if (text == "fp32") return 32;
   if (text == "fp16") return 16;
   if (text == "fp8" || text == "f8") return 8;
+  if (text == "fp4" || text == "f4") return 4;
   if (auto t = parse_dtype(text)) return bits(*t);
   throw Error("unknown precision '" + text + "'", where);
 }

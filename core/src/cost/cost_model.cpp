@@ -153,9 +153,14 @@ void cost_layer(const Layer& layer, const CoreModel& core, const std::string& op
     Evaluator final_eval(layer, core, memop_of_op, frac, integer, cpo);
     final_eval.evaluate(search.ordering, search.allocation, search.cost, options.detail);
     if (options.detail) result.temporal_mapping = final_eval.stationary();
-  } else if (options.detail) {
-    evaluator.evaluate(search.ordering, search.allocation, search.cost, true);
-    result.temporal_mapping = evaluator.stationary();
+    final_eval.memory_bits(result.memory_bits);
+  } else {
+    // Once more on the chosen ordering: the search's last evaluation was another one's, and the
+    // memory sizes are read off the evaluator.
+    MappingCost again;
+    evaluator.evaluate(search.ordering, search.allocation, options.detail ? search.cost : again, options.detail);
+    if (options.detail) result.temporal_mapping = evaluator.stationary();
+    evaluator.memory_bits(result.memory_bits);
   }
   record_best(result, std::move(search.cost), cpo);
   if (options.detail) {

@@ -394,6 +394,15 @@ void Evaluator::word_accesses_and_energy(MappingCost& out, bool detail) {
   out.energy_total = mem_energy + out.mac_energy;
 }
 
+void Evaluator::memory_bits(std::vector<double>& out) const {
+  out.assign(core_.mems.size(), 0.0);
+  for (std::size_t op = 0; op < memop_of_op_.size(); ++op) {
+    const auto& levels = core_.levels[static_cast<std::size_t>(memop_of_op_[op])];
+    for (std::size_t m = 0; m < static_cast<std::size_t>(n_[op]); ++m)
+      out[static_cast<std::size_t>(levels[m])] += ver_[op][0].dbu[m + 1];
+  }
+}
+
 // 3.7 Utilisation and double-buffer flags (fractional mapping); a memory shared by operands sums
 // their utilisations, in operand order.
 void Evaluator::double_buffer_flags() {

@@ -4,7 +4,7 @@
 
 namespace stream {
 
-bool is_floating_point(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
+bool is_floating_point(DType t) { return t == DType::f64 || t == DType::f32 || t == DType::f16 || t == DType::bf16; }
 
 CastResult cast_floating_point(const Workload& workload, DType target) {
   CastResult r;

@@ -24,6 +24,8 @@ std::vector<std::int64_t> row_major_strides(const Shape& e) {
 std::int64_t product(const Shape& e) { return std::accumulate(e.begin(), e.end(), std::int64_t{1}, std::multiplies<>()); }
 
 struct Failed {};  // internal: the current layout op cannot be folded
+// internal: folding the current layout op would spread past LayoutFoldingOptions' bounds
+struct Spread : Failed {};
 
 // Splits loop d of a computation node into loops with extents e (outer to inner), in place at
 // positions d..d+m-1. Results that are bare d become the m component loops (the operand's axis
@@ -193,6 +195,9 @@ class Folder {
     for (auto& [i, n] : saved_) nodes_[i] = std::move(n);
     perms_ = std::move(saved_perms_);
   }
+  [[nodiscard]] std::size_t refinements() const { return refinements_; }
+  [[nodiscard]] std::size_t touched() const { return saved_.size(); }
+
   void validate_touched() const {
     for (const auto& [i, n] : saved_)
       if (!state_.removed[i]) validate(nodes_[i]);
@@ -263,7 +268,9 @@ class Folder {
       if (uses != 1) throw Failed{};
       Shape factors;
       for (auto x : g.xs) factors.push_back(X.shape[x]);
-      for (auto [j, axis] : split_loop(R, d, factors)) {
+      const auto expanded_axes = split_loop(R, d, factors);
+      check_loops(R);
+      for (auto [j, axis] : expanded_axes) {
         if (j == operand) continue;
         // The refinement names the axis of the tensor as it is now: an earlier merge of this
         // reshape (DepthToSpace merges two) has already expanded operand j's map.
@@ -340,8 +347,16 @@ class Folder {
     return probe;
   }
 
+  // Saves node i before its first change; a fold that would change more nodes than the bound
+  // allows spreads too far and stops (the bound keeps every fold's cost independent of the graph).
   void touch(std::size_t i) {
-    if (saved_.count(i) == 0) saved_.emplace(i, nodes_[i]);
+    if (saved_.count(i) != 0) return;
+    if (saved_.size() >= opt_.max_touched_nodes) throw Spread{};
+    saved_.emplace(i, nodes_[i]);
+  }
+
+  void check_loops(const Node& n) const {
+    if (n.num_dims() > opt_.max_loops) throw Spread{};
   }
 
   std::vector<std::size_t> unique_accessors(const std::string& name) const {
@@ -400,6 +415,7 @@ class Folder {
   }
 
   void refine(const Refinement& item) {
+    if (++refinements_ > opt_.max_refinements) throw Spread{};
     const auto& e = item.factors;
     auto T = find_tensor(item.tensor);
     if (!T || e.size() <= 1) return;
@@ -490,7 +506,9 @@ class Folder {
     const auto r = N.operand_mapping[j].result(item.axis);
     const int d = r.bare_dim();
     if (d >= 0) {
-      for (auto [u, b] : split_loop(N, d, e)) {
+      const auto expanded_axes = split_loop(N, d, e);
+      check_loops(N);
+      for (auto [u, b] : expanded_axes) {
         if (N.operand(u)->name == item.tensor) {
           if (b != item.axis) throw Failed{};
           continue;
@@ -536,6 +554,7 @@ class Folder {
   std::set<int> pending_;  // ids of queued refinements made by push_expanded
   std::map<std::pair<std::size_t, std::string>, std::vector<int>> expanded_by_node_;
   std::vector<int> dropped_;
+  std::size_t refinements_ = 0;
 };
 
 }  // namespace
@@ -558,6 +577,8 @@ std::vector<Node> fold_layout_ops(std::vector<Node> nodes, const LayoutFoldingOp
   }
   std::vector<std::string> kept;
   std::vector<std::string> folded;
+  std::vector<std::string> bounded;
+  std::size_t refinements = 0, touched = 0;
   // Last to first, so a chain's downstream ops are folded into computation nodes before the
   // upstream ones compose with them.
   for (std::size_t idx = state.nodes.size(); idx-- > 0;) {
@@ -571,6 +592,11 @@ std::vector<Node> fold_layout_ops(std::vector<Node> nodes, const LayoutFoldingOp
       folder.fold(idx);
       folder.validate_touched();
       folded.push_back(name);
+    } catch (const Spread&) {
+      folder.rollback();
+      state.removed[idx] = false;
+      kept.push_back(name);
+      bounded.push_back(name);
     } catch (const Failed&) {
       folder.rollback();
       state.removed[idx] = false;
@@ -580,8 +606,13 @@ std::vector<Node> fold_layout_ops(std::vector<Node> nodes, const LayoutFoldingOp
       state.removed[idx] = false;
       kept.push_back(name);
     }
+    refinements += folder.refinements();
+    touched += folder.touched();
   }
   if (report) {
+    report->bounded.assign(bounded.rbegin(), bounded.rend());
+    report->refinements = refinements;
+    report->touched_nodes = touched;
     report->folded.assign(folded.rbegin(), folded.rend());
     report->kept.assign(kept.rbegin(), kept.rend());
   }

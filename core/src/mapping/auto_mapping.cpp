@@ -10,6 +10,7 @@
 #include "stream/ir/dimensions.hpp"
 #include "stream/ir/iteration_space.hpp"
 #include "stream/mapping/capacity_tiler.hpp"
+#include "stream/numeric/uneven_split.hpp"
 
 namespace stream::mapping {
 
@@ -210,7 +211,8 @@ class Generator {
     auto it = max_split_.find(g);
     return it == max_split_.end() ? 1 : it->second;
   }
-  std::int64_t per_core(int g) const { return std::max<std::int64_t>(1, dim_size(g) / split_of(g)); }
+  // The longest core's share: a split that does not divide the dim leaves the last core less.
+  std::int64_t per_core(int g) const { return std::max<std::int64_t>(1, numeric::ceil_div(dim_size(g), split_of(g))); }
 
   /// "<first node having g>.D<pos>".
   TileEntry entry_for(int g, std::int64_t tile) const {

@@ -9,6 +9,7 @@
 #include "stream/error.hpp"
 #include "stream/mapping/auto_mapping.hpp"
 #include "stream/mapping/mapping.hpp"
+#include "stream/numeric/uneven_split.hpp"
 #include "stream/yaml/yaml_text.hpp"
 
 namespace stream::mapping {
@@ -58,7 +59,9 @@ GroupMapping read_mapping(const Mapping& m, const Workload& group, const hardwar
       std::int64_t unroll = 1;
       for (const auto& [d, f] : g.nodes[i].inter_core_tiling)
         if (d == 0) unroll = f;
-      g.intra_core_tiling.push_back({group.node(i).name, 0, group.loop_sizes(i).at(0) / unroll});
+      // The longest core's share, so the tile covers the dim in one iteration even when the
+      // split does not divide it.
+      g.intra_core_tiling.push_back({group.node(i).name, 0, numeric::ceil_div(group.loop_sizes(i).at(0), unroll)});
       break;
     }
   }

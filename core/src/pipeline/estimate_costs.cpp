@@ -15,13 +15,15 @@
 #include "stream/error.hpp"
 #include "stream/ir/dimensions.hpp"
 #include "stream/tiling/tensor_accessors.hpp"
+#include "stream/numeric/uneven_split.hpp"
 
 namespace stream::pipeline {
 
 namespace {
 
-// The tiled group's unified dim sizes with only this node's inter-core split divided out (where
-// it divides): what the reference sizes a costed node's tensors with (aie-and-defaults §4b).
+// The tiled group's unified dim sizes with only this node's inter-core split divided out: what the
+// reference sizes a costed node's tensors with (aie-and-defaults §4b). A split that does not divide
+// its dim leaves each core ceil(size / split), the longest share (numeric/uneven_split.hpp).
 std::vector<std::int64_t> per_core_dim_sizes(const tiling::TiledGroup& tiled, std::size_t node_index) {
   const Workload& w = tiled.workload;
   const auto& ud = w.unified_dimensions();
@@ -29,7 +31,7 @@ std::vector<std::int64_t> per_core_dim_sizes(const tiling::TiledGroup& tiled, st
   const auto dims = ud.dims_of(node_index, w.node(node_index).num_dims());
   for (const auto& [d, f] : tiled.mapping.at(node_index).inter_core_tiling) {
     auto& s = sizes.at(static_cast<std::size_t>(dims.at(static_cast<std::size_t>(d))));
-    if (f > 1 && s % f == 0) s /= f;
+    if (f > 1) s = numeric::ceil_div(s, f);
   }
   return sizes;
 }
@@ -44,7 +46,7 @@ cost::Tile core_tile(const tiling::TiledGroup& tiled, const tiling::TensorAccess
   std::vector<std::int64_t> sizes = w.loop_sizes(node_index);
   for (const auto& [d, f] : tiled.mapping.at(node_index).inter_core_tiling) {
     auto& s = sizes.at(static_cast<std::size_t>(d));
-    if (f > 0 && s % f == 0) s /= f;
+    if (f > 0) s = numeric::ceil_div(s, f);  // the longest core's share when f does not divide s
   }
   for (int d = 0; d < n.num_dims(); ++d) tile.dims.push_back({n.dim_name(d), sizes[static_cast<std::size_t>(d)]});
   const auto per_core = per_core_dim_sizes(tiled, node_index);
@@ -186,6 +188,7 @@ cost::CostEntry builtin_entry(const Job& j, const hardware::Core& core, const co
   e.ideal_temporal_cycle = r.ideal_temporal_cycle;
   e.mac_spatial_utilization = r.mac_spatial_utilization;
   e.backend = r.status == cost::CostStatus::Ok ? "zigzag" : "ideal-cycle";
+  if (r.status == cost::CostStatus::Ok) e.memory_bits = r.memory_bits;
   if (r.status != cost::CostStatus::Ok) {
     auto why = cost::explain_fallback(r.reason, j.tile, model);
     e.reason = std::move(why.reason);

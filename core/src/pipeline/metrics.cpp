@@ -94,6 +94,7 @@ RunMetrics run_metrics(const RunResult& r, const hardware::Accelerator& acc) {
   out.mac_spatial_utilization = total.weight == 0 ? 0 : total.weighted_mac / total.weight;
   out.end_to_end_mac_utilization = ratio(static_cast<double>(total.mac_ops),
                                          static_cast<double>(peak_macs_per_cycle(acc)) * static_cast<double>(r.total_latency));
+  out.memory = memory_use(r, acc);
   return out;
 }
 

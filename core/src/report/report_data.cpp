@@ -5,6 +5,7 @@
 #include <map>
 
 #include "lanes.hpp"
+#include "stream/pipeline/memory_use.hpp"
 #include "timeline.hpp"
 
 namespace stream::report::detail {
@@ -44,40 +45,12 @@ json schedule_data(const pipeline::GroupResult& g, const Timeline& t) {
   return {{"rows", rows}, {"bars", bars}, {"slots", slots}};
 }
 
-// The last slot in which tensor t is read (its producer's slot when nothing reads it later in the
-// iteration: then it stays to the end).
-int last_use(const schedule::SteadyState& ss, std::size_t t, int from) {
-  int last = -1;
-  for (const auto& n : ss.nodes)
-    if (n.slot >= from && std::find(n.inputs.begin(), n.inputs.end(), static_cast<int>(t)) != n.inputs.end())
-      last = std::max(last, n.slot);
-  return last < 0 ? ss.max_slot : last;
-}
-
 json memory_data(const pipeline::GroupResult& g, const hardware::Accelerator& acc) {
-  const auto& ss = g.schedule;
-  const auto& a = g.allocation;
-  const std::size_t slots = a.slot_latency.size();
-  std::map<int, std::pair<double, std::vector<double>>> per_core;  // core -> (reserved, per slot)
-  for (std::size_t t = 0; t < ss.tensors.size() && t < a.placement.size(); ++t) {
-    const auto& ten = ss.tensors[t];
-    if (ten.producer < 0 || ten.placements.empty()) continue;
-    const auto& producer = ss.nodes[static_cast<std::size_t>(ten.producer)];
-    if (producer.kind != SsKind::Compute && producer.kind != SsKind::Transfer) continue;
-    const auto p = std::min<std::size_t>(static_cast<std::size_t>(std::max(a.placement[t], 0)), ten.placements.size() - 1);
-    const double bits = std::ceil(static_cast<double>(a.tiles_on_chip[t]) * static_cast<double>(ten.tile_bits));
-    const int from = std::max(producer.slot, 0), to = last_use(ss, t, from);
-    for (int c : ten.placements[p]) {
-      auto& [reserved, occ] = per_core[c];
-      occ.resize(slots, 0);
-      reserved += bits;
-      for (int s = from; s <= to && s < static_cast<int>(slots); ++s) occ[static_cast<std::size_t>(s)] += bits;
-    }
-  }
   json cores = json::array();
-  for (const auto& [c, v] : per_core)
+  for (const auto& [c, occ] : pipeline::slot_occupancy(g))
     cores.push_back({{"core", c}, {"label", "Core " + std::to_string(c) + " [" + acc.core(c).name + "]"},
-                     {"capacity_bits", acc.core(c).memory_capacity()}, {"reserved_bits", v.first}, {"occupancy_bits", v.second}});
+                     {"capacity_bits", acc.core(c).memory_capacity()}, {"reserved_bits", occ.reserved_bits},
+                     {"occupancy_bits", occ.bits}});
   return cores;
 }
 

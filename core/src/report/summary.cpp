@@ -28,8 +28,8 @@ void costs_yaml(yamlx::YamlText& out, const CostFallbacks& f) {
   out << YAML::Key << "entries" << YAML::Value << f.entries << YAML::Key << "fallback" << YAML::Value << f.count();
   out << YAML::Key << "scheduled_entries" << YAML::Value << f.scheduled_entries << YAML::Key << "scheduled_fallback"
       << YAML::Value << f.scheduled();
-  out << YAML::Key << "latency_share" << YAML::Value << share_percent(f.latency_share) << YAML::Key << "energy_share"
-      << YAML::Value << share_percent(f.energy_share) << YAML::EndMap;
+  out << YAML::Key << "latency_share" << YAML::Value << yamlx::Shortest{share_percent(f.latency_share)} << YAML::Key << "energy_share"
+      << YAML::Value << yamlx::Shortest{share_percent(f.energy_share)} << YAML::EndMap;
 }
 nlohmann::ordered_json costs_json(const CostFallbacks& f) {
   return {{"entries", f.entries},
@@ -97,6 +97,53 @@ nlohmann::ordered_json metrics_json(const pipeline::GroupMetrics& m) {
   return j;
 }
 
+// Memory use per core (pipeline/memory_use.hpp): shares in percent, like the other shares here.
+void memory_yaml(yamlx::YamlText& out, const std::vector<pipeline::CoreMemoryUse>& use) {
+  auto figure = [&](const char* key, const auto& value) { out << YAML::Key << key << YAML::Value << value; };
+  out << YAML::Key << "memory" << YAML::Value << YAML::BeginSeq;
+  for (const auto& u : use) {
+    out << YAML::BeginMap;
+    figure("core", u.core);
+    figure("name", u.name);
+    figure("capacity_bits", u.capacity_bits);
+    figure("peak_bits", u.peak_bits);
+    figure("peak_share", yamlx::Shortest{share_percent(u.share())});
+    figure("peak_group", u.peak_group);
+    figure("peak_slot", u.peak_slot);
+    figure("reserved_bits", u.reserved_bits);
+    if (u.levels.empty()) {
+      out << YAML::EndMap;
+      continue;
+    }
+    out << YAML::Key << "levels" << YAML::Value << YAML::BeginSeq;
+    for (const auto& l : u.levels) {
+      out << YAML::Flow << YAML::BeginMap;
+      figure("memory", l.memory);
+      figure("capacity_bits", l.capacity_bits);
+      figure("peak_bits", l.peak_bits);
+      figure("peak_share", yamlx::Shortest{share_percent(l.share())});
+      figure("node", l.node);
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+nlohmann::ordered_json memory_json(const std::vector<pipeline::CoreMemoryUse>& use) {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& u : use) {
+    auto levels = nlohmann::ordered_json::array();
+    for (const auto& l : u.levels)
+      levels.push_back({{"memory", l.memory}, {"capacity_bits", l.capacity_bits}, {"peak_bits", l.peak_bits},
+                        {"peak_share", share_percent(l.share())}, {"node", l.node}});
+    out.push_back({{"core", u.core}, {"name", u.name}, {"capacity_bits", u.capacity_bits}, {"peak_bits", u.peak_bits},
+                   {"peak_share", share_percent(u.share())}, {"peak_group", u.peak_group}, {"peak_slot", u.peak_slot},
+                   {"reserved_bits", u.reserved_bits}});
+    if (!levels.empty()) out.back()["levels"] = levels;
+  }
+  return out;
+}
+
 // `--layout choose` (pipeline/layout_choice.hpp): what changed and the conversions' share of
 // latency and energy (percent, like a group's `percentage`): the conversion groups on a core and
 // the conversions on the DMA, which have no group and are listed here. Absent under `--layout
@@ -132,9 +179,9 @@ void layouts_yaml_block(yamlx::YamlText& out, const pipeline::RunResult& r) {
   out << YAML::Key << "conversions" << YAML::Value << f.conversions;
   out << YAML::Key << "first_pass_latency" << YAML::Value << (f.changed > 0 ? r.first_pass_latency : r.total_latency);
   out << YAML::Key << "layout_conversion_latency" << YAML::Value << f.conversion_latency;
-  out << YAML::Key << "layout_conversion_latency_share" << YAML::Value << share(r, f.conversion_latency);
+  out << YAML::Key << "layout_conversion_latency_share" << YAML::Value << yamlx::Shortest{share(r, f.conversion_latency)};
   out << YAML::Key << "layout_conversion_energy" << YAML::Value << f.conversion_energy;
-  out << YAML::Key << "layout_conversion_energy_share" << YAML::Value << energy_share(r, f.conversion_energy);
+  out << YAML::Key << "layout_conversion_energy_share" << YAML::Value << yamlx::Shortest{energy_share(r, f.conversion_energy)};
   out << YAML::Key << "dma_conversions" << YAML::Value << YAML::BeginSeq;
   for (const auto& d : r.dma_conversions) {
     out << YAML::Flow << YAML::BeginMap;
@@ -144,7 +191,7 @@ void layouts_yaml_block(yamlx::YamlText& out, const pipeline::RunResult& r) {
     out << YAML::Key << "layout" << YAML::Value << d.layout.str(d.shape.size());
     out << YAML::Key << "before_group" << YAML::Value << d.before_group;
     out << YAML::Key << "latency" << YAML::Value << d.cost.cycles;
-    out << YAML::Key << "percentage" << YAML::Value << share(r, d.cost.cycles);
+    out << YAML::Key << "percentage" << YAML::Value << yamlx::Shortest{share(r, d.cost.cycles)};
     out << YAML::Key << "energy" << YAML::Value << d.cost.energy;
     out << YAML::EndMap;
   }
@@ -197,13 +244,14 @@ std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings, cons
     opt_yaml(out, "end_to_end_mac_utilization", metrics->end_to_end_mac_utilization);
     out << YAML::Key << "max_group_latency" << YAML::Value << metrics->max_group_latency;
     out << YAML::Key << "degenerate" << YAML::Value << metrics->degenerate;
+    memory_yaml(out, metrics->memory);
   }
   if (inline_timings) out << YAML::Key << "total_wall_time_s" << YAML::Value << seconds_text(r.wall_time_s);
   out << YAML::Key << "groups" << YAML::Value << YAML::BeginMap;
   for (const auto& g : r.groups) {
     out << YAML::Key << ("group_" + std::to_string(g.index)) << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "latency" << YAML::Value << g.allocation.total_latency;
-    out << YAML::Key << "percentage" << YAML::Value << share(r, g.allocation.total_latency);
+    out << YAML::Key << "percentage" << YAML::Value << yamlx::Shortest{share(r, g.allocation.total_latency)};
     out << YAML::Key << "energy" << YAML::Value << g.energy.total();
     out << YAML::Key << "status" << YAML::Value << allocate::name(g.allocation.status);
     if (!g.converts.empty()) out << YAML::Key << "converts" << YAML::Value << g.converts;
@@ -243,6 +291,7 @@ std::string summary_json(const pipeline::RunResult& r, bool inline_timings, cons
     j["end_to_end_mac_utilization"] = opt_json(metrics->end_to_end_mac_utilization);
     j["max_group_latency"] = metrics->max_group_latency;
     j["degenerate"] = metrics->degenerate;
+    j["memory"] = memory_json(metrics->memory);
   }
   if (inline_timings) j["total_wall_time_s"] = rounded_seconds(r.wall_time_s);
   nlohmann::ordered_json groups = nlohmann::ordered_json::object();

@@ -10,6 +10,7 @@
 #include "stream/schedule/group_structure.hpp"
 #include "stream/schedule/steady_state.hpp"
 #include "stream/schedule/transfer_cost.hpp"
+#include "stream/numeric/uneven_split.hpp"
 #include "steady_state_util.hpp"
 
 namespace stream::schedule {
@@ -155,7 +156,7 @@ class TransferBuilder {
     std::vector<std::int64_t> sizes = w_.loop_sizes(node);
     for (const auto& [local, f] : tiled_.mapping.at(node).inter_core_tiling) {
       auto& s = sizes.at(static_cast<std::size_t>(local));
-      if (s % f == 0) s /= f;
+      s = numeric::ceil_div(s, f);  // the longest core's share when f does not divide s
     }
     return sizes;
   }

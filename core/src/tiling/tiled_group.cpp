@@ -9,6 +9,7 @@
 #include "stream/ir/dimensions.hpp"
 #include "stream/ir/op_kinds.hpp"
 #include "stream/tiling/tensor_accessors.hpp"
+#include "stream/numeric/uneven_split.hpp"
 
 namespace stream::tiling {
 
@@ -133,17 +134,14 @@ std::vector<std::int64_t> add_fusion_splits(const Workload& group, const mapping
                       std::to_string(n.num_dims()) + " dims",
                   Location{.node = t.node});
     const int z = ud.dims_of(idx, n.num_dims())[static_cast<std::size_t>(t.dim)];
-    const std::int64_t size = ud.dim_size.at(static_cast<std::size_t>(z));
-    const std::int64_t denom = t.tile * unroll_of(out, z);
-    if (t.tile <= 0 || size % denom != 0)
+    if (t.tile <= 0)
       throw Error("intra-core tile " + std::to_string(t.tile) + " of " + t.node + ".D" + std::to_string(t.dim) +
-                      " (size " + std::to_string(size) + ", inter-core unrolling " + std::to_string(unroll_of(out, z)) +
-                      ") does not divide the dimension",
+                      " must be at least 1",
                   Location{.node = t.node});
-    const std::int64_t splits = size / denom;
+    const numeric::UnevenSplit split = numeric::uneven_split(ud.dim_size.at(static_cast<std::size_t>(z)), t.tile * unroll_of(out, z));
     if (std::none_of(out.fusion_splits.begin(), out.fusion_splits.end(), [&](const auto& p) { return p.first == z; }))
-      out.fusion_splits.emplace_back(z, splits);
-    sizes[static_cast<std::size_t>(z)] = size / splits;
+      out.fusion_splits.emplace_back(z, split.parts);
+    sizes[static_cast<std::size_t>(z)] = split.longest;
   }
   return sizes;
 }

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -168,6 +169,14 @@ YamlText& YamlText::operator<<(double v) {
     std::snprintf(buf, sizeof buf, "%.17g", v);
     scalar(buf);
   }
+  return *this;
+}
+
+YamlText& YamlText::operator<<(Shortest v) {
+  if (!std::isfinite(v.value)) return *this << v.value;
+  char buf[32];
+  const auto end = std::to_chars(buf, buf + sizeof buf, v.value).ptr;
+  scalar(std::string(buf, end));
   return *this;
 }
 

@@ -30,6 +30,7 @@
 
 #include "constant_subgraphs.hpp"
 #include "control_flow.hpp"
+#include "element_types.hpp"
 #include "input_values.hpp"
 #include "model_checks.hpp"
 #include "parser_util.hpp"
@@ -41,24 +42,6 @@ namespace stream::onnx_frontend {
 namespace {
 
 constexpr int kInt64 = onnx::TensorProto_DataType_INT64;
-
-std::optional<DType> dtype_of(int code) {
-  switch (code) {
-    case onnx::TensorProto_DataType_FLOAT: return DType::f32;
-    case onnx::TensorProto_DataType_FLOAT16: return DType::f16;
-    case onnx::TensorProto_DataType_BFLOAT16: return DType::bf16;
-    case onnx::TensorProto_DataType_INT8: return DType::i8;
-    case onnx::TensorProto_DataType_UINT8: return DType::u8;
-    case onnx::TensorProto_DataType_INT16: return DType::i16;
-    case onnx::TensorProto_DataType_INT32: return DType::i32;
-    default: return std::nullopt;
-  }
-}
-
-std::string type_name(int code) {
-  if (code == 0) return "UNDEFINED";
-  return onnx::TensorProto_DataType_Name(static_cast<onnx::TensorProto_DataType>(code));
-}
 
 struct Value {
   int elem = 0;
@@ -172,7 +155,7 @@ class Loader {
       if (data_values_.count(name) == 0) return std::nullopt;
       return v->elem == kBool ? DType::b8 : DType::i64;
     }
-    return dtype_of(v->elem);
+    return dtype_of_onnx(v->elem);
   }
 
   TensorPtr make(const std::string& name, const std::string& node) const {
@@ -180,8 +163,8 @@ class Loader {
     if (!v) fail("no value named '" + name + "' exists in the graph (it has no producer)", node, name);
     auto dt = data_dtype(name);
     if (!dt)
-      fail("unsupported element type " + type_name(v->elem) + " for tensor '" + name +
-               "' (supported: f32, f16, bf16, i8, u8, i16, i32; bool masks and int64 indices that data depends on)",
+      fail("unsupported element type " + onnx_type_name(v->elem) + " for tensor '" + name +
+               "' (supported: " + dtype_names() + "; int64 and bool where data depends on them, not shape metadata)",
            node, name);
     if (!v->shape_known)
       fail("the shape of tensor '" + name + "' is unknown after ONNX shape inference" +
@@ -190,7 +173,7 @@ class Loader {
     for (std::size_t a = 0; a < v->shape.size(); ++a)
       if (v->shape[a] <= 0)
         fail("tensor '" + name + "' has extent " + std::to_string(v->shape[a]) + " on axis " + std::to_string(a) +
-                 " (an empty or malformed tensor; extents must be positive)",
+                 " (an empty first output of a node that also writes non-empty values is not modelled)",
              node, name);
     return make_tensor(name, *dt, v->shape);
   }
@@ -352,6 +335,11 @@ class Loader {
       if (!is_init) graph_inputs_.push_back(vi.name());
     }
     for (const auto& vi : g.output()) graph_outputs_.push_back(vi.name());
+    // An empty integer value's data is known, whoever gives it: no values (a Reduce's axes input
+    // of shape [0] is "reduce over every axis").
+    for (auto& [name, v] : values_)
+      if (!v.int_values && (v.elem == kInt64 || v.elem == onnx_code::kInt32) && is_empty_value(name))
+        v.int_values = std::vector<std::int64_t>{};
   }
 
   std::string resolve(const std::string& name) const {
@@ -382,6 +370,7 @@ class Loader {
         if (!i.empty()) i = resolve(i);
     drop_constant_nodes();
     drop_metadata_nodes();
+    drop_empty_work();
   }
 
   // Subgraphs that read no graph input are evaluated at load time (constant_subgraphs.hpp): their
@@ -405,15 +394,74 @@ class Loader {
     work_ = std::move(kept);
   }
 
+  // A value with an extent 0 (an empty Slice, a Split part of size 0, a [3, 0, 5] input) is legal
+  // ONNX. It holds no data, so, as shape metadata, it has no tensor: no InEdge or OutEdge.
+  bool is_empty_value(const std::string& name) const {
+    const Value* v = name.empty() ? nullptr : value(name);
+    return v && v->shape_known && std::find(v->shape.begin(), v->shape.end(), 0) != v->shape.end();
+  }
+
+  // An input through which a node reads data that is empty. Shape metadata (int64 axes) and the
+  // inputs that only give a type or a parameter (CastLike's `target_type`, Resize's roi and
+  // scales) are not data.
+  bool reads_empty_data(const WorkNode& w, std::size_t slot) const {
+    const auto& name = w.inputs[slot];
+    if (!is_empty_value(name) || (metadata_typed(name) && data_values_.count(name) == 0)) return false;
+    if (w.domain.empty() && w.op_type == "CastLike" && slot == 1) return false;
+    if (w.domain.empty() && w.op_type == "Resize" && (slot == 1 || slot == 2)) return false;
+    return true;
+  }
+
+  // The work of empty values, in graph order: a node whose outputs are all empty does none and is
+  // dropped. A Concat skips its empty parts. Any other node that reads empty data and writes a
+  // non-empty value computes it from nothing (a MatMul over K = 0 gives zeros, a ReduceSum over an
+  // empty axis its identity): a fill, so it is dropped and its outputs are constants, as a
+  // ConstantOfShape's are (readers read them with no producer, as they read initializers).
+  void drop_empty_work() {
+    for (auto& w : work_) {
+      const bool all_empty = std::all_of(w.outputs.begin(), w.outputs.end(), [&](const std::string& o) {
+        return o.empty() || is_empty_value(o);
+      });
+      bool reads_empty = false;
+      for (std::size_t i = 0; i < w.inputs.size(); ++i) reads_empty = reads_empty || reads_empty_data(w, i);
+      if (!all_empty && !reads_empty) continue;
+      if (!all_empty && w.domain.empty() && w.op_type == "Concat") {
+        std::vector<std::string> parts;  // Concat's inputs are all data: drop the empty ones
+        for (std::size_t i = 0; i < w.inputs.size(); ++i)
+          if (!reads_empty_data(w, i)) parts.push_back(w.inputs[i]);
+        w.inputs = std::move(parts);
+        continue;
+      }
+      w.removed = true;
+      for (const auto& o : w.outputs)
+        if (const auto it = values_.find(o); it != values_.end() && !o.empty()) it->second.is_constant = true;
+    }
+  }
+
   bool metadata_typed(const std::string& name) const {
     const Value* v = value(name);
     return v && (v->elem == kInt64 || v->elem == kBool);
   }
 
+  // A node writing non-metadata values reads an int64 input as data (a value it converts or
+  // computes with, at 64 bits) when it is a Cast's or CastLike's input (an attention's head size
+  // cast to float for its scale) or a non-constant operand of arithmetic (Pow's int64 exponent
+  // tensor); a constant int64 operand of arithmetic stays a parameter.
+  bool reads_int64_as_data(const WorkNode& w, std::size_t slot, const Value& v) const {
+    static const std::set<std::string> arithmetic{"Add", "Sub", "Mul", "Div", "Pow", "Mod", "Max", "Min", "Sum", "Mean"};
+    if (!w.domain.empty() || std::all_of(w.outputs.begin(), w.outputs.end(), [&](const std::string& o) {
+          return o.empty() || metadata_typed(o);
+        }))
+      return false;
+    if (w.op_type == "Cast" || w.op_type == "CastLike") return slot == 0;
+    return arithmetic.count(w.op_type) != 0 && !v.is_constant;
+  }
+
   // Shape arithmetic (nodes whose outputs are all int64/bool) is metadata, not computation, with
-  // two exceptions that are data: the indices ArgMax/ArgMin/TopK compute from non-metadata input,
-  // and a bool value a kept node reads (an attention mask from Equal/Less/Not feeding a Where or
-  // Cast on float data), with the bool chain that computes it. Nodes come in topological order,
+  // three exceptions that are data: the int64 values a kept node computes with (above), the
+  // indices ArgMax/ArgMin/TopK compute from non-metadata input, and a bool value a kept node reads
+  // (an attention mask from Equal/Less/Not feeding a Where or Cast on float data), with the chain
+  // that computes either. Nodes come in topological order,
   // so walking backwards sees every reader of a value before its producer.
   void drop_metadata_nodes() {
     static const std::set<std::string> index_ops{"ArgMax", "ArgMin", "TopK"};
@@ -434,9 +482,10 @@ class Loader {
       if (!keep[k])
         keep[k] = std::any_of(w.outputs.begin(), w.outputs.end(), [&](const std::string& o) { return data_values_.count(o) != 0; });
       if (!keep[k]) continue;
-      for (const auto& in : w.inputs) {
-        const Value* v = in.empty() ? nullptr : value(resolve(in));
-        if (v && v->elem == kBool) data_values_.insert(resolve(in));
+      for (std::size_t j = 0; j < w.inputs.size(); ++j) {
+        const Value* v = w.inputs[j].empty() ? nullptr : value(resolve(w.inputs[j]));
+        if (v && (v->elem == kBool || (v->elem == kInt64 && reads_int64_as_data(w, j, *v))))
+          data_values_.insert(resolve(w.inputs[j]));
       }
     }
     std::vector<WorkNode> kept;
@@ -475,7 +524,7 @@ class Loader {
     static const std::set<std::string> layout{"Reshape", "Transpose", "Flatten", "Squeeze", "Unsqueeze"};
     for (std::size_t i = 0; i < work_.size(); ++i) {
       auto& w = work_[i];
-      if (!w.domain.empty() || w.inputs.empty() || w.outputs.empty()) continue;
+      if (w.removed || !w.domain.empty() || w.inputs.empty() || w.outputs.empty()) continue;
       // The scales and zero points of the integer operators are parameters, as QDQ's are, and so
       // are the single-element constants (immediates) of the comparisons and Where.
       for (auto slot : quantized_parameter_inputs(w.op_type))
@@ -507,8 +556,9 @@ class Loader {
     }
   }
 
-  // An unused output other than the first (a Dropout mask, MaxPool indices, LayerNorm statistics)
-  // is blanked so that parsers need not support it; the first output always stays.
+  // An unused or empty output other than the first (a Dropout mask, MaxPool indices, LayerNorm
+  // statistics nothing reads) is blanked so that parsers need not support it; the first output
+  // always stays.
   OnnxValue view_value(const std::string& name, bool output) const {
     OnnxValue v;
     v.name = name;
@@ -520,7 +570,9 @@ class Loader {
       v.is_constant = val->is_constant;
       v.int_values = val->int_values;
     }
-    if (output && !name.empty() && read_values_.count(name) == 0 && !is_graph_output(name)) v.name.clear();  // unused
+    // Unused, or empty (no data to write: a Split's part of size 0).
+    if (output && !name.empty() && ((read_values_.count(name) == 0 && !is_graph_output(name)) || is_empty_value(name)))
+      v.name.clear();
     return v;
   }
 
@@ -621,7 +673,7 @@ class Loader {
     // holds no data to move.
     auto modelled = [&](const std::string& name) {
       const Value* v = value(name);
-      const bool empty = v && v->is_constant && std::find(v->shape.begin(), v->shape.end(), 0) != v->shape.end();
+      const bool empty = is_empty_value(name);
       return v && data_dtype(name) && !empty;
     };
     GraphEdgeOptions edges;

@@ -36,20 +36,21 @@ class GraphChecker {
     throw Error("malformed ONNX model: " + message, Location{.file = file_, .node = node, .operand = tensor});
   }
 
+  // Negative extents are malformed; an extent 0 is a legal empty tensor (frontend.cpp drops its work).
   void check_dims() const {
-    auto check = [&](const onnx::ValueInfoProto& v, const char* what, bool positive) {
+    auto check = [&](const onnx::ValueInfoProto& v, const char* what) {
       if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) return;
       const auto& dims = v.type().tensor_type().shape().dim();
       for (int a = 0; a < dims.size(); ++a) {
-        if (!dims[a].has_dim_value() || dims[a].dim_value() > 0 || (!positive && dims[a].dim_value() == 0)) continue;
+        if (!dims[a].has_dim_value() || dims[a].dim_value() >= 0) continue;
         fail(std::string(what) + " '" + v.name() + "' declares extent " + std::to_string(dims[a].dim_value()) +
-                 " on axis " + std::to_string(a) + (positive ? " (extents must be positive)" : " (extents cannot be negative)"),
+                 " on axis " + std::to_string(a) + " (extents cannot be negative)",
              "", v.name());
       }
     };
-    for (const auto& v : g_.input()) check(v, "graph input", true);
-    for (const auto& v : g_.output()) check(v, "graph output", false);
-    for (const auto& v : g_.value_info()) check(v, "value_info", false);
+    for (const auto& v : g_.input()) check(v, "graph input");
+    for (const auto& v : g_.output()) check(v, "graph output");
+    for (const auto& v : g_.value_info()) check(v, "value_info");
     for (const auto& t : g_.initializer())
       for (int a = 0; a < t.dims_size(); ++a)
         if (t.dims(a) < 0)
@@ -108,9 +109,11 @@ class GraphChecker {
   }
 
   // ONNX shape inference divides by strides and dilations (SIGFPE on 0) and trusts kernel_shape,
-  // so a window op's geometry is checked before it runs (ConvTranspose checks its own, in its parser).
+  // so a window op's geometry is checked before it runs. ConvTranspose's too: a negative stride
+  // can make its inferred output extent 0, which would pass for a legal empty tensor (its parser
+  // checks the rest of its geometry).
   void check_window(const onnx::NodeProto& n) const {
-    static const std::set<std::string> window_ops = {"Conv",        "ConvInteger", "QLinearConv",
+    static const std::set<std::string> window_ops = {"Conv",   "ConvInteger", "QLinearConv", "ConvTranspose",
                                                      "AveragePool", "MaxPool",     "LpPool"};
     if (!(n.domain().empty() || n.domain() == "ai.onnx") || window_ops.count(n.op_type()) == 0) return;
     for (const auto& a : n.attribute()) {

@@ -5,6 +5,8 @@
 // data-dependent access routed by the indices whose bound map reads the k routed axes at 0 (the
 // footprint, one data row per update, is exact; its position is not known). The int64 indices are
 // not an operand. Fusion analysis cuts before and after the node.
+#include <set>
+
 #include "parser_util.hpp"
 
 namespace stream::onnx_frontend {
@@ -22,9 +24,13 @@ AccessRelation routed(const AffineMap& bound, const std::string& index_tensor) {
 
 std::vector<Node> parse_scatter_nd(const OnnxNodeView& v, OnnxParseContext& ctx) {
   require_inputs(v, 3);
+  // Every reduction (opset 16's add and mul, opset 18's max and min) reads the indexed data row and
+  // writes it back combined with the update: the same accesses as a plain write plus the read of
+  // data the node makes anyway.
+  static const std::set<std::string> reductions{"none", "add", "mul", "max", "min"};
   const auto reduction = v.attr_string("reduction", "none");
-  if (reduction != "none" && reduction != "add")
-    v.fail("reduction '" + reduction + "' is not supported (none or add)");
+  if (reductions.count(reduction) == 0)
+    v.fail("reduction '" + reduction + "' is not supported (none, add, mul, max or min)");
   auto data = input_tensor(v, ctx, 0);
   auto updates = input_tensor(v, ctx, 2);
   auto Y = output_tensor(v, ctx, 0);

@@ -127,11 +127,24 @@ bool has_static_outputs(const onnx::NodeProto& n, const ValueIndex& index) {
   return true;
 }
 
-// Shapes ONNX 1.12 cannot give: an activation it has no schema for keeps its input's shape, an
-// Einsum's extents follow from its equation. True when the output got a shape.
+// The element type a shape-preserving node writes: Cast's `to`, CastLike's second input's type,
+// else its input's type.
+int preserved_elem(const onnx::NodeProto& n, const ValueIndex& index) {
+  if (n.op_type() == "Cast")
+    for (const auto& a : n.attribute())
+      if (a.name() == "to") return static_cast<int>(a.i());
+  if (n.op_type() == "CastLike" && n.input_size() > 1) return index.elem(n.input(1));
+  return index.elem(n.input(0));
+}
+
+// Shapes ONNX 1.12 cannot give: an activation it has no schema for keeps its input's shape, and so
+// does a Cast to a type newer than its enum (FLOAT8E4M3FN = 17 and up: element_types.hpp), which
+// its inference rejects as "not a valid type"; an Einsum's extents follow from its equation. True
+// when the output got a shape.
 bool complete_node(const onnx::NodeProto& n, ValueIndex& index) {
-  static const std::set<std::string> shape_preserving{"Gelu", "Silu", "Swish", "Mish", "QuickGelu", "FastGelu",
-                                                      "HardSwish", "Relu", "Sigmoid", "Tanh", "Erf"};
+  static const std::set<std::string> shape_preserving{"Gelu", "Silu",  "Swish", "Mish", "QuickGelu", "FastGelu",
+                                                      "HardSwish", "Relu", "Sigmoid", "Tanh", "Erf", "Cast",
+                                                      "CastLike"};
   if (n.input_size() < 1 || n.output_size() < 1 || index.static_shape(n.output(0))) return false;
   std::optional<Dims> out;
   if (shape_preserving.count(n.op_type()) != 0) {
@@ -139,7 +152,7 @@ bool complete_node(const onnx::NodeProto& n, ValueIndex& index) {
   } else if (n.op_type() == "Einsum") {
     out = einsum_shape(n, index);
   }
-  if (out) index.set(n.output(0), index.elem(n.input(0)), *out);
+  if (out) index.set(n.output(0), preserved_elem(n, index), *out);
   return out.has_value();
 }
 

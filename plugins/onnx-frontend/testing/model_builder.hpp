@@ -24,6 +24,12 @@ constexpr int I16 = onnx::TensorProto_DataType_INT16;
 constexpr int I32 = onnx::TensorProto_DataType_INT32;
 constexpr int I64 = onnx::TensorProto_DataType_INT64;
 constexpr int F64 = onnx::TensorProto_DataType_DOUBLE;
+// Codes of ONNX 1.18+ that libonnx 1.12's enum does not list (the fields carrying them are int32).
+constexpr int F8E4M3FN = 17;
+constexpr int F8E5M2 = 19;
+constexpr int U4 = 21;
+constexpr int I4 = 22;
+constexpr int F4E2M1 = 23;
 
 class NodeRef {
  public:

@@ -131,7 +131,7 @@ TEST(HonestCosts, ParseCastShowsTheNewTypes) {
 }
 
 TEST(HonestCosts, AnUnknownCastTypeIsRejected) {
-  const auto r = run_stream("parse " + kFp32TwoConv + " --cast f64");
+  const auto r = run_stream("parse " + kFp32TwoConv + " --cast c64");
   EXPECT_NE(r.code, 0);
   EXPECT_NE(r.out.find("--cast"), std::string::npos) << r.out;
 }

@@ -109,7 +109,7 @@ TEST(BlockCatalog, RegistriesResolveBlocksAndRejectUnknownKeysAndParameters) {
     EXPECT_NE(std::string(e.what()).find("d_head"), std::string::npos) << e.what();
   }
   EXPECT_THROW((void)spec.resolve({{"heads", "many"}}), Error);
-  EXPECT_THROW((void)spec.resolve({{"dtype", "f64"}}), Error);
+  EXPECT_THROW((void)spec.resolve({{"dtype", "c64"}}), Error);  // complex: no element type
 }
 
 }  // namespace

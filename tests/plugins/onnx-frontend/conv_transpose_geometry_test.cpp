@@ -95,10 +95,11 @@ TEST(ConvTransposeGeometry, BadAttributesNameTheNode) {
     m.node("ConvTranspose", {"X", "W"}, {"Y"}, "ct").attr(key, value);
     return m;
   };
-  expect_error([&] { parse(model("strides", {-1, 2})); }, {"ct", "strides must be >= 1"});
+  // Negative strides and pads are refused before shape inference (model_checks.cpp), as Conv's.
+  expect_error([&] { parse(model("strides", {-1, 2})); }, {"'ct'", "attribute 'strides'", "has -1", "at least 1"});
   expect_error([&] { parse(model("strides", {2})); }, {"ct", "strides has 1 values"});
   expect_error([&] { parse(model("pads", {1, 1})); }, {"ct", "pads has 2 values; expected 4"});
-  expect_error([&] { parse(model("pads", {-1, 0, 0, 0})); }, {"ct", "pads must be >= 0"});
+  expect_error([&] { parse(model("pads", {-1, 0, 0, 0})); }, {"'ct'", "attribute 'pads'", "has -1", "at least 0"});
   expect_error([&] { parse(model("pads", {4, 0, 3, 0})); }, {"ct", "leave no output"});
   expect_error([&] { parse(model("output_padding", {1, 1})); }, {"ct", "output_padding 1 must be smaller"});
   expect_error([&] { parse(model("output_shape", {30, 30})); }, {"ct", "output_shape 30 exceeds"});

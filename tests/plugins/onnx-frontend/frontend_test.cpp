@@ -208,3 +208,53 @@ TEST(Constants, ConstantAndConstantOfShapeFeedWeightsAsConstantInputs) {
 
 
 }  // namespace
+
+namespace {
+
+TEST(Int64Data, AHeadSizeCastToFloatIsEvaluatedAtLoadTime) {
+  // The expanded Attention's scale: 1 / sqrt(float(shape(Q)[-1])). The head size is known from
+  // Q's static shape, so the Cast and the Sqrt are evaluated at load time (constant subgraphs):
+  // the Div reads the scalar sqrt(8) as a constant.
+  ModelBuilder m("g");
+  m.input("Q", F32, {1, 4, 8}).output("Y", F32);
+  m.int_initializer("last", {2}, false);
+  m.node("Shape", {"Q"}, {"q_shape"}, "shape");
+  m.node("Gather", {"q_shape", "last"}, {"head"}, "head_size");
+  m.node("Cast", {"head"}, {"head_f"}, "to_float").attr("to", F32);
+  m.node("Sqrt", {"head_f"}, {"root"}, "sqrt");
+  m.node("Div", {"Q", "root"}, {"Y"}, "scale");
+  const auto w = parse(m);
+  EXPECT_EQ(w.computation_nodes().size(), 1u);
+  const auto& div = node(w, "scale");
+  ASSERT_EQ(div.inputs.size(), 2u);
+  EXPECT_EQ(div.inputs[1]->name, "root");
+  EXPECT_TRUE(div.inputs[1]->shape.empty());
+  EXPECT_EQ(graph_output_shape(w, "Y"), (std::vector<std::int64_t>{1, 4, 8}));
+}
+
+TEST(Int64Data, AnInt64InputCastToFloatIsDataAtSixtyFourBits) {
+  // A head size given as a graph input is not known at load time: the Cast reads it as i64 data.
+  ModelBuilder m("g");
+  m.input("Q", F32, {1, 4, 8}).input("head", I64, {1}).output("Y", F32);
+  m.node("Cast", {"head"}, {"head_f"}, "to_float").attr("to", F32);
+  m.node("Div", {"Q", "head_f"}, {"Y"}, "scale");
+  const auto w = parse(m);
+  const auto& cast = node(w, "to_float");
+  EXPECT_EQ(cast.inputs[0]->dtype, DType::i64);
+  EXPECT_EQ(cast.outputs[0]->dtype, DType::f32);
+  EXPECT_EQ(graph_output_shape(w, "Y"), (std::vector<std::int64_t>{1, 4, 8}));
+}
+
+TEST(Int64Data, AnInt64ExponentTensorIsAnOperandAConstantOneAParameter) {
+  ModelBuilder m("g");
+  m.input("X", F32, {3}).input("E", I64, {3}).initializer("c", I64, {3}).output("Y", F32).output("Z", F32);
+  m.node("Pow", {"X", "E"}, {"Y"}, "pow_data");
+  m.node("Pow", {"X", "c"}, {"Z"}, "pow_const");
+  const auto w = parse(m);
+  ASSERT_EQ(node(w, "pow_data").inputs.size(), 2u);
+  EXPECT_EQ(node(w, "pow_data").inputs[1]->dtype, DType::i64);
+  EXPECT_TRUE(has_in_edge(w, "E"));
+  EXPECT_EQ(node(w, "pow_const").inputs.size(), 1u);
+}
+
+}  // namespace

@@ -44,8 +44,23 @@ TEST(Scatter, ScatterNDRejectsMismatchedUpdatesAndReductions) {
   expect_error([&] { (void)parse(m); }, {"scatter", "updates shape must be indices.shape[:-1] + data.shape[k:]"});
   ModelBuilder m2("g");
   m2.input("cache", F32, {16, 8}).input("new_rows", F32, {4, 8}).initializer("idx", I64, {4, 1}).output("Y", F32);
-  m2.node("ScatterND", {"cache", "idx", "new_rows"}, {"Y"}, "scatter").attr("reduction", "mul");
-  expect_error([&] { (void)parse(m2); }, {"scatter", "reduction 'mul' is not supported"});
+  m2.node("ScatterND", {"cache", "idx", "new_rows"}, {"Y"}, "scatter").attr("reduction", "xor");
+  expect_error([&] { (void)parse(m2); }, {"scatter", "reduction 'xor' is not supported (none, add, mul, max or min)"});
+}
+
+TEST(Scatter, ScatterNDReductionsMulMaxMinAccessAsAdd) {
+  // ONNX's test_scatternd_{multiply,max,min}: data [4, 4, 4], indices [2, 1], updates [2, 4, 4].
+  for (const char* reduction : {"mul", "max", "min"}) {
+    ModelBuilder m("g", 18);
+    m.input("data", F32, {4, 4, 4}).initializer("idx", I64, {2, 1}).input("updates", F32, {2, 4, 4}).output("Y", F32);
+    m.node("ScatterND", {"data", "idx", "updates"}, {"Y"}, "scatter").attr("reduction", reduction);
+    auto w = parse(m);
+    const auto& n = node(w, "scatter");
+    EXPECT_EQ(map_of(n, 0), "(0, d1, d2)") << reduction;
+    EXPECT_EQ(map_of(n, 1), "(d0, d1, d2)") << reduction;
+    EXPECT_EQ(sizes(n), (std::vector<std::int64_t>{2, 4, 4})) << reduction;
+    EXPECT_EQ(n.outputs[0]->shape, (std::vector<std::int64_t>{4, 4, 4})) << reduction;
+  }
 }
 
 }  // namespace

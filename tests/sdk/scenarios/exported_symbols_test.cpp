@@ -70,11 +70,13 @@ TEST(CoreExports, OnlyNamespaceStreamAndNoThirdPartySymbols) {
 // with the cost model's probe of a core (`stream validate`, the run and the sweep call it); 447
 // with the estimates' reasons and shares (explain_fallback, CostFallbacks, fallback_note,
 // first_mac_estimate, strict_message, share_percent: the host, Python and MCP report them) and the
-// traffic model (traffic_cost, operand_elements, the cost profiles: its tests and the host).
+// traffic model (traffic_cost, operand_elements, the cost profiles: its tests and the host); 451
+// with the memory use (memory_use and fullest_core for the host and its tests, the evaluator's
+// memory_bits, YamlText's Shortest numbers).
 // A new export is a decision: raise the bound with it.
 TEST(CoreExports, CountIsBounded) {
   const auto symbols = exported_symbols();
-  EXPECT_LE(symbols.size(), 447u);
+  EXPECT_LE(symbols.size(), 451u);
   EXPECT_GE(symbols.size(), 139u);  // what the host and the bundled plugins call, measured alone
 }
 

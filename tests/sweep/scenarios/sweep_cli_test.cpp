@@ -49,6 +49,11 @@ TEST(SweepCli, TheSimplestSweepFileAsWritten) {
   EXPECT_EQ(rs[0]["status"], "ok");
   EXPECT_EQ(rs[0]["latency"], 14344);
   EXPECT_NEAR(rs[0]["area_mm2"].get<double>(), 8.1866368, 1e-9);
+  // The fullest memory of the 2-conv on the quad core (derived in tests/pipeline/memory_use_test.cpp):
+  // core 0, the first of four equally full cores.
+  EXPECT_EQ(rs[0]["peak_memory_core"], 0);
+  EXPECT_EQ(rs[0]["peak_memory_bits"], 278528.0);
+  EXPECT_EQ(rs[0]["peak_memory_share"], 1.66);  // 278,528 / 16,777,216 bits
   EXPECT_EQ(rs[2]["latency"], 10750);
   EXPECT_NEAR(rs[2]["area_mm2"].get<double>(), 5.4525952, 1e-9);
   // `seq` is the swiglu block's alias of `tokens` (as the other blocks call the sequence length):
@@ -95,7 +100,7 @@ TEST(SweepCli, TheSimplestSweepFileAsWritten) {
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "point,id,hardware,workload,area_mm2,peak_energy_pj_per_cycle,latency,energy_pj,edp,"
             "mac_spatial_utilization,end_to_end_mac_utilization,estimates,estimate_latency_share,estimate_energy_share,"
-            "status,reason,wall_s");
+            "peak_memory_core,peak_memory_bits,peak_memory_share,status,reason,wall_s");
 }
 
 // --keep-points: every ok point's full results under points/<id>/, the same figures as its row

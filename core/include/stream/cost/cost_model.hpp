@@ -47,6 +47,9 @@ struct CoreCost {
   double mac_spatial_utilization = 0;
   int cycles_per_op = 1;
   MappingCost best;  ///< the chosen mapping's cost (status Ok)
+  /// Per core memory (CoreModel::mems order): the bits one instance holds under the chosen
+  /// mapping (status Ok; pipeline/memory_use.hpp).
+  std::vector<double> memory_bits;
   SpatialMapping spatial_mapping;
   std::string spatial_mapping_text;
   /// Stationarity-merged temporal mapping: per layer operand, per memory level, (dim, size) loops.

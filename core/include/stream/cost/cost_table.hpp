@@ -38,6 +38,9 @@ struct CostEntry {
   double traffic_cycles = 0;
   /// latency_total is traffic_cycles, above the ideal-cycle rule (`--cost-profile full`).
   bool latency_traffic_bound = false;
+  /// Per memory of the core (file order): the bits one instance holds under the chosen mapping
+  /// ("zigzag" entries; empty otherwise). pipeline/memory_use.hpp.
+  std::vector<double> memory_bits;
   /// No ZigZag figures (mac_spatial_utilization is meaningless): the metrics treat the entry as
   /// the reference treats an entry without a cme.
   [[nodiscard]] bool is_estimate() const { return backend != "zigzag"; }

@@ -60,6 +60,10 @@ class STREAM_API Evaluator {
   /// Costs `ordering` allocated as `alloc`. With `detail`, fills the per-level breakdowns.
   void evaluate(const std::vector<TemporalLoop>& ordering, const Allocation& alloc, MappingCost& out, bool detail);
 
+  /// Per core memory (CoreModel::mems order), the bits one instance holds under the last
+  /// evaluation's mapping: the tile of every operand stored there (ZigZag's data_bit_per_level).
+  void memory_bits(std::vector<double>& out) const;
+
   /// The stationarity-merged temporal mapping of the last evaluation, per operand and level.
   [[nodiscard]] std::vector<std::vector<std::vector<TemporalLoop>>> stationary() const;
 

@@ -8,11 +8,14 @@
 // loop; a reshape that merges axes splits the reader's loop over the merged axis into one loop per
 // original axis. A layout op is folded all-or-nothing: one that regroups elements across axes
 // ([6,4] as [4,6]), whose merged axis a reader walks other than with one bare loop, or whose
-// refinement meets a windowed or offset index stays a FusionEdge. Layout ops are processed from
-// the last to the first, so chains (reshape -> transpose -> reshape) compose.
+// refinement meets a windowed or offset index stays a FusionEdge. So does one whose refinement
+// would spread past LayoutFoldingOptions' bounds (nodes touched, refinements, loops per node):
+// a MaxViT-like window attention's refinements went on without end before. Layout ops are
+// processed from the last to the first, so chains (reshape -> transpose -> reshape) compose.
 // (Reductions folded into contractions: reduction_folding.hpp.)
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -31,11 +34,21 @@ struct LayoutFoldingOptions {
   std::set<std::string> transpose_types{"Transpose"};
   /// Permutation of each transpose FusionEdge, by node name: output axis k is input axis perm[k].
   std::map<std::string, std::vector<std::int64_t>> perms;
+  /// What one layout op's fold may touch (docs/plugin-author-guide.md, "FusionEdges and layout
+  /// folding"): past a bound the op stays a FusionEdge, so a fold costs at most this much
+  /// whatever the graph's size and the pass stays linear in the graph.
+  std::size_t max_touched_nodes = 256;  ///< distinct nodes one fold may change
+  std::size_t max_refinements = 1024;   ///< axis refinements one fold may apply
+  int max_loops = 64;                   ///< loops a node may reach through refinements
 };
 
 struct LayoutFoldingReport {
   std::vector<std::string> folded;  ///< names of the layout ops folded away
   std::vector<std::string> kept;    ///< names of the layout ops kept as FusionEdges
+  /// The layout ops kept because their fold would have spread past a bound (also in `kept`).
+  std::vector<std::string> bounded;
+  std::size_t refinements = 0;    ///< axis refinements applied, over every fold (kept ones too)
+  std::size_t touched_nodes = 0;  ///< node changes, over every fold (each node once per fold)
 };
 
 /// Returns the nodes with every foldable layout FusionEdge removed (see above). The order of the

@@ -7,7 +7,7 @@
 // was estimated (degenerate), and the MIP gap of the last lexicographic level. For the whole
 // run the reference reports the last group's figures; we report each group and a run total over
 // all groups (the same formulas over every node and the summed latency), which equals the
-// reference's for a single group.
+// reference's for a single group. Beside them, the run's memory use per core (memory_use.hpp).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,7 @@
 
 #include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
+#include "stream/pipeline/memory_use.hpp"
 #include "stream/pipeline/run.hpp"
 
 namespace stream::pipeline {
@@ -47,6 +48,7 @@ struct RunMetrics {
   std::optional<double> end_to_end_mac_utilization;
   std::int64_t max_group_latency = 0;
   bool degenerate = false;
+  std::vector<CoreMemoryUse> memory;  ///< memory_use.hpp
 };
 
 /// Peak MACs per cycle: the unit counts of the cores that can run a MAC operator (reference rule).

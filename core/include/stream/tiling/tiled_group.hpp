@@ -3,11 +3,13 @@
 // Input: a group workload, the mapping of its compute nodes (candidate cores and inter-core
 // split per node-local dim) and the fused group's intra-core tiling (node, local dim, tile) in
 // file order. Output: a TiledGroup whose workload has every split unified dim shrunk to
-// size / nb_splits, with nb_splits = size / (tile x unroll) (must divide exactly), so that the
-// tiled workload covers all cores together for one iteration; `fusion_splits` keeps the split dims
-// in tiling order (that order is the temporal loop order, innermost first, of every iteration
-// space). Tensors are reshaped by the affine ranges of their accesses over the new sizes, clipped
-// to the old shape (the reference's get_tensor_shape_with_dimension_sizes).
+// size / nb_splits, with nb_splits = size / (tile x unroll), so that the tiled workload covers all
+// cores together for one iteration (a tile x unroll that does not divide the size gives
+// ceil(size / (tile x unroll)) balanced iterations, costed on the longest: numeric/uneven_split.hpp);
+// `fusion_splits` keeps the split dims in tiling order (that order is the temporal loop order,
+// innermost first, of every iteration space). Tensors are reshaped by the affine ranges of their
+// accesses over the new sizes, clipped to the old shape (the reference's
+// get_tensor_shape_with_dimension_sizes).
 #pragma once
 
 #include <cstdint>
@@ -36,7 +38,7 @@ struct STREAM_API TiledGroup {
   [[nodiscard]] std::int64_t iterations() const;
 };
 
-/// Throws stream::Error (naming node and dim) when a tile does not divide its dim.
+/// Throws stream::Error (naming node and dim) for a tile below 1 or a dim the node does not have.
 [[nodiscard]] STREAM_API TiledGroup tile(const Workload& group, const mapping::GroupMapping& mapping);
 
 /// Shape of `tensor` when the unified dims take `dim_sizes` (affine ranges clipped to the current

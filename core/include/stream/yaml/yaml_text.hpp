@@ -21,6 +21,12 @@
 
 namespace stream::yamlx {
 
+/// A double written with the fewest digits that read back as the same value (1.66, not yaml-cpp's
+/// 1.6599999999999999): for figures rounded on purpose, such as percentages.
+struct Shortest {
+  double value = 0;
+};
+
 class STREAM_API YamlText {
  public:
   YamlText& operator<<(YAML::EMITTER_MANIP manip);
@@ -35,6 +41,7 @@ class STREAM_API YamlText {
   YamlText& operator<<(unsigned long v) { return unsigned_integer(v); }
   YamlText& operator<<(unsigned long long v) { return unsigned_integer(v); }
   YamlText& operator<<(double v);
+  YamlText& operator<<(Shortest v);
   template <class T>
   YamlText& operator<<(const std::vector<T>& items) {
     *this << YAML::BeginSeq;
