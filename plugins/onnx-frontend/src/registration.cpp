@@ -21,6 +21,10 @@ std::vector<ParserEntry> all_parsers() {
   add_quantized_parsers(out);
   add_recurrent_parsers(out);
   add_scatter_parsers(out);
+  add_attention_parsers(out);
+  add_element_index_parsers(out);
+  add_loss_parsers(out);
+  add_sampling_parsers(out);
   return out;
 }
 
