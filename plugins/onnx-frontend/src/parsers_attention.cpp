@@ -49,7 +49,7 @@ AttentionShape attention_shape(const OnnxNodeView& v, const Tensor& Q, const Ten
 }
 
 // A head-major tensor (B, heads, S, size) or a 3-D one (B, S, heads*size) read at (b, head, seq, e).
-E head_axis(const AttentionShape& s, const E& g, const E& r) { return s.reps > 1 ? g * s.reps + r : g; }
+E head_axis(const AttentionShape& s, const E& g, const E& r) { return g * s.reps + r; }
 std::vector<E> bhse(bool three_d, const E& b, const E& head, const E& seq, const E& e, std::int64_t size) {
   if (three_d) return {b, seq, head * size + e};
   return {b, head, seq, e};

@@ -19,10 +19,16 @@ AccessRelation routed_by(const AffineMap& bound, const std::string& index_tensor
   return r;
 }
 
-// The data's map: the loop on every axis but `axis`, which reads at 0.
-AffineMap routed_axis_map(int rank, int axis) {
+// The data's bound map: the loop on every axis but `axis`, which reads at 0. An axis where the
+// data is longer than the indices is read at 0 too (a loop indexes every operand axis it names
+// over its whole extent): the bound keeps one element per index, its position there unknown.
+AffineMap routed_axis_map(const Tensor& data, const std::vector<std::int64_t>& indices, int axis) {
+  const int rank = static_cast<int>(data.rank());
   std::vector<E> xr;
-  for (int a = 0; a < rank; ++a) xr.push_back(a == axis ? E::constant(0) : E::dim(a));
+  for (int a = 0; a < rank; ++a) {
+    const auto k = static_cast<std::size_t>(a);
+    xr.push_back(a == axis || data.shape[k] != indices[k] ? E::constant(0) : E::dim(a));
+  }
   return AffineMap(rank, xr);
 }
 
@@ -44,7 +50,7 @@ std::vector<Node> parse_gather_elements(const OnnxNodeView& v, OnnxParseContext&
   const int axis = normalize_axis(v, v.attr_int("axis", 0), X->rank());
   check_indices(v, *X, v.inputs[1], axis);
   check_output_shape(v, *Y, v.inputs[1].shape, "the indices' shape");
-  const auto bound = routed_axis_map(r, axis);
+  const auto bound = routed_axis_map(*X, v.inputs[1].shape, axis);
   auto node = make_computation(v.name, "GatherElements", {X}, {Y}, {bound, AffineMap::identity(r)});
   node.access_overrides = {routed_by(bound, v.inputs[1].name), std::nullopt};
   validate(node);
@@ -61,7 +67,7 @@ std::vector<Node> parse_scatter_elements(const OnnxNodeView& v, OnnxParseContext
   check_indices(v, *data, v.inputs[1], axis);
   if (updates->shape != v.inputs[1].shape) v.fail("updates must have the indices' shape", updates->name);
   check_output_shape(v, *Y, data->shape, "the data's shape");
-  const auto bound = routed_axis_map(r, axis);
+  const auto bound = routed_axis_map(*data, v.inputs[1].shape, axis);
   auto node = make_computation(v.name, "ScatterElements", {data, updates}, {Y}, {bound, AffineMap::identity(r), bound});
   node.access_overrides = {routed_by(bound, v.inputs[1].name), std::nullopt, routed_by(bound, v.inputs[1].name)};
   validate(node);
