@@ -368,6 +368,61 @@ Outputs deform_conv(const RuleNode& r) {
   return one(r.elem(0), out);
 }
 
+// DFT (opset 20): axis (default -2) and dft_length as inputs. The transformed axis takes n_fft
+// (dft_length, else the signal's extent), or n_fft/2 + 1 when onesided; the last axis is the
+// output's components, 2, or 1 for the real output of an inverse onesided transform, whose n_fft
+// defaults to 2 * (extent - 1).
+Outputs dft(const RuleNode& r) {
+  const auto* x = r.shape(0);
+  if (!x) return {};
+  std::int64_t axis = -2;
+  if (r.present(2)) {
+    auto known = r.ints(2);
+    if (!known || known->size() != 1) return {};
+    axis = known->front();
+  }
+  if (x->size() < 2) r.fail("the signal must have a components axis");
+  const auto a = static_cast<std::size_t>(r.axis(axis, x->size(), "axis"));
+  if (a == x->size() - 1) r.fail("the transformed axis cannot be the last (components) axis");
+  const bool onesided = r.attr_int("onesided", 0) != 0, inverse = r.attr_int("inverse", 0) != 0;
+  std::int64_t n = (*x)[a];
+  if (inverse && onesided) n = 2 * ((*x)[a] - 1);
+  if (r.present(1)) {
+    auto known = r.ints(1);
+    if (!known || known->size() != 1) return {};
+    n = known->front();
+  }
+  if (n < 1) r.fail("dft_length must be positive");
+  Dims out = *x;
+  out[a] = onesided && !inverse ? n / 2 + 1 : n;
+  out.back() = inverse && onesided ? 1 : 2;
+  return one(r.elem(0), out);
+}
+
+// CausalConvWithState: the output is the input's shape, the state (B, C, K-1) for a weight (C, 1, K).
+Outputs causal_conv(const RuleNode& r) {
+  const auto *x = r.shape(0), *w = r.shape(1);
+  if (!x || !w) return {};
+  if (x->size() != 3 || w->size() != 3) r.fail("expects input (B, C, L) and weight (C, 1, K)");
+  Outputs out{OwnOutput{r.elem(0), *x}};
+  if (r.outputs() > 1) out.push_back(OwnOutput{r.elem(0), {(*x)[0], (*x)[1], (*w)[2] - 1}});
+  return out;
+}
+
+// LinearAttention: (B, S, q_heads * Dv) and the state (B, kv_heads, Dk, Dv), Dk and Dv the key's
+// and value's hidden sizes over kv_heads.
+Outputs linear_attention(const RuleNode& r) {
+  const auto *q = r.shape(0), *k = r.shape(1), *v = r.shape(2);
+  if (!q || !k || !v) return {};
+  const auto hq = r.attr_int("q_num_heads", 0), hkv = r.attr_int("kv_num_heads", 0);
+  if (q->size() != 3 || k->size() != 3 || v->size() != 3 || hq < 1 || hkv < 1 || (*k)[2] % hkv != 0 || (*v)[2] % hkv != 0)
+    r.fail("query, key and value must be (B, S, heads*size) with q_num_heads and kv_num_heads dividing them");
+  const auto dk = (*k)[2] / hkv, dv = (*v)[2] / hkv;
+  Outputs out{OwnOutput{r.elem(0), {(*q)[0], (*q)[1], hq * dv}}};
+  if (r.outputs() > 1) out.push_back(OwnOutput{r.elem(0), {(*q)[0], hkv, dk, dv}});
+  return out;
+}
+
 using Rule = Outputs (*)(const RuleNode&);
 
 struct OwnRule {
@@ -389,6 +444,8 @@ const std::map<std::string, OwnRule>& rules() {
         {"LpPool", {1, pool}},                  {"GridSample", {20, grid_sample}},
         {"AffineGrid", {20, affine_grid}},      {"Col2Im", {18, col2im}},
         {"CenterCropPad", {18, center_crop_pad}}, {"DeformConv", {19, deform_conv}},
+        {"DFT", {20, dft}},                     {"CausalConvWithState", {1, causal_conv}},
+        {"LinearAttention", {1, linear_attention}},
     };
     for (const char* op : {"ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
                            "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"})

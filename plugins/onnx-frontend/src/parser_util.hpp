@@ -82,6 +82,9 @@ void add_attention_parsers(std::vector<ParserEntry>& out);        // Attention, 
 void add_element_index_parsers(std::vector<ParserEntry>& out);    // GatherElements, ScatterElements
 void add_loss_parsers(std::vector<ParserEntry>& out);             // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void add_sampling_parsers(std::vector<ParserEntry>& out);         // GridSample, AffineGrid, CenterCropPad
+void add_dft_parsers(std::vector<ParserEntry>& out);              // DFT
+void add_causal_conv_parsers(std::vector<ParserEntry>& out);      // CausalConvWithState
+void add_linear_attention_parsers(std::vector<ParserEntry>& out); // LinearAttention
 
 /// Input slots of an integer operator (QLinearConv, ...) that are scales or zero points, not data.
 [[nodiscard]] std::vector<std::size_t> quantized_parameter_inputs(const std::string& op_type);

@@ -25,6 +25,9 @@ std::vector<ParserEntry> all_parsers() {
   add_element_index_parsers(out);
   add_loss_parsers(out);
   add_sampling_parsers(out);
+  add_dft_parsers(out);
+  add_causal_conv_parsers(out);
+  add_linear_attention_parsers(out);
   return out;
 }
 
