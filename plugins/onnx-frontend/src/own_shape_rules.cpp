@@ -445,7 +445,8 @@ const std::map<std::string, OwnRule>& rules() {
         {"AffineGrid", {20, affine_grid}},      {"Col2Im", {18, col2im}},
         {"CenterCropPad", {18, center_crop_pad}}, {"DeformConv", {19, deform_conv}},
         {"DFT", {20, dft}},                     {"CausalConvWithState", {1, causal_conv}},
-        {"LinearAttention", {1, linear_attention}},
+        {"LinearAttention", {1, linear_attention}},  {"FlexAttention", {1, attention}},
+        {"SwiGLU", {1, broadcast}},
     };
     for (const char* op : {"ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
                            "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp"})

@@ -7,6 +7,7 @@
 // (operator, opset) the rule is ours: static_shapes.cpp hides the old schema from ONNX's inference
 // and asks own_output_shapes instead. The pooling operators are ours at every opset: libonnx's
 // ceil_mode rule lets the last window start in the right padding, which ONNX has since corrected.
+// ai.onnx.preview's FlexAttention takes Attention's rule.
 #pragma once
 
 #include <onnx/onnx_pb.h>

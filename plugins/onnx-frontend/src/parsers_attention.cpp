@@ -1,4 +1,6 @@
-// The transformer operators of opset 23: Attention, RMSNormalization and RotaryEmbedding.
+// The transformer operators of opset 23: Attention, RMSNormalization and RotaryEmbedding, and
+// FlexAttention (ai.onnx.preview), which lowers as Attention with its score_mod and prob_mod
+// subgraphs as element-wise stages around the softmax.
 //
 // Attention lowers as the attention blocks do (plugins/blocks): a scores MatMul QK^T, the optional
 // mask Add and softcap, a Softmax normalization, and a context MatMul with V. Grouped-query
@@ -151,8 +153,23 @@ std::vector<Node> parse_attention(const OnnxNodeView& v, OnnxParseContext& ctx) 
                                    {AffineMap::identity(4), AffineMap::identity(4)}));
     current = next;
   }
-  auto probs = stage_tensor(3, "probs");
+  // FlexAttention's score_mod and prob_mod subgraphs: an element-wise stage on the scores before
+  // the softmax, and on the probabilities after it.
+  if (v.has_attribute("score_mod")) {
+    auto next = stage_tensor(2, "score_mod");
+    out.push_back(make_computation(v.name + "_score_mod", "ScoreMod", {current}, {next},
+                                   {AffineMap::identity(4), AffineMap::identity(4)}));
+    current = next;
+  }
+  const bool prob_mod = v.has_attribute("prob_mod");
+  auto probs = prob_mod ? ctx.new_tensor(v.name + "_softmax", Q->dtype, score_shape) : stage_tensor(3, "probs");
   out.push_back(make_normalization(v.name + "_softmax", "Softmax", current, probs, {3}));
+  if (prob_mod) {
+    auto modified = stage_tensor(3, "probs");
+    out.push_back(make_computation(v.name + "_prob_mod", "ProbMod", {probs}, {modified},
+                                   {AffineMap::identity(4), AffineMap::identity(4)}));
+    probs = modified;
+  }
   // Context over (b, g, r, i, e, j): probs (b, g*reps+r, i, j) . V (b, g, j, e) -> Y in Q's layout.
   check_output_shape(v, *Y,
                      s.three_d ? std::vector<std::int64_t>{s.batch, s.q_seq, s.q_heads * s.v_head}
@@ -231,6 +248,7 @@ std::vector<Node> parse_rotary(const OnnxNodeView& v, OnnxParseContext& ctx) {
 
 void add_attention_parsers(std::vector<ParserEntry>& out) {
   out.emplace_back("Attention", parse_attention);
+  out.emplace_back("FlexAttention", parse_attention);  // ai.onnx.preview: 4-D Q, K, V, score_mod/prob_mod stages
   out.emplace_back("RMSNormalization", parse_rms_norm);
   out.emplace_back("RotaryEmbedding", parse_rotary);
 }

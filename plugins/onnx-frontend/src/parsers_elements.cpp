@@ -1,4 +1,4 @@
-// GatherElements and ScatterElements: element-wise indexing along one axis by an int64 indices
+// GatherElements, ScatterElements and TensorScatter: indexing along one axis by an int64 indices
 // tensor of the data's rank. One loop per indices axis; the data (and ScatterElements' output) are
 // accessed at the position the index values choose along `axis` and at the loop's position on
 // every other axis: a data-dependent access routed by the indices, whose bound map reads the
@@ -74,12 +74,41 @@ std::vector<Node> parse_scatter_elements(const OnnxNodeView& v, OnnxParseContext
   return {std::move(node)};
 }
 
+// TensorScatter (opset 24): a KV-cache write of update (B, ..., S, D) into past_cache (B, ...,
+// max_S, D) along `axis` (default -2) at each batch row's write_indices (0 without them), linear or
+// circular: loops over the update's axes, the cache read and written at the routed position
+// (routed by write_indices; the affine offset 0 when they are absent).
+std::vector<Node> parse_tensor_scatter(const OnnxNodeView& v, OnnxParseContext& ctx) {
+  require_inputs(v, 2);
+  auto cache = input_tensor(v, ctx, 0), update = input_tensor(v, ctx, 1);
+  auto Y = output_tensor(v, ctx, 0);
+  const int r = static_cast<int>(cache->rank());
+  if (r < 2 || update->rank() != cache->rank()) v.fail("update must have the cache's rank (>= 2)", update->name);
+  const int axis = normalize_axis(v, v.attr_int("axis", -2), cache->rank());
+  if (axis == 0) v.fail("the sequence axis cannot be the batch axis 0");
+  for (int a = 0; a < r; ++a) {
+    const auto k = static_cast<std::size_t>(a);
+    if (a == axis ? update->shape[k] > cache->shape[k] : update->shape[k] != cache->shape[k])
+      v.fail("update must match the cache except along the sequence axis, where it may not be longer", update->name);
+  }
+  check_output_shape(v, *Y, cache->shape, "the cache's shape");
+  const bool routed = has_input(v, 2);
+  std::vector<E> cr;
+  for (int a = 0; a < r; ++a) cr.push_back(a == axis && routed ? E::constant(0) : E::dim(a));
+  const AffineMap bound(r, cr);
+  auto node = make_computation(v.name, "TensorScatter", {cache, update}, {Y}, {bound, AffineMap::identity(r), bound});
+  if (routed) node.access_overrides = {routed_by(bound, v.inputs[2].name), std::nullopt, routed_by(bound, v.inputs[2].name)};
+  validate(node);
+  return {std::move(node)};
+}
+
 }  // namespace
 
 void add_element_index_parsers(std::vector<ParserEntry>& out) {
   out.emplace_back("GatherElements", parse_gather_elements);
   out.emplace_back("ScatterElements", parse_scatter_elements);
   out.emplace_back("Scatter", parse_scatter_elements);  // its name before opset 11
+  out.emplace_back("TensorScatter", parse_tensor_scatter);
 }
 
 }  // namespace stream::onnx_frontend

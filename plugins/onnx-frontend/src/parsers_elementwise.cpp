@@ -48,7 +48,7 @@ void add_elementwise_parsers(std::vector<ParserEntry>& out) {
   for (const char* op : {"Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Swish", "Shrink",
                          "BitwiseNot", "CumSum", "CumProd"})
     out.emplace_back(op, elementwise_parser(1));
-  for (const char* op : {"BitwiseAnd", "BitwiseOr", "BitwiseXor"}) out.emplace_back(op, elementwise_parser());
+  for (const char* op : {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "SwiGLU"}) out.emplace_back(op, elementwise_parser());
   out.emplace_back("Cast", parse_cast);
   out.emplace_back("CastLike", parse_cast);
   out.emplace_back("QuantizeLinear", parse_cast);

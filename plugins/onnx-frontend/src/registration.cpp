@@ -28,6 +28,8 @@ std::vector<ParserEntry> all_parsers() {
   add_dft_parsers(out);
   add_causal_conv_parsers(out);
   add_linear_attention_parsers(out);
+  add_gather_nd_parsers(out);
+  add_generator_parsers(out);
   return out;
 }
 

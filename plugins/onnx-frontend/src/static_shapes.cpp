@@ -266,7 +266,7 @@ std::size_t fill_gaps(onnx::GraphProto& g, std::int64_t opset, const ShapeFailur
       ++changed;
       continue;
     }
-    if (default_domain(n) && has_own_shape_rule(n.op_type(), opset)) {
+    if ((default_domain(n) || n.domain() == "ai.onnx.preview") && has_own_shape_rule(n.op_type(), opset)) {
       if (apply_own_rule(n, opset, index, data, fail)) ++changed;
       continue;
     }

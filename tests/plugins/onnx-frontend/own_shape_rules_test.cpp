@@ -69,6 +69,14 @@ TEST(OwnShapeRules, CeilModeDropsAWindowStartingInThePadding) {
   EXPECT_EQ(graph_output_shape(parse(m), "Y"), (std::vector<std::int64_t>{1, 1, 3, 3}));
 }
 
+// SwiGLU (no schema in libonnx) broadcasts its two inputs: (3, 1, 4) and (5, 4) give (3, 5, 4).
+TEST(OwnShapeRules, SwiGLUBroadcasts) {
+  ModelBuilder m("g", 26);
+  m.input("a", F32, {3, 1, 4}).input("b", F32, {5, 4}).output("Y", F32);
+  m.node("SwiGLU", {"a", "b"}, {"Y"}, "glu");
+  EXPECT_EQ(graph_output_shape(parse(m), "Y"), (std::vector<std::int64_t>{3, 5, 4}));
+}
+
 TEST(OwnShapeRules, ADeclaredShapeThatDisagreesIsAnError) {
   ModelBuilder m("g", 19);
   m.input("X", F32, {1, 1, 5, 5}).output("Y", F32, {1, 1, 4, 4}, true);

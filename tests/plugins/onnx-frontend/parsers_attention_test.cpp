@@ -70,6 +70,27 @@ TEST(Attention, MismatchedHeadsAreAnError) {
   expect_error([&] { parse(m); }, {"attn", "3 query heads do not group over 2 kv heads"});
 }
 
+// FlexAttention (ai.onnx.preview), GQA 8 query heads over 2 kv heads, 4 queries, 6 keys, size 16:
+// scores and context 2*8*4*6*16 = 6144 MACs each; score_mod and prob_mod are element-wise stages
+// around the softmax.
+TEST(Attention, FlexAttentionLowersAsAttentionWithItsModifierStages) {
+  ModelBuilder m("g", 26);
+  m.opset("ai.onnx.preview", 1);
+  m.input("Q", F32, {2, 8, 4, 16}).input("K", F32, {2, 2, 6, 16}).input("V", F32, {2, 2, 6, 16}).output("Y", F32);
+  auto n = m.node("FlexAttention", {"Q", "K", "V"}, {"Y"}, "flex", "ai.onnx.preview");
+  for (const char* mod : {"score_mod", "prob_mod"}) {
+    auto* a = n.proto().add_attribute();
+    a->set_name(mod);
+    a->set_type(onnx::AttributeProto::GRAPH);
+  }
+  auto w = parse(m);
+  EXPECT_EQ(graph_output_shape(w, "Y"), (std::vector<std::int64_t>{2, 8, 4, 16}));
+  EXPECT_EQ(total_macs(w), 2 * 6144);
+  EXPECT_EQ(sizes(node(w, "flex_scores")), (std::vector<std::int64_t>{2, 2, 4, 4, 6, 16}));
+  EXPECT_EQ(node(w, "flex_score_mod").type, "ScoreMod");
+  EXPECT_EQ(node(w, "flex_prob_mod").outputs[0]->name, node(w, "flex").inputs[0]->name);
+}
+
 TEST(RMSNormalization, NormalisesFromItsAxisToTheLast) {
   ModelBuilder m("g", 23);
   m.input("X", F32, {2, 3, 4}).initializer("W", F32, {3, 4}).output("Y", F32);

@@ -34,6 +34,20 @@ TEST(Elements, ScatterElementsWritesTheUpdatesIntoTheData) {
   EXPECT_EQ(access_relation(n, 2).kind, AccessKind::DataDependent);
 }
 
+// A (2, 3, 8, 4) cache written with (2, 3, 2, 4) new rows at each batch row's write index along
+// axis -2: loops over the update, the cache at 0 on the sequence axis, routed by the indices.
+TEST(Elements, TensorScatterWritesTheUpdateAtRoutedPositions) {
+  ModelBuilder m("g", 24);
+  m.input("C", F32, {2, 3, 8, 4}).input("U", F32, {2, 3, 2, 4}).input("I", I64, {2}).output("Y", F32);
+  m.node("TensorScatter", {"C", "U", "I"}, {"Y"}, "ts");
+  auto w = parse(m);
+  EXPECT_EQ(graph_output_shape(w, "Y"), (std::vector<std::int64_t>{2, 3, 8, 4}));
+  const auto& n = node(w, "ts");
+  EXPECT_EQ(sizes(n), (std::vector<std::int64_t>{2, 3, 2, 4}));
+  EXPECT_EQ(map_of(n, 2), "(d0, d1, 0, d3)");
+  EXPECT_EQ(access_relation(n, 2).index_tensor, "I");
+}
+
 TEST(Elements, IndicesLargerThanTheDataAreAnError) {
   ModelBuilder m("g");
   m.input("X", F32, {3, 4}).input("I", I64, {2, 5}).output("Y", F32, {2, 5}, true);
