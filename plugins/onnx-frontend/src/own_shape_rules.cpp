@@ -57,11 +57,30 @@ struct RuleNode {
     if (t->float_data_size() > 0) return std::vector<float>(t->float_data().begin(), t->float_data().end());
     std::vector<float> v(t->raw_data().size() / sizeof(float));
     if (!v.empty()) std::memcpy(v.data(), t->raw_data().data(), v.size() * sizeof(float));
-    const auto count = std::accumulate(t->dims().begin(), t->dims().end(), std::int64_t{1}, std::multiplies<>());
+    std::int64_t count = 1;
+    for (auto d : t->dims())
+      if (d < 0 || __builtin_mul_overflow(count, d, &count)) return std::nullopt;
     if (static_cast<std::int64_t>(v.size()) != count) return std::nullopt;
     return v;
   }
   std::size_t outputs() const { return static_cast<std::size_t>(n.output_size()); }
+  // Extent arithmetic on values a model chooses (attributes, constants): an overflow is an error,
+  // not a wrapped extent.
+  std::int64_t mul(std::int64_t a, std::int64_t b) const {
+    std::int64_t out = 0;
+    if (__builtin_mul_overflow(a, b, &out)) fail("an extent overflows (" + std::to_string(a) + " * " + std::to_string(b) + ")");
+    return out;
+  }
+  std::int64_t add(std::int64_t a, std::int64_t b) const {
+    std::int64_t out = 0;
+    if (__builtin_add_overflow(a, b, &out)) fail("an extent overflows (" + std::to_string(a) + " + " + std::to_string(b) + ")");
+    return out;
+  }
+  // A float extent (a scaled size) as an integer; fails when it is not one an extent can be.
+  std::int64_t extent(double value) const {
+    if (!(value >= 0 && value < 9.0e18)) fail("a scaled extent (" + std::to_string(value) + ") is out of range");
+    return static_cast<std::int64_t>(value);
+  }
   // A normalised axis; fails naming the attribute when out of range.
   std::int64_t axis(std::int64_t a, std::size_t rank, const std::string& what) const {
     const auto r = static_cast<std::int64_t>(rank);
@@ -121,9 +140,9 @@ Outputs attention(const RuleNode& r) {
     if (pk->size() != 4) r.fail("past_key must be 4-D (B, kv_heads, past, head_size)");
     past = (*pk)[2];
   }
-  const auto b = (*q)[0], total = past + skv;
+  const auto b = (*q)[0], total = r.add(past, skv);
   Outputs out(r.outputs());
-  if (!out.empty()) out[0] = OwnOutput{r.elem(0), three ? Dims{b, sq, hq * ev} : Dims{b, hq, sq, ev}};
+  if (!out.empty()) out[0] = OwnOutput{r.elem(0), three ? Dims{b, sq, r.mul(hq, ev)} : Dims{b, hq, sq, ev}};
   if (out.size() > 1) out[1] = OwnOutput{r.elem(1), {b, hkv, total, e}};
   if (out.size() > 2) out[2] = OwnOutput{r.elem(2), {b, hkv, total, ev}};
   if (out.size() > 3) out[3] = OwnOutput{r.elem(0), {b, hq, sq, total}};
@@ -171,7 +190,7 @@ Outputs pad(const RuleNode& r) {
   Dims out = *x;
   for (std::size_t j = 0; j < axes.size(); ++j) {
     const auto a = static_cast<std::size_t>(r.axis(axes[j], x->size(), "axis"));
-    out[a] += (*pads)[j] + (*pads)[j + axes.size()];
+    out[a] = r.add(out[a], r.add((*pads)[j], (*pads)[j + axes.size()]));
     if (out[a] < 0) r.fail("pads make axis " + std::to_string(a) + " negative");
   }
   return one(r.elem(0), out);
@@ -193,13 +212,18 @@ Outputs split(const RuleNode& r) {
   } else if (r.attr("num_outputs")) {
     const auto k = r.attr_int("num_outputs", 0);
     if (k != n) r.fail("num_outputs is " + std::to_string(k) + " but the node has " + std::to_string(n) + " outputs");
-    const auto chunk = (extent + k - 1) / k;
-    for (std::int64_t i = 0; i < k; ++i) parts.push_back(std::max<std::int64_t>(0, std::min(chunk, extent - i * chunk)));
+    const auto chunk = extent / k + (extent % k != 0 ? 1 : 0);
+    for (std::int64_t i = 0; i < k; ++i) parts.push_back(std::max<std::int64_t>(0, std::min(chunk, extent - r.mul(i, chunk))));
   } else {
     if (extent % n != 0) r.fail("axis extent " + std::to_string(extent) + " does not split into " + std::to_string(n) + " equal parts");
     parts.assign(static_cast<std::size_t>(n), extent / n);
   }
-  if (static_cast<std::int64_t>(parts.size()) != n || std::accumulate(parts.begin(), parts.end(), std::int64_t{0}) != extent)
+  std::int64_t total = 0;
+  for (auto p : parts) {
+    if (p < 0) r.fail("split part " + std::to_string(p) + " is negative");
+    total = r.add(total, p);
+  }
+  if (static_cast<std::int64_t>(parts.size()) != n || total != extent)
     r.fail("the parts do not add up to the axis extent " + std::to_string(extent) + " over " + std::to_string(n) + " outputs");
   Outputs out;
   for (auto p : parts) {
@@ -237,7 +261,7 @@ Outputs resize(const RuleNode& r) {
       const double s = static_cast<double>((*sizes)[j]) / static_cast<double>((*x)[static_cast<std::size_t>(axes[j])]);
       scale = policy == "not_larger" ? std::min(scale, s) : std::max(scale, s);
     }
-    for (auto a : axes) out[static_cast<std::size_t>(a)] = static_cast<std::int64_t>(std::round(scale * static_cast<double>((*x)[static_cast<std::size_t>(a)])));
+    for (auto a : axes) out[static_cast<std::size_t>(a)] = r.extent(std::round(scale * static_cast<double>((*x)[static_cast<std::size_t>(a)])));
     return one(r.elem(0), out);
   }
   auto scales = r.floats(2);
@@ -245,7 +269,7 @@ Outputs resize(const RuleNode& r) {
   if (scales->size() != axes.size()) r.fail("scales must have one value per resized axis");
   for (std::size_t j = 0; j < axes.size(); ++j) {
     auto& o = out[static_cast<std::size_t>(axes[j])];
-    o = static_cast<std::int64_t>(std::floor(static_cast<float>(o) * (*scales)[j]));  // float, as ONNX's rule
+    o = r.extent(std::floor(static_cast<float>(o) * (*scales)[j]));  // float, as ONNX's rule
   }
   return one(r.elem(0), out);
 }
@@ -270,17 +294,17 @@ Outputs pool(const RuleNode& r) {
   for (std::size_t s = 0; s < n; ++s) {
     const auto in = (*x)[2 + s], k = kernel[s], st = strides[s], d = dil[s];
     if (k < 1 || st < 1 || d < 1) r.fail("kernel_shape, strides and dilations must be positive");
-    const auto eff = (k - 1) * d + 1;
+    const auto eff = r.add(r.mul(k - 1, d), 1);
     std::int64_t o = 0;
     if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-      o = (in + st - 1) / st;
+      o = in / st + (in % st != 0 ? 1 : 0);
     } else if (auto_pad == "VALID") {
       o = in >= eff ? (in - eff) / st + 1 : 0;
     } else if (auto_pad == "NOTSET" || auto_pad.empty()) {
-      const auto span = in + pads[s] + pads[s + n] - eff;
+      const auto span = r.add(r.add(in, pads[s]), pads[s + n]) - eff;
       if (span < 0) r.fail("the window (" + std::to_string(eff) + ") is larger than the padded input on spatial axis " + std::to_string(s));
-      auto positions = ceil_mode ? (span + st - 1) / st : span / st;
-      if (ceil_mode && positions * st >= in + pads[s]) --positions;
+      auto positions = span / st + (ceil_mode && span % st != 0 ? 1 : 0);
+      if (ceil_mode && r.mul(positions, st) >= r.add(in, pads[s])) --positions;
       o = positions + 1;
     } else {
       r.fail("unknown auto_pad '" + auto_pad + "'");
@@ -324,7 +348,8 @@ Outputs col2im(const RuleNode& r) {
   if (!x || !image || !block) return {};
   if (x->size() != 3 || image->size() != block->size() || image->empty())
     r.fail("expects a 3-D input and image_shape and block_shape of one equal length");
-  const auto cells = std::accumulate(block->begin(), block->end(), std::int64_t{1}, std::multiplies<>());
+  std::int64_t cells = 1;
+  for (auto b : *block) cells = r.mul(cells, b);
   if (cells < 1 || (*x)[1] % cells != 0) r.fail("the input's axis 1 does not divide by the block size");
   Dims out{(*x)[0], (*x)[1] / cells};
   out.insert(out.end(), image->begin(), image->end());
@@ -361,7 +386,7 @@ Outputs deform_conv(const RuleNode& r) {
     r.fail("kernel_shape, strides, dilations need one value per spatial axis, pads two");
   Dims out{(*x)[0], (*w)[0]};
   for (std::size_t s = 0; s < n; ++s) {
-    const auto span = (*x)[2 + s] + pads[s] + pads[s + n] - ((kernel[s] - 1) * dil[s] + 1);
+    const auto span = r.add(r.add((*x)[2 + s], pads[s]), pads[s + n]) - r.add(r.mul(kernel[s] - 1, dil[s]), 1);
     if (span < 0 || strides[s] < 1) r.fail("the kernel is larger than the padded input");
     out.push_back(span / strides[s] + 1);
   }
@@ -386,7 +411,7 @@ Outputs dft(const RuleNode& r) {
   if (a == x->size() - 1) r.fail("the transformed axis cannot be the last (components) axis");
   const bool onesided = r.attr_int("onesided", 0) != 0, inverse = r.attr_int("inverse", 0) != 0;
   std::int64_t n = (*x)[a];
-  if (inverse && onesided) n = 2 * ((*x)[a] - 1);
+  if (inverse && onesided) n = r.mul(2, (*x)[a] - 1);
   if (r.present(1)) {
     auto known = r.ints(1);
     if (!known || known->size() != 1) return {};
@@ -418,7 +443,7 @@ Outputs linear_attention(const RuleNode& r) {
   if (q->size() != 3 || k->size() != 3 || v->size() != 3 || hq < 1 || hkv < 1 || (*k)[2] % hkv != 0 || (*v)[2] % hkv != 0)
     r.fail("query, key and value must be (B, S, heads*size) with q_num_heads and kv_num_heads dividing them");
   const auto dk = (*k)[2] / hkv, dv = (*v)[2] / hkv;
-  Outputs out{OwnOutput{r.elem(0), {(*q)[0], (*q)[1], hq * dv}}};
+  Outputs out{OwnOutput{r.elem(0), {(*q)[0], (*q)[1], r.mul(hq, dv)}}};
   if (r.outputs() > 1) out.push_back(OwnOutput{r.elem(0), {(*q)[0], hkv, dk, dv}});
   return out;
 }

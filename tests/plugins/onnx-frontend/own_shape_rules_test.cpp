@@ -86,6 +86,16 @@ TEST(OwnShapeRules, ADeclaredShapeThatDisagreesIsAnError) {
   expect_error([&] { parse(m); }, {"pool", "output 'Y' is declared (1x1x4x4) but the operator's shape rule gives (1x1x3x3)"});
 }
 
+// A window of 3 * 2^62 + 1 does not fit in int64: an error naming the node, not a wrapped extent.
+TEST(OwnShapeRules, AnOverflowingWindowIsAnError) {
+  ModelBuilder m("g", 19);
+  m.input("X", F32, {1, 1, 5}).output("Y", F32);
+  m.node("AveragePool", {"X"}, {"Y"}, "pool")
+      .attr("kernel_shape", std::vector<std::int64_t>{4})
+      .attr("dilations", std::vector<std::int64_t>{std::int64_t{1} << 62});
+  expect_error([&] { parse(m); }, {"pool", "an extent overflows"});
+}
+
 TEST(OwnShapeRules, SplitPartsThatDoNotAddUpAreAnError) {
   ModelBuilder m("g", 18);
   m.input("X", F32, {7, 2}).int_initializer("split", {3, 3}).output("a", F32).output("b", F32);
