@@ -87,6 +87,7 @@ void add_causal_conv_parsers(std::vector<ParserEntry>& out);      // CausalConvW
 void add_linear_attention_parsers(std::vector<ParserEntry>& out); // LinearAttention
 void add_gather_nd_parsers(std::vector<ParserEntry>& out);        // GatherND
 void add_generator_parsers(std::vector<ParserEntry>& out);        // OneHot, EyeLike
+void add_group_norm_parsers(std::vector<ParserEntry>& out);       // GroupNormalization
 
 /// Input slots of an integer operator (QLinearConv, ...) that are scales or zero points, not data.
 [[nodiscard]] std::vector<std::size_t> quantized_parameter_inputs(const std::string& op_type);

@@ -30,6 +30,7 @@ std::vector<ParserEntry> all_parsers() {
   add_linear_attention_parsers(out);
   add_gather_nd_parsers(out);
   add_generator_parsers(out);
+  add_group_norm_parsers(out);
   return out;
 }
 
