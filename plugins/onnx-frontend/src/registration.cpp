@@ -31,6 +31,7 @@ std::vector<ParserEntry> all_parsers() {
   add_gather_nd_parsers(out);
   add_generator_parsers(out);
   add_group_norm_parsers(out);
+  add_deform_conv_parsers(out);
   return out;
 }
 
