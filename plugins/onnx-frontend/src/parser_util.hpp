@@ -86,7 +86,7 @@ void add_dft_parsers(std::vector<ParserEntry>& out);              // DFT
 void add_causal_conv_parsers(std::vector<ParserEntry>& out);      // CausalConvWithState
 void add_linear_attention_parsers(std::vector<ParserEntry>& out); // LinearAttention
 void add_gather_nd_parsers(std::vector<ParserEntry>& out);        // GatherND
-void add_generator_parsers(std::vector<ParserEntry>& out);        // OneHot, EyeLike
+void add_generator_parsers(std::vector<ParserEntry>& out);        // OneHot, EyeLike, windows, random tensors
 void add_group_norm_parsers(std::vector<ParserEntry>& out);       // GroupNormalization
 void add_deform_conv_parsers(std::vector<ParserEntry>& out);      // DeformConv
 

@@ -46,7 +46,7 @@ void add_elementwise_parsers(std::vector<ParserEntry>& out) {
   // sum or product along an axis (CumSum, CumProd) is one operation per element too (its axis is
   // an int64 parameter).
   for (const char* op : {"Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Swish", "Shrink",
-                         "BitwiseNot", "CumSum", "CumProd"})
+                         "BitwiseNot", "CumSum", "CumProd", "Bernoulli"})
     out.emplace_back(op, elementwise_parser(1));
   for (const char* op : {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "SwiGLU"}) out.emplace_back(op, elementwise_parser());
   out.emplace_back("Cast", parse_cast);

@@ -1,4 +1,5 @@
-// Outputs written from little input: OneHot and EyeLike. OneHot writes every output element,
+// Outputs written from little input: OneHot, EyeLike, window functions and random tensors.
+// OneHot writes every output element,
 // (index == position) ? on : off: loops over the output's axes, the indices read at every axis
 // but the depth axis, the two values read at 0. EyeLike writes ones on a diagonal and zeros
 // elsewhere: loops over the output's axes and no input (its input gives only the shape and type).
@@ -41,11 +42,22 @@ std::vector<Node> parse_eye_like(const OnnxNodeView& v, OnnxParseContext& ctx) {
   return {make_computation(v.name, "EyeLike", {}, {Y}, {AffineMap::identity(2)})};
 }
 
+// Window functions and random tensors: every output element computed from its position (and a
+// seed), no data read (their inputs give only a size or a shape).
+std::vector<Node> parse_generated(const OnnxNodeView& v, OnnxParseContext& ctx) {
+  auto Y = output_tensor(v, ctx, 0);
+  const int r = static_cast<int>(Y->rank());
+  return {make_computation(v.name, v.op_type, {}, {Y}, {AffineMap::identity(r)})};
+}
+
 }  // namespace
 
 void add_generator_parsers(std::vector<ParserEntry>& out) {
   out.emplace_back("OneHot", parse_one_hot);
   out.emplace_back("EyeLike", parse_eye_like);
+  for (const char* op : {"HannWindow", "HammingWindow", "BlackmanWindow", "MelWeightMatrix", "RandomUniformLike",
+                         "RandomNormalLike", "RandomUniform", "RandomNormal"})
+    out.emplace_back(op, parse_generated);
 }
 
 }  // namespace stream::onnx_frontend

@@ -28,4 +28,15 @@ TEST(Generators, EyeLikeReadsNothing) {
   EXPECT_EQ(sizes(node(w, "eye")), (std::vector<std::int64_t>{3, 4}));
 }
 
+// HannWindow of a constant size 8: an (8) output computed from positions alone.
+TEST(Generators, WindowFunctionsReadNothing) {
+  ModelBuilder m("g", 17);
+  m.int_initializer("size", {8}, false).output("W", F32);
+  m.node("HannWindow", {"size"}, {"W"}, "hann");
+  auto w = parse(m);
+  EXPECT_EQ(graph_output_shape(w, "W"), (std::vector<std::int64_t>{8}));
+  EXPECT_TRUE(node(w, "hann").inputs.empty());
+  EXPECT_EQ(sizes(node(w, "hann")), (std::vector<std::int64_t>{8}));
+}
+
 }  // namespace
