@@ -29,9 +29,12 @@ std::vector<Node> parse_deform_conv(const OnnxNodeView& v, OnnxParseContext& ctx
   if (strides.size() != static_cast<std::size_t>(n) || dil.size() != static_cast<std::size_t>(n) ||
       pads.size() != 2 * static_cast<std::size_t>(n))
     v.fail("strides and dilations need one value per spatial axis, pads two");
-  std::int64_t taps = 1;
-  for (int s = 0; s < n; ++s) taps *= W->shape[static_cast<std::size_t>(2 + s)];
-  if (offset->shape[1] != groups * taps * n) v.fail("offset must have offset_group * taps * " + std::to_string(n) + " channels", offset->name);
+  std::int64_t taps = 1, per_group = 0, offset_channels = 0;
+  for (int s = 0; s < n; ++s)
+    if (__builtin_mul_overflow(taps, W->shape[static_cast<std::size_t>(2 + s)], &taps)) v.fail("the kernel is too large", W->name);
+  if (__builtin_mul_overflow(taps, n, &per_group) || __builtin_mul_overflow(groups, per_group, &offset_channels) ||
+      offset->shape[1] != offset_channels)
+    v.fail("offset must have offset_group * taps * " + std::to_string(n) + " channels", offset->name);
   // Dims: b 0, k 1, o 2..n+1, c n+2, f n+3..2n+2.
   const int dims = 2 * n + 3, c = n + 2;
   const E b = E::dim(0), k = E::dim(1);
