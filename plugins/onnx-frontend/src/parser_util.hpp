@@ -89,6 +89,7 @@ void add_gather_nd_parsers(std::vector<ParserEntry>& out);        // GatherND
 void add_generator_parsers(std::vector<ParserEntry>& out);        // OneHot, EyeLike, windows, random tensors
 void add_group_norm_parsers(std::vector<ParserEntry>& out);       // GroupNormalization
 void add_deform_conv_parsers(std::vector<ParserEntry>& out);      // DeformConv
+void add_region_read_parsers(std::vector<ParserEntry>& out);      // RoiAlign, ReverseSequence
 
 /// Input slots of an integer operator (QLinearConv, ...) that are scales or zero points, not data.
 [[nodiscard]] std::vector<std::size_t> quantized_parameter_inputs(const std::string& op_type);

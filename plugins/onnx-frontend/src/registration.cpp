@@ -32,6 +32,7 @@ std::vector<ParserEntry> all_parsers() {
   add_generator_parsers(out);
   add_group_norm_parsers(out);
   add_deform_conv_parsers(out);
+  add_region_read_parsers(out);
   return out;
 }
 
