@@ -204,6 +204,7 @@ Outputs split(const RuleNode& r) {
   const auto a = static_cast<std::size_t>(r.axis(r.attr_int("axis", 0), x->size(), "axis"));
   const auto extent = (*x)[a];
   const auto n = static_cast<std::int64_t>(r.outputs());
+  if (n < 1) r.fail("the node has no outputs");
   Dims parts;
   if (r.present(1)) {
     auto known = r.ints(1);

@@ -96,6 +96,14 @@ TEST(OwnShapeRules, AnOverflowingWindowIsAnError) {
   expect_error([&] { parse(m); }, {"pool", "an extent overflows"});
 }
 
+TEST(OwnShapeRules, ASplitWithoutOutputsIsAnError) {
+  ModelBuilder m("g", 18);
+  m.input("X", F32, {7, 2}).output("X2", F32);
+  m.node("Split", {"X"}, {}, "split").attr("num_outputs", 0);
+  m.node("Relu", {"X"}, {"X2"}, "relu");
+  expect_error([&] { parse(m); }, {"split", "the node has no outputs"});
+}
+
 TEST(OwnShapeRules, SplitPartsThatDoNotAddUpAreAnError) {
   ModelBuilder m("g", 18);
   m.input("X", F32, {7, 2}).int_initializer("split", {3, 3}).output("a", F32).output("b", F32);
