@@ -22,6 +22,7 @@ program_packages=(build-essential cmake ninja-build pkg-config
   coinor-libcbc-dev libcli11-dev libzip-dev)
 test_packages=(libgtest-dev libgmock-dev libbenchmark-dev libexpat1-dev libpng-dev
   python3-dev pybind11-dev python3-pytest
+  libonnx-testdata  # ONNX's operator test models: the conformance test (tests/plugins/onnx-frontend/conformance/)
   doxygen    # doxygen: the plugin SDK's API reference (cmake --build build --target api-docs, docs/CMakeLists.txt)
   chromium   # chromium: the browser test of report.html (tests/report/scenarios/browser_report_test.cpp)
   slurm-wlm munge)  # a one-node Slurm for `stream sweep submit --slurm` (tests/slurm/run_slurm_test.sh)

@@ -23,7 +23,7 @@ std::vector<std::int64_t> cf_ints(const onnx::NodeProto& n, const std::string& n
   return a ? std::vector<std::int64_t>(a->ints().begin(), a->ints().end()) : std::vector<std::int64_t>{};
 }
 
-const onnx::GraphProto* subgraph(const onnx::NodeProto& n, const std::string& name) {
+const onnx::GraphProto* graph_attribute(const onnx::NodeProto& n, const std::string& name) {
   const auto* a = cf_attribute(n, name);
   return a && a->has_g() ? &a->g() : nullptr;
 }
@@ -146,7 +146,7 @@ class Expander {
     const IntTensor* c = n.input_size() > 0 ? known_(n.input(0)) : nullptr;
     if (!c || c->values.size() != 1) return false;
     const bool taken = truthy(*c);
-    const auto* branch = subgraph(n, taken ? "then_branch" : "else_branch");
+    const auto* branch = graph_attribute(n, taken ? "then_branch" : "else_branch");
     if (!branch) fail_("If node '" + n.name() + "' has no " + (taken ? "then_branch" : "else_branch"), n.name(), "");
     if (branch->output_size() < n.output_size())
       fail_("If node '" + n.name() + "' has " + std::to_string(n.output_size()) + " outputs but its branch returns " +
@@ -219,7 +219,7 @@ class Expander {
   }
 
   bool expand_loop(const onnx::NodeProto& n, std::vector<onnx::NodeProto>& out) {
-    const auto* body = subgraph(n, "body");
+    const auto* body = graph_attribute(n, "body");
     const IntTensor* m_count = n.input_size() > 0 && !n.input(0).empty() ? known_(n.input(0)) : nullptr;
     const bool has_cond = n.input_size() > 1 && !n.input(1).empty();
     const IntTensor* cond = has_cond ? known_(n.input(1)) : nullptr;
@@ -261,7 +261,7 @@ class Expander {
   }
 
   bool expand_scan(const onnx::NodeProto& n, std::vector<onnx::NodeProto>& out) {
-    const auto* body = subgraph(n, "body");
+    const auto* body = graph_attribute(n, "body");
     const auto* num = cf_attribute(n, "num_scan_inputs");
     if (!body || !num) return false;
     if (opset_ < 9)

@@ -7,7 +7,7 @@
 namespace stream::onnx_frontend {
 namespace {
 
-using Fail = std::function<void(const std::string&, const std::string&)>;
+using InputFailure = std::function<void(const std::string&, const std::string&)>;
 
 // The value text as an integer (bool: true/false/1/0) or a float, stored in `t`'s element type.
 bool store_value(onnx::TensorProto& t, const std::string& text) {
@@ -35,7 +35,7 @@ bool store_value(onnx::TensorProto& t, const std::string& text) {
   return used == text.size();
 }
 
-void bind_one(onnx::GraphProto& g, const std::string& name, const std::string& text, const Fail& fail) {
+void bind_one(onnx::GraphProto& g, const std::string& name, const std::string& text, const InputFailure& fail) {
   auto& inputs = *g.mutable_input();
   const auto it = std::find_if(inputs.begin(), inputs.end(), [&](const onnx::ValueInfoProto& v) { return v.name() == name; });
   if (it == inputs.end()) {
@@ -69,7 +69,7 @@ void bind_one(onnx::GraphProto& g, const std::string& name, const std::string& t
 
 }  // namespace
 
-std::vector<std::string> bind_input_values(onnx::GraphProto& graph, const FrontendOptions& options, const Fail& fail) {
+std::vector<std::string> bind_input_values(onnx::GraphProto& graph, const FrontendOptions& options, const InputFailure& fail) {
   const std::string prefix = kInputOptionPrefix;
   std::vector<std::string> bound;
   for (const auto& [key, value] : options.values) {

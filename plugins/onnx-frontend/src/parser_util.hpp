@@ -78,6 +78,18 @@ void add_selection_parsers(std::vector<ParserEntry>& out);        // TopK, ArgMa
 void add_quantized_parsers(std::vector<ParserEntry>& out);        // QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger
 void add_recurrent_parsers(std::vector<ParserEntry>& out);        // LSTM, GRU, RNN
 void add_scatter_parsers(std::vector<ParserEntry>& out);          // ScatterND
+void add_attention_parsers(std::vector<ParserEntry>& out);        // Attention, FlexAttention, RMSNormalization, RotaryEmbedding
+void add_element_index_parsers(std::vector<ParserEntry>& out);    // GatherElements, ScatterElements, TensorScatter
+void add_loss_parsers(std::vector<ParserEntry>& out);             // NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
+void add_sampling_parsers(std::vector<ParserEntry>& out);         // GridSample, AffineGrid, CenterCropPad
+void add_dft_parsers(std::vector<ParserEntry>& out);              // DFT
+void add_causal_conv_parsers(std::vector<ParserEntry>& out);      // CausalConvWithState
+void add_linear_attention_parsers(std::vector<ParserEntry>& out); // LinearAttention
+void add_gather_nd_parsers(std::vector<ParserEntry>& out);        // GatherND
+void add_generator_parsers(std::vector<ParserEntry>& out);        // OneHot, EyeLike, windows, random tensors
+void add_group_norm_parsers(std::vector<ParserEntry>& out);       // GroupNormalization
+void add_deform_conv_parsers(std::vector<ParserEntry>& out);      // DeformConv
+void add_region_read_parsers(std::vector<ParserEntry>& out);      // RoiAlign, ReverseSequence
 
 /// Input slots of an integer operator (QLinearConv, ...) that are scales or zero points, not data.
 [[nodiscard]] std::vector<std::size_t> quantized_parameter_inputs(const std::string& op_type);

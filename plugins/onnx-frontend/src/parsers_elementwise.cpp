@@ -42,6 +42,13 @@ void add_elementwise_parsers(std::vector<ParserEntry>& out) {
                          "Softsign", "Mish", "Floor", "Ceil", "Round", "Sin", "Cos", "Sign", "ThresholdedRelu"})
     out.emplace_back(op, elementwise_parser(1));
   out.emplace_back("Clip", elementwise_parser(1));  // min/max are scalar parameters
+  // Activations of later opsets (Swish 24, BitwiseNot 18) and the rarer unary functions; a running
+  // sum or product along an axis (CumSum, CumProd) is one operation per element too (its axis is
+  // an int64 parameter).
+  for (const char* op : {"Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Swish", "Shrink",
+                         "BitwiseNot", "CumSum", "CumProd", "Bernoulli"})
+    out.emplace_back(op, elementwise_parser(1));
+  for (const char* op : {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "SwiGLU"}) out.emplace_back(op, elementwise_parser());
   out.emplace_back("Cast", parse_cast);
   out.emplace_back("CastLike", parse_cast);
   out.emplace_back("QuantizeLinear", parse_cast);

@@ -132,6 +132,7 @@ std::vector<Node> parse_batch_norm(const OnnxNodeView& v, OnnxParseContext& ctx)
 void add_normalization_parsers(std::vector<ParserEntry>& out) {
   out.emplace_back("Softmax", parse_softmax);
   out.emplace_back("LogSoftmax", parse_softmax);
+  out.emplace_back("Hardmax", parse_softmax);  // a max and a compare over the same axes as Softmax's
   out.emplace_back("LayerNormalization", parse_layer_norm);
   out.emplace_back("LpNormalization", parse_lp_norm);
   out.emplace_back("InstanceNormalization", parse_instance_norm);

@@ -67,6 +67,9 @@ std::vector<std::int64_t> source_reads(const ResizeModes& m, std::int64_t o, std
   return {m.nearest == "round_prefer_ceil" ? f + 1 : f};
 }
 
+// The largest output extent of one resized axis (16M positions; images are far smaller).
+constexpr std::int64_t kMaxResizedExtent = std::int64_t{1} << 24;
+
 struct AxisWindow {
   std::int64_t p = 1, q = 1, periods = 0, offset = 0, width = 1;
 };
@@ -98,6 +101,12 @@ Node resize_node(const OnnxNodeView& v, const TensorPtr& X, const TensorPtr& Y, 
   for (int a = 0; a < rank; ++a) {
     const auto in = X->shape[static_cast<std::size_t>(a)], out = Y->shape[static_cast<std::size_t>(a)];
     if (in < 1 || out < 1) v.fail("axis " + std::to_string(a) + " resizes " + std::to_string(in) + " to " + std::to_string(out), Y->name);
+    // axis_window walks every output position: an absurd extent (a fuzzed declared shape) would
+    // hang the load, so it is refused.
+    if (in != out && out > kMaxResizedExtent)
+      v.fail("axis " + std::to_string(a) + " resizes to " + std::to_string(out) + " positions, more than " +
+                 std::to_string(kMaxResizedExtent) + " on one axis",
+             Y->name);
     axes.push_back(in == out ? AxisWindow{1, 1, in, 0, 1} : axis_window(modes, in, out));
     const auto& w = axes.back();
     dims += (w.p > 1 ? 1 : 0) + (w.width > 1 || w.q > 1 ? 1 : 0);

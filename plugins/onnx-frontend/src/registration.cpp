@@ -21,6 +21,18 @@ std::vector<ParserEntry> all_parsers() {
   add_quantized_parsers(out);
   add_recurrent_parsers(out);
   add_scatter_parsers(out);
+  add_attention_parsers(out);
+  add_element_index_parsers(out);
+  add_loss_parsers(out);
+  add_sampling_parsers(out);
+  add_dft_parsers(out);
+  add_causal_conv_parsers(out);
+  add_linear_attention_parsers(out);
+  add_gather_nd_parsers(out);
+  add_generator_parsers(out);
+  add_group_norm_parsers(out);
+  add_deform_conv_parsers(out);
+  add_region_read_parsers(out);
   return out;
 }
 

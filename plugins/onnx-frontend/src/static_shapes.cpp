@@ -1,5 +1,6 @@
 #include "static_shapes.hpp"
 
+#include "own_shape_rules.hpp"
 #include "schema_lookup.hpp"
 
 #include <onnx/defs/schema.h>
@@ -186,12 +187,51 @@ void check_conv_ranks(const onnx::NodeProto& n, const ValueIndex& index, const S
        n.name(), n.input(1));
 }
 
+bool default_domain(const onnx::NodeProto& n) { return n.domain().empty() || n.domain() == "ai.onnx"; }
+
+// Our rule for a node whose schema libonnx lacks or has only in an older form (own_shape_rules.hpp).
+// An output ONNX left open gets the rule's shape; one already known (declared by the model) must
+// agree with it, as ONNX's own inference requires of a declared shape. True when an output got a
+// shape.
+bool apply_own_rule(const onnx::NodeProto& n, std::int64_t opset, ValueIndex& index,
+                    const std::unordered_map<std::string, const onnx::TensorProto*>& data, const ShapeFailure& fail) {
+  const ShapeRuleInputs in{
+      .shape = [&](const std::string& v) { return index.static_shape(v); },
+      .elem = [&](const std::string& v) { return index.elem(v); },
+      .constant = [&](const std::string& v) -> const onnx::TensorProto* {
+        const auto it = data.find(v);
+        return it == data.end() ? nullptr : it->second;
+      }};
+  const auto outputs = own_output_shapes(n, opset, in, [&](const std::string& m) {
+    fail("node '" + n.name() + "' (" + n.op_type() + "): " + m, n.name(), "");
+  });
+  bool any = false;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const auto& name = n.output(static_cast<int>(i));
+    if (name.empty() || !outputs[i]) continue;
+    if (const auto* known = index.static_shape(name)) {
+      if (*known == outputs[i]->shape) continue;
+      auto str = [](const Dims& d) {
+        std::string s;
+        for (auto x : d) s += (s.empty() ? "" : "x") + std::to_string(x);
+        return "(" + s + ")";
+      };
+      fail("node '" + n.name() + "' (" + n.op_type() + "): output '" + name + "' is declared " + str(*known) +
+               " but the operator's shape rule gives " + str(outputs[i]->shape),
+           n.name(), name);
+    }
+    index.set(name, outputs[i]->elem, outputs[i]->shape);
+    any = true;
+  }
+  return any;
+}
+
 // ONNX's inference function of one default-domain node, run on the shapes and constant data known
 // now (so that what a node folded just before it gives is used at once). True when an output got
 // a static shape.
 bool infer_node(onnx::NodeProto& n, std::int64_t opset, ValueIndex& index,
                 const std::unordered_map<std::string, const onnx::TensorProto*>& data, const ShapeFailure& fail) {
-  if ((!n.domain().empty() && n.domain() != "ai.onnx") || opset <= 0) return false;
+  if (!default_domain(n) || opset <= 0) return false;
   check_shape_input(n, index, fail);
   check_conv_ranks(n, index, fail);
   const auto* schema = LazySchemaRegistry::instance().GetSchema(n.op_type(), static_cast<int>(opset), "");
@@ -240,6 +280,10 @@ std::size_t fill_gaps(onnx::GraphProto& g, std::int64_t opset, const ShapeFailur
       ++changed;
       continue;
     }
+    if ((default_domain(n) || n.domain() == "ai.onnx.preview") && has_own_shape_rule(n.op_type(), opset)) {
+      if (apply_own_rule(n, opset, index, data, fail)) ++changed;
+      continue;
+    }
     if (has_static_outputs(n, index)) continue;
     if (infer_node(n, opset, index, data, fail) || complete_node(n, index)) ++changed;
   }
@@ -274,6 +318,16 @@ void declare_shape_inputs(onnx::GraphProto& g) {
   }
 }
 
+// The schemas ONNX's whole-graph inference may use: an operator whose shape rule is ours at this
+// opset has none there, so that libonnx's older rule never gives it a shape (our pass does).
+class OwnRulesFirst final : public onnx::ISchemaRegistry {
+ public:
+  const onnx::OpSchema* GetSchema(const std::string& key, int maxInclusiveVersion, const std::string& domain) const override {
+    if ((domain.empty() || domain == "ai.onnx") && has_own_shape_rule(key, maxInclusiveVersion)) return nullptr;
+    return LazySchemaRegistry::instance().GetSchema(key, maxInclusiveVersion, domain);
+  }
+};
+
 }  // namespace
 
 void infer_static_shapes(onnx::ModelProto& model, std::int64_t default_opset, const ShapeFailure& fail) {
@@ -282,7 +336,8 @@ void infer_static_shapes(onnx::ModelProto& model, std::int64_t default_opset, co
   auto run_inference = [&] {
     declare_shape_inputs(*model.mutable_graph());
     try {
-      onnx::shape_inference::InferShapes(model, &LazySchemaRegistry::instance(), options);
+      static const OwnRulesFirst registry;
+      onnx::shape_inference::InferShapes(model, &registry, options);
     } catch (const std::exception& e) {
       fail(std::string("ONNX shape inference failed: ") + e.what(), "", "");
     }

@@ -34,6 +34,33 @@ TEST(Elementwise, BroadcastMismatchIsAnErrorNamingTheTensor) {
   expect_error([&] { (void)parse(m); }, {"bad_sub", "B", "broadcast"});
 }
 
+// The operators of later opsets and the rarer unary ones, at opset 24 (Swish's; our shape rules
+// give Swish, BitwiseNot and the Bitwise binaries their shapes): one point per output element;
+// CumSum's axis is an int64 parameter, not an operand; BitwiseAnd broadcasts (4) onto (3, 4).
+TEST(Elementwise, LaterAndRarerOperatorsAreElementwise) {
+  const std::vector<std::string> unary{"Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh",
+                                       "Swish", "Shrink", "CumProd"};
+  ModelBuilder m("g", 26);
+  m.input("X", F32, {3, 4}).input("I", I32, {3, 4}).input("J", I32, {4}).int_initializer("axis", {1}, false);
+  for (const auto& op : unary) {
+    m.node(op, op == "CumProd" ? std::vector<std::string>{"X", "axis"} : std::vector<std::string>{"X"}, {"u_" + op}, op);
+    m.output("u_" + op, F32);
+  }
+  m.node("CumSum", {"X", "axis"}, {"cs"}, "CumSum");
+  m.node("BitwiseNot", {"I"}, {"bn"}, "BitwiseNot");
+  m.node("BitwiseAnd", {"I", "J"}, {"ba"}, "BitwiseAnd");
+  m.output("cs", F32).output("bn", I32).output("ba", I32);
+  auto w = parse(m);
+  for (const auto& op : unary) {
+    EXPECT_EQ(graph_output_shape(w, "u_" + op), (std::vector<std::int64_t>{3, 4})) << op;
+    EXPECT_EQ(node(w, op).inputs.size(), 1u) << op;
+  }
+  EXPECT_EQ(node(w, "CumSum").inputs.size(), 1u);
+  EXPECT_EQ(graph_output_shape(w, "bn"), (std::vector<std::int64_t>{3, 4}));
+  EXPECT_EQ(graph_output_shape(w, "ba"), (std::vector<std::int64_t>{3, 4}));
+  EXPECT_EQ(map_of(node(w, "BitwiseAnd"), 1), "(d1)");
+}
+
 TEST(Elementwise, EveryUnaryAndVariadicOperatorParses) {
   const std::vector<std::string> unary{"Relu", "Gelu", "Sigmoid", "Tanh", "Exp", "Sqrt", "Erf", "LeakyRelu", "HardSigmoid",
                                        "HardSwish", "Neg", "Abs", "Reciprocal", "Clip"};

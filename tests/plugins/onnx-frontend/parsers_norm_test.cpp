@@ -34,6 +34,15 @@ TEST(Normalization, ScalarAndNegativeAxesAreHonoured) {  // reference defect §9
   EXPECT_EQ(node(w, "softmax_neg").reduction_axes, (std::vector<int>{1}));
 }
 
+TEST(Normalization, HardmaxNormalisesItsAxisAsSoftmax) {
+  ModelBuilder m("g");
+  m.input("X", F32, {2, 3, 5}).output("Y", F32);
+  m.node("Hardmax", {"X"}, {"Y"}, "hm").attr("axis", 1);
+  auto w = parse(m);
+  EXPECT_EQ(node(w, "hm").kind, NodeKind::Normalization);
+  EXPECT_EQ(node(w, "hm").reduction_axes, (std::vector<int>{1}));
+}
+
 TEST(Normalization, LegacySoftmaxNormalisesEverythingFromItsAxis) {
   ModelBuilder m("g", 11);
   m.input("X", F32, {2, 3, 5}).output("Y", F32);

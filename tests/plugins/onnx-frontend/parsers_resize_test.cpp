@@ -158,6 +158,15 @@ TEST(Resize, BadAttributesNameTheNode) {
   expect_error([&] { parse(both); }, {"up", "exactly one of scales and sizes"});
 }
 
+// A declared output of 2^40 positions on one axis (scales not a constant, so nothing checks the
+// declaration first) is refused instead of walked position by position (a hang before).
+TEST(Resize, AnAbsurdOutputExtentIsAnErrorNotAHang) {
+  ModelBuilder m("g", 13);
+  m.input("X", F32, {1, 1, 2, 2}).input("scales", F32, {4}).output("Y", F32, {1, 1, 4, std::int64_t{1} << 40}, true);
+  m.node("Resize", {"X", "", "scales"}, {"Y"}, "up");
+  expect_error([&] { parse(m); }, {"up", "resizes to 1099511627776 positions, more than 16777216 on one axis"});
+}
+
 TEST(Upsample, ScalesBelowOneAreRejected) {
   ModelBuilder m("g", 7);
   m.input("X", F32, {1, 3, 4, 4}).output("Y", F32, {1, 3, 2, 2}, true);
