@@ -40,7 +40,7 @@ void print_table(const RunOutcome& outcome) {
   if (metrics.end_to_end_mac_utilization) std::printf("%.6g end to end\n", *metrics.end_to_end_mac_utilization);
   else std::printf("end to end undefined (no MAC work or no latency)\n");
   if (const auto* full = pipeline::fullest_core(metrics.memory); full && full->peak_group >= 0)
-    std::printf("%-14s %16.6g bits, %.1f%% of core %d [%s] (group %d, slot %d)\n", "Peak memory:", full->peak_bits,
+    std::printf("%-14s %16.0f bits, %.1f%% of core %d [%s] (group %d, slot %d)\n", "Peak memory:", full->peak_bits,
                 100.0 * full->share(), full->core, full->name.c_str(), full->peak_group, full->peak_slot);
   std::printf("%-8s %14s %9s %16s %10s  %s\n", "group", "latency", "share", "energy (pJ)", "wall (s)", "status");
   for (const auto& g : result.groups) {
