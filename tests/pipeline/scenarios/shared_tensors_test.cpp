@@ -16,8 +16,7 @@
 #include <stream/pipeline/run.hpp>
 #include <stream/registry/registries.hpp>
 
-#include "model_builder.hpp"
-#include "stream_onnx/onnx_frontend.hpp"
+#include "../../plugins/onnx-frontend/onnx_test_util.hpp"
 
 using namespace stream;
 using namespace stream::onnx_testing;
@@ -26,16 +25,6 @@ using schedule::SteadyState;
 using schedule::TransferType;
 
 namespace {
-
-Workload parse(const ModelBuilder& m, const std::string& file) {
-  static Registries reg = [] {
-    Registries r;
-    PluginRegistrar registrar(r, Provenance{"onnx-frontend", 0, 0});
-    onnx_frontend::register_onnx_frontend(registrar);
-    return r;
-  }();
-  return reg.load_workload(m.save_temp(file));
-}
 
 const hardware::Accelerator& tpu() {
   static const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
@@ -134,7 +123,7 @@ TEST(SharedTensors, DenseBlockConcatCrossingAMaxPoolCut) {
   same_maxpool(m, "MaxPool1", "r1", "p1");
   conv(m, "Conv_c", "p1", "x2", 16, 8, 3);
   m.node("Concat", {"c1", "x2"}, {"y"}, "Concat2").attr("axis", 1);
-  const Workload w = parse(m, "shared_dense_block.onnx");
+  const Workload w = onnx_test::parse(m);
 
   const auto r = run_twice(w);
   ASSERT_EQ(r.groups.size(), 2u);
@@ -161,7 +150,7 @@ TEST(SharedTensors, InceptionConcatFeedingAConvAndALaterBranch) {
   conv(m, "Conv_4", "e", "f", 16, 8, 1);
   conv(m, "branch5_Conv", "c", "g", 16, 8, 1);
   m.node("Concat", {"d", "f", "g"}, {"y"}, "Concat_out").attr("axis", 1);
-  const Workload w = parse(m, "shared_inception_block.onnx");
+  const Workload w = onnx_test::parse(m);
 
   const auto r = run_twice(w);
   ASSERT_EQ(r.groups.size(), 2u);
@@ -189,7 +178,7 @@ TEST(SharedTensors, ResidualCrossingAMaxPoolCut) {
   conv(m, "Conv2", "p", "v", 8, 8, 3);
   m.node("Add", {"v", "t"}, {"s"}, "Add");
   m.node("Relu", {"s"}, {"y"}, "Relu_out");
-  const Workload w = parse(m, "shared_residual_maxpool.onnx");
+  const Workload w = onnx_test::parse(m);
 
   const auto r = run_twice(w);
   ASSERT_EQ(r.groups.size(), 2u);
@@ -212,7 +201,7 @@ TEST(SharedTensors, ResidualCrossingAReluAfterAddCut) {
   m.node("Relu", {"s"}, {"r"}, "Relu1");
   conv(m, "Conv2", "r", "v", 8, 8, 1);
   m.node("Add", {"v", "t"}, {"y"}, "Add2");
-  const Workload w = parse(m, "shared_residual_relu.onnx");
+  const Workload w = onnx_test::parse(m);
 
   const auto r = run_twice(w);
   ASSERT_EQ(r.groups.size(), 2u);
@@ -233,7 +222,7 @@ TEST(SharedTensors, GraphOutputAlsoReadInsideItsGroup) {
   m.node("MatMul", {"x", "Wk"}, {"K"}, "k_proj");
   m.node("Transpose", {"K"}, {"Kt"}, "k_t").attr("perm", Shape{0, 2, 1});
   m.node("MatMul", {"Q", "Kt"}, {"scores"}, "qk");
-  const Workload w = parse(m, "shared_kv_cache.onnx");
+  const Workload w = onnx_test::parse(m);
 
   const auto r = run_twice(w);
   ASSERT_EQ(r.groups.size(), 1u);

@@ -16,23 +16,12 @@
 #include <stream/pipeline/run.hpp>
 #include <stream/registry/registries.hpp>
 
-#include "model_builder.hpp"
-#include "stream_onnx/onnx_frontend.hpp"
+#include "../../plugins/onnx-frontend/onnx_test_util.hpp"
 
 using namespace stream;
 using namespace stream::onnx_testing;
 
 namespace {
-
-Workload parse_model(const ModelBuilder& m, const std::string& file) {
-  static Registries reg = [] {
-    Registries r;
-    PluginRegistrar registrar(r, Provenance{"onnx-frontend", 0, 0});
-    onnx_frontend::register_onnx_frontend(registrar);
-    return r;
-  }();
-  return reg.load_workload(m.save_temp(file));
-}
 
 const hardware::Accelerator& tpu() {
   static const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
@@ -46,7 +35,7 @@ Workload conv_with_channels(std::int64_t k) {
   ModelBuilder m("g");
   m.input("x", F32, {1, 8, 8, 8}).initializer("w", F32, {k, 8, 3, 3}).output("y", F32, {1, k, 8, 8}, true);
   m.node("Conv", {"x", "w"}, {"y"}, "Conv").attr("kernel_shape", Shape{3, 3}).attr("pads", Shape{1, 1, 1, 1});
-  return parse_model(m, "uneven_conv_" + std::to_string(k) + ".onnx");
+  return onnx_test::parse(m);
 }
 
 // The Conv on cores 0-3, its output channels (D6 = k) split 4 ways, `tile` channels per core per
@@ -121,7 +110,7 @@ TEST(UnevenDims, AnUnevenSplitsSizeOneChunkMapsAutomatically) {
   m.input("x", F32, {7});
   for (int i = 1; i <= 4; ++i) m.output("y" + std::to_string(i), F32, {i < 4 ? 2 : 1}, true);
   m.node("Split", {"x"}, {"y1", "y2", "y3", "y4"}, "Split").attr("num_outputs", std::int64_t{4});
-  const auto r = pipeline::run(parse_model(m, "uneven_split_1d.onnx"), tpu());
+  const auto r = pipeline::run(onnx_test::parse(m), tpu());
   ASSERT_TRUE(r.solved());
   ASSERT_EQ(r.groups.size(), 1u);
   const auto& g = r.groups[0];
@@ -167,7 +156,7 @@ TEST(UnevenDims, ShuffleNetsFiftyEightChannelBranchMapsAutomaticallyWithATileOfO
   m.node("Concat", {"a", "b"}, {"y"}, "Concat").attr("axis", std::int64_t{1});
   pipeline::RunOptions o;
   o.intra_core_tiling = {{"ConvA", 6, 1}};
-  const auto r = pipeline::run(parse_model(m, "shufflenet_branches.onnx"), tpu(), o);
+  const auto r = pipeline::run(onnx_test::parse(m), tpu(), o);
   ASSERT_TRUE(r.solved());
   const auto& g = r.groups.at(0);
   // Chunk 1 x 4: ceil(58 / 4) = 15 iterations of ceil(58 / 15) = 4 channels.
