@@ -109,6 +109,10 @@ RunRequest run_request(const json& args, const fs::path& out_dir) {
   } else {
     r.workload.file = text_arg(args, "workload", r.workload.file);
   }
+  // A scalar graph input's value, as `stream run --input NAME=VALUE` (an If on it takes its branch).
+  const json inputs = args.value("inputs", json::object());
+  for (const auto& [k, v] : inputs.items())
+    r.workload.inputs.push_back(k + "=" + (v.is_string() ? v.get<std::string>() : v.dump()));
   r.workload.cast = text_arg(args, "cast");
   r.mapping = text_arg(args, "mapping");
   r.intra_core_tiling = text_arg(args, "intra_core_tiling");
@@ -139,7 +143,8 @@ json run_summary(const RunOutcome& outcome, const fs::path& out_dir) {
 
 json run_input_schema() {
   return object_schema({{"hardware", kString}, {"workload", kString}, {"block", kString},
-                        {"params", {{"type", "object"}}}, {"mapping", kString}, {"intra_core_tiling", kString},
+                        {"params", {{"type", "object"}}}, {"inputs", {{"type", "object"}}}, {"mapping", kString},
+                        {"intra_core_tiling", kString},
                         {"fusion_cut_points", kString}, {"experiment_id", kString},
                         {"cast", {{"type", "string"}, {"description", "an element type, as stream run --cast takes it: bf16, f16, int8, f8e4m3fn, int4, ..."}}},
                         {"time_limit", {{"type", "number"}, {"minimum", 0}}},

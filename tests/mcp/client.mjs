@@ -47,6 +47,13 @@ check("the default run rests on no estimate", run.structuredContent.costs.fallba
 check("the memory use is in the answer", run.structuredContent.memory?.[0]?.peak_bits === 278528 &&
   run.structuredContent.memory[0].peak_share === 1.66, run);
 
+// An If on a graph input (Silero VAD's sample rate): decided by `inputs`, else an error naming both ways.
+const ifModel = `${source}/tests/plugins/onnx-frontend/data/sample_rate_if.onnx`;
+const decided = await client.callTool({ name: "run_mapping", arguments: { workload: ifModel, inputs: { sr: 16000 }, experiment_id: "sr" } });
+check("inputs decide an If", !decided.isError && decided.structuredContent.total_latency > 0, decided);
+const undecided = await client.callTool({ name: "run_mapping", arguments: { workload: ifModel, experiment_id: "sr_none" } });
+check("an undecided If is an error naming --input", undecided.isError && /--input sr=VALUE/.test(JSON.stringify(undecided.content)), undecided);
+
 const fp32 = `${source}/tests/data/reference/stream-inputs/workload/2_conv.onnx`;
 const estimated = await client.callTool({ name: "run_mapping", arguments: { workload: fp32, experiment_id: "fp32" } });
 const costs = estimated.structuredContent?.costs;
