@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
@@ -20,6 +21,9 @@ namespace stream::host {
 namespace fs = std::filesystem;
 
 namespace {
+
+// An axis `input/NAME` gives the graph input NAME its values, as `stream run --input NAME=VALUE`.
+constexpr std::string_view kInputPrefix = "input/";
 
 bool is_named_axis(const std::string& name) {
   return std::any_of(std::begin(sweep::kNamedAxes), std::end(sweep::kNamedAxes),
@@ -151,7 +155,8 @@ std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h) {
 }
 
 std::string workload_key(const WorkloadSource& w) {
-  std::string key = w.block.empty() ? "file:" + w.file : "block:" + w.label();
+  // label() carries the --input values, which change what a file loads as.
+  std::string key = w.block.empty() ? "file:" + w.file + "|" + w.label() : "block:" + w.label();
   return key + "|cast=" + w.cast;
 }
 
@@ -168,13 +173,14 @@ ResolvedPoint PointResolver::resolve(const sweep::Point& point) const {
   p.hardware = resolve_input("hardware/tpu_like_quad_core.yaml");
   p.workload.file = resolve_input("workload/2conv_1_8_32_32_16_32_3.onnx").string();
   std::string identity;
-  std::vector<std::string> params;
+  std::vector<std::string> params, inputs;
   for (std::size_t a = 0; a < s.axes.size(); ++a) {
     const auto& axis = s.axes[a];
     const auto& value = axis.values[point.value[a]];
     p.axis_values.push_back(value);
     if (sweep::is_hardware_override(axis.name)) p.overrides.push_back({std::string(sweep::override_path(axis.name)), value});
     else if (is_named_axis(axis.name)) identity += axis.name + "=" + apply_axis(s, axis.name, value, p, hashes) + "\n";
+    else if (axis.name.starts_with(kInputPrefix)) inputs.push_back(axis.name.substr(kInputPrefix.size()) + "=" + value);
     else params.push_back(axis.name + "=" + value);
   }
   if (!p.workload.block.empty()) p.workload.file.clear();
@@ -184,6 +190,9 @@ ResolvedPoint PointResolver::resolve(const sweep::Point& point) const {
   for (const auto& o : p.overrides) identity += "hardware/" + o.path + "=" + o.value + "\n";
   std::sort(params.begin(), params.end());
   for (const auto& kv : params) identity += "param " + kv + "\n";
+  std::sort(inputs.begin(), inputs.end());
+  for (const auto& kv : inputs) identity += "input " + kv + "\n";
+  p.workload.inputs = std::move(inputs);
   if (!params.empty() && p.workload.block.empty() && p.problem.empty())
     p.problem = "block parameter axes (" + params.front().substr(0, params.front().find('=')) +
                 ", ...) apply to block workloads, and this point's workload is a file";

@@ -274,3 +274,32 @@ TEST(SweepCli, HardwareTheCostModelCannotUseFailsItsPoint) {
       << reason;
   EXPECT_FALSE(rs[1].contains("latency")) << rs[1];
 }
+
+// An axis `input/NAME` gives a graph input its values, as `stream run --input NAME=VALUE`: the
+// sample-rate If (Silero VAD's pattern) takes x[1,16] @ W8k[16,8] at 8000 and x @ W16k[16,32] at
+// 16000; each point is the run of its branch, and a point with no value fails naming the If.
+TEST(SweepCli, AnInputAxisGivesAGraphInputItsValues) {
+  const fs::path model = fs::path(STREAM_SOURCE_DIR) / "tests/plugins/onnx-frontend/data/sample_rate_if.onnx";
+  const auto dir = fixture("input_axis", "axes:\n  workload: [" + model.string() + "]\n  input/sr: [8000, 16000]\n");
+  const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto rs = stream::test::sweep_rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(rs.size(), 2u);
+  EXPECT_NE(rs[0]["id"], rs[1]["id"]);
+  for (int k : {0, 1}) {
+    ASSERT_EQ(rs[k]["status"], "ok") << rs[k];
+    const auto run = run_stream("run --workload " + model.string() + " --input sr=" + rs[k]["input/sr"].get<std::string>() +
+                                " --out " + (dir / "run").string());
+    const auto at = run.out.find("Total latency:");
+    ASSERT_NE(at, std::string::npos) << run.out;
+    EXPECT_EQ(rs[k]["latency"].get<std::int64_t>(), std::stoll(run.out.substr(at + 14))) << rs[k];
+  }
+  // Four times the MACs (512 against 128) in the 16 kHz branch.
+  EXPECT_GT(rs[1]["energy_pj"].get<double>(), rs[0]["energy_pj"].get<double>());
+  const auto none = fixture("input_none", "axes:\n  workload: [" + model.string() + "]\n");
+  ASSERT_EQ(run_stream("sweep " + (none / "sweep.yaml").string() + " --out " + (none / "out").string()).code, 0);
+  const auto failed = stream::test::sweep_rows(none / "out" / "results.jsonl");
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(failed[0]["status"], "failed");
+  EXPECT_NE(failed[0]["reason"].get<std::string>().find("If node 'If_sr' cannot be resolved"), std::string::npos) << failed[0];
+}
