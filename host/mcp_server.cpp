@@ -5,6 +5,7 @@
 #include <string>
 
 #include <stream/error.hpp>
+#include <stream/io/bounded_json.hpp>
 
 namespace stream::host {
 
@@ -63,6 +64,8 @@ json reply(const json& message, const std::vector<McpTool>& tools, const std::st
   if (!message.contains("id")) return nullptr;
   const json& id = message["id"];
   const std::string method = message["method"].is_string() ? message["method"].get<std::string>() : "";
+  if (message.contains("params") && !message["params"].is_object())
+    return error_reply(id, -32602, "invalid params: params must be an object");
   const json params = message.value("params", json::object());
   json result;
   if (method == "initialize") {
@@ -87,8 +90,15 @@ json reply(const json& message, const std::vector<McpTool>& tools, const std::st
 void serve_mcp(std::istream& in, std::ostream& out, const std::vector<McpTool>& tools, const std::string& version) {
   for (std::string line; std::getline(in, line);) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const json message = json::parse(line, nullptr, false);
-    const json answer = message.is_discarded() ? error_reply(nullptr, -32700, "parse error") : reply(message, tools, version);
+    const json message = io::parse_json_bounded<json>(line);
+    json answer;
+    try {
+      answer = message.is_discarded() ? error_reply(nullptr, -32700, "parse error (or nested deeper than 512 levels)")
+                                      : reply(message, tools, version);
+    } catch (const json::exception& e) {  // a known field of the wrong type (params.name a number, ...)
+      answer = error_reply(message.is_object() ? message.value("id", json()) : json(), -32602,
+                           std::string("invalid params: ") + e.what());
+    }
     if (answer.is_null()) continue;
     out << answer.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
     out.flush();

@@ -19,6 +19,7 @@
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/hardware/hardware_cost.hpp>
+#include <stream/io/bounded_json.hpp>
 #include <stream/mapping/group_mapping.hpp>
 #include <stream/pipeline/mapping_search.hpp>
 #include <stream/pipeline/metrics.hpp>
@@ -232,7 +233,7 @@ std::map<std::string, RowText> read_rows(const fs::path& file) {
   std::map<std::string, RowText> rows;
   std::ifstream in(file);
   for (std::string line; std::getline(in, line);) {
-    auto row = Row::parse(line, nullptr, false);
+    auto row = io::parse_json_bounded<Row>(line);
     if (row.is_object() && row.contains("id") && row["id"].is_string())
       rows[row["id"].get<std::string>()] = {row.value("point", Row()), io::dump_json(row, -1)};
   }

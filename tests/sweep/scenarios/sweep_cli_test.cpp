@@ -149,14 +149,16 @@ TEST(SweepCli, ResumesSkippingThePointsAlreadyDone) {
   ASSERT_EQ(run_stream(sweep).code, 0);
   const auto full = stream::test::sweep_rows(dir / "out" / "results.jsonl");
   ASSERT_EQ(full.size(), 4u);
-  // As a sweep killed after two points leaves it, with a last line cut short.
+  // As a sweep killed after two points leaves it, with a last line cut short, and a line nested
+  // 100,000 deep between them (a hostile or corrupt file: read as no row, not a stack overflow).
   std::string kept;
   {
     std::ifstream in(dir / "out" / "results.jsonl");
     std::string l1, l2;
     std::getline(in, l1);
     std::getline(in, l2);
-    kept = l1 + "\n" + l2 + "\n" + "{\"point\": 2, \"id\": \"";
+    const std::string deep = "{\"point\": 9, \"id\": \"deep\", \"x\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+    kept = l1 + "\n" + deep + "\n" + l2 + "\n" + "{\"point\": 2, \"id\": \"";
   }
   std::ofstream(dir / "out" / "results.jsonl") << kept;
   const auto r = run_stream(sweep);

@@ -1,0 +1,70 @@
+// serve_mcp (host/mcp_server.hpp) on malformed and hostile messages: each gets a JSON-RPC error
+// reply with its id, and the server goes on to answer the next message.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mcp_server.hpp"
+
+namespace {
+
+using nlohmann::json;
+using stream::host::McpTool;
+
+// Every line is answered (the test sends only requests), in order.
+std::vector<json> serve(const std::vector<std::string>& lines) {
+  const std::vector<McpTool> tools{{"echo", "echo", json::object(), json::object(), [](const json& a) { return a; }}};
+  std::stringstream in, out;
+  for (const auto& l : lines) in << l << "\n";
+  stream::host::serve_mcp(in, out, tools, "test");
+  std::vector<json> replies;
+  for (std::string line; std::getline(out, line);) replies.push_back(json::parse(line));
+  return replies;
+}
+
+const std::string kPing = R"({"jsonrpc": "2.0", "id": 99, "method": "ping"})";
+
+int error_code(const json& reply) { return reply.contains("error") ? reply["error"]["code"].get<int>() : 0; }
+
+}  // namespace
+
+TEST(McpServer, ParamsThatAreNoObjectAreInvalidParams) {
+  for (const char* params : {"\"text\"", "[1, 2]", "null", "7"}) {
+    const auto r = serve({std::string(R"({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": )") + params + "}", kPing});
+    ASSERT_EQ(r.size(), 2u) << params;
+    EXPECT_EQ(error_code(r[0]), -32602) << r[0];
+    EXPECT_EQ(r[0]["id"], 1);
+    EXPECT_EQ(r[1]["id"], 99);  // still serving
+    EXPECT_TRUE(r[1].contains("result"));
+  }
+}
+
+TEST(McpServer, KnownFieldsOfTheWrongTypeAreInvalidParams) {
+  const auto r = serve({R"({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": 5}})",
+                        R"({"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {"protocolVersion": 20250618}})",
+                        R"({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "echo", "arguments": {"a": 1}}})"});
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(error_code(r[0]), -32602) << r[0];
+  EXPECT_EQ(r[0]["id"], 2);
+  EXPECT_EQ(error_code(r[1]), -32602) << r[1];
+  EXPECT_EQ(r[1]["id"], 3);
+  EXPECT_EQ(r[2]["result"]["structuredContent"]["a"], 1);
+}
+
+TEST(McpServer, AMessageNestedTooDeepIsAParseErrorNotACrash) {
+  // 100,000 levels (a 200 KB line): copying or writing it would recurse that deep.
+  const std::string deep = R"({"jsonrpc": "2.0", "id": 5, "method": "ping", "params": {"x": )" + std::string(100000, '[') +
+                           std::string(100000, ']') + "}}";
+  const auto r = serve({deep, kPing});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(error_code(r[0]), -32700) << r[0];
+  EXPECT_EQ(r[1]["id"], 99);
+  // 500 levels are within the bound: an ordinary request.
+  const std::string fine = R"({"jsonrpc": "2.0", "id": 6, "method": "ping", "params": {"x": )" + std::string(500, '[') +
+                           std::string(500, ']') + "}}";
+  EXPECT_TRUE(serve({fine})[0].contains("result"));
+}
