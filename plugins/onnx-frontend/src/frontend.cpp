@@ -193,6 +193,11 @@ class Loader {
       fail("not a readable ONNX model: no graph or IR version (the file is empty or not an ONNX model)");
     for (const auto& op : model_.opset_import()) {
       const auto domain = op.domain() == "ai.onnx" ? std::string() : op.domain();
+      // ONNX's operator sets start at version 1: a 0 or negative one would pick no schema (or the
+      // first) and cost the model under rules it does not ask for.
+      if (op.version() < 1)
+        fail("opset_import of domain '" + (domain.empty() ? std::string("ai.onnx") : domain) + "' has version " +
+             std::to_string(op.version()) + ": operator set versions start at 1");
       opsets_[domain] = op.version();
     }
     // The reference names unnamed nodes Op0, Op1, ... counting unnamed nodes only.

@@ -17,6 +17,17 @@ TEST(Malformed, ShapeArithmeticReadingAValueNothingProduces) {
                {".onnx", "malformed ONNX model", "node 'shape_of_ghost'", "'ghost'", "not a graph input, an initializer"});
 }
 
+TEST(Malformed, AnOpsetBelowOneIsRefusedNotCosted) {
+  for (std::int64_t version : {0, -5}) {
+    ModelBuilder m("g", version);
+    m.input("x", F32, {2, 6}).output("y", F32, {2, 6}, true);
+    m.node("Relu", {"x"}, {"y"}, "relu");
+    expect_error([&] { (void)parse(m); },
+                 {".onnx", "opset_import of domain 'ai.onnx' has version " + std::to_string(version),
+                  "operator set versions start at 1"});
+  }
+}
+
 TEST(Malformed, GraphOutputNothingProduces) {
   ModelBuilder m("g");
   m.input("x", F32, {2, 6}).output("y", F32).output("lost", F32);
