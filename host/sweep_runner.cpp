@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -83,17 +84,28 @@ HardwareEntry load_hardware(const ResolvedPoint& p, hardware::HardwareVariants& 
 
 // Runs task(0) ... task(n - 1) on up to `jobs` threads (this one included), each taking the next
 // index; every thread makes its own task with make_task() (a worker's own state, such as a cache).
+// The first error on any thread (a full disk under the row log, ...) stops the others taking more
+// work and is rethrown here once all have joined: escaping a thread would abort the process.
 template <class MakeTask>
 void parallel_for(std::size_t n, int jobs, const MakeTask& make_task) {
   std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
   auto work = [&] {
-    auto task = make_task();
-    for (std::size_t k; (k = next.fetch_add(1)) < n;) task(k);
+    try {
+      auto task = make_task();
+      for (std::size_t k; (k = next.fetch_add(1)) < n;) task(k);
+    } catch (...) {
+      next.store(n);
+      const std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+    }
   };
   std::vector<std::thread> threads;
   for (int t = 1; t < std::min<int>(jobs, static_cast<int>(n)); ++t) threads.emplace_back(work);
   work();
   for (auto& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
 }
 
 // Hardware files are loaded once here, on `jobs` threads (reading YAML is most of a small sweep's

@@ -305,3 +305,21 @@ TEST(SweepCli, AnInputAxisGivesAGraphInputItsValues) {
   EXPECT_EQ(failed[0]["status"], "failed");
   EXPECT_NE(failed[0]["reason"].get<std::string>().find("If node 'If_sr' cannot be resolved"), std::string::npos) << failed[0];
 }
+
+// A full disk under the row log (here a 1 KB file-size limit, so writes fail with EFBIG) while two
+// workers run: an error naming the cause, exit 1, not an abort from a worker thread; the sweep
+// resumed on a free disk then holds every row once, as an uninterrupted sweep's.
+TEST(SweepCli, AFullDiskIsAnErrorAndTheSweepResumes) {
+  const auto dir = fixture("full_disk", "axes:\n  hardware: [tpu_like_quad_core.yaml, simba_small.yaml]\n"
+                                        "  cast: [none, bf16, f16, int8]\n");
+  const std::string args = "sweep " + (dir / "sweep.yaml").string() + " --jobs 2 --out ";
+  const auto full = stream::test::run_command("(trap '' XFSZ; ulimit -f 1; exec '" + std::string(STREAM_BUILD_DIR) +
+                                              "/bin/stream' " + args + (dir / "out").string() + ") 2>&1");
+  EXPECT_EQ(full.code, 1) << full.out;
+  EXPECT_NE(full.out.find("cannot append to the sweep results (is the disk full?)"), std::string::npos) << full.out;
+  ASSERT_EQ(run_stream(args + (dir / "out").string()).code, 0);
+  ASSERT_EQ(run_stream(args + (dir / "fresh").string()).code, 0);
+  const auto resumed = stream::test::sweep_rows(dir / "out" / "results.jsonl");
+  EXPECT_EQ(resumed.size(), 8u);
+  EXPECT_EQ(resumed, stream::test::sweep_rows(dir / "fresh" / "results.jsonl"));
+}
