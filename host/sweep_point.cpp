@@ -73,17 +73,25 @@ class FileHashes {
   std::string hardware(const fs::path& path) {
     const std::lock_guard lock(mutex_);
     auto [it, fresh] = hardware_.try_emplace(path.string());
-    if (fresh) {
-      it->second = file_locked(path);
-      for (const auto& core : hardware::core_files_of(path)) it->second += "+" + file_locked(core);
-    }
+    if (fresh) try {
+        it->second = file_locked(path);
+        for (const auto& core : hardware::core_files_of(path)) it->second += "+" + file_locked(core);
+      } catch (...) {
+        hardware_.erase(it);  // every point naming the file fails alike
+        throw;
+      }
     return it->second;
   }
 
  private:
   const std::string& file_locked(const fs::path& path) {
     auto [it, fresh] = files_.try_emplace(path.string());
-    if (fresh) it->second = file_hash(path);
+    if (fresh) try {
+        it->second = file_hash(path);
+      } catch (...) {
+        files_.erase(it);
+        throw;
+      }
     return it->second;
   }
   std::mutex mutex_;
@@ -141,7 +149,14 @@ std::string apply_axis(const sweep::SweepFile& s, const std::string& name, const
   if (name == "hardware") p.hardware = *file;
   else if (name == "workload") p.workload.file = file->string();
   else p.mapping = *file;
-  return name == "hardware" ? hashes.hardware(*file) : hashes.file(*file);
+  try {
+    return name == "hardware" ? hashes.hardware(*file) : hashes.file(*file);
+  } catch (const std::exception& e) {
+    // A file that is there but cannot be read (/proc/self/mem, a device, an I/O error) fails the
+    // points that name it, and says which it is; the others run.
+    p.problem = name + " '" + value + "': cannot read " + file->string() + ": " + e.what();
+    return value;
+  }
 }
 
 }  // namespace

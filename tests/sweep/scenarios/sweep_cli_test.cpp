@@ -323,3 +323,20 @@ TEST(SweepCli, AFullDiskIsAnErrorAndTheSweepResumes) {
   EXPECT_EQ(resumed.size(), 8u);
   EXPECT_EQ(resumed, stream::test::sweep_rows(dir / "fresh" / "results.jsonl"));
 }
+
+// A file that is there but cannot be read (/proc/self/mem: every read fails with EIO) fails the
+// points that name it, naming the file, and the others run; it once failed the whole sweep.
+TEST(SweepCli, AnUnreadableFileFailsItsPointsNamingIt) {
+  for (const std::string axis : {"hardware", "workload"}) {
+    const auto dir = fixture("unreadable_" + axis, "axes:\n  " + axis + ": [/proc/self/mem, " +
+                                                       (axis == "hardware" ? "tpu_like_quad_core.yaml" : "2conv.onnx") + "]\n");
+    const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
+    ASSERT_EQ(r.code, 0) << r.out;
+    const auto rs = stream::test::sweep_rows(dir / "out" / "results.jsonl");
+    ASSERT_EQ(rs.size(), 2u);
+    EXPECT_EQ(rs[0]["status"], "failed");
+    EXPECT_EQ(rs[0]["reason"].get<std::string>().rfind(axis + " '/proc/self/mem': cannot read /proc/self/mem: ", 0), 0u) << rs[0];
+    EXPECT_EQ(rs[1]["status"], "ok") << rs[1];
+    EXPECT_EQ(rs[1]["latency"], 14344);
+  }
+}
