@@ -114,6 +114,13 @@ TEST(ArrayExpansion, ErrorsNameThePlace) {
   EXPECT_NE(topology.find("topology must be mesh or bus, got 'torus'"), std::string::npos) << topology;
   const auto unknown = error_of("name: a\narray:\n" + kCores + "  count: 2\n  link_bandwidth: 8\n  rows: 2\n");
   EXPECT_NE(unknown.find("rows"), std::string::npos) << unknown;
+  // 4,095 cores pass the count bound, but their bus (4,096 x 4,095 = 16,773,120 directed pairs)
+  // and a 64-wide mesh's 8,062 links (across: 63 in each of 63 full rows and 62 in the last,
+  // 4,031; down: 4,031), each both ways (16,124), pass the reader's 2^24 = 16,777,216: refused at
+  // the count, before anything is generated.
+  const auto big = error_of("name: a\narray:\n" + kCores + "  count: 4095\n  link_bandwidth: 8\n");
+  EXPECT_NE(big.find("array.yaml:6:"), std::string::npos) << big;
+  EXPECT_NE(big.find("an array of 4095 cores (mesh) lists 16789244 directed core pairs"), std::string::npos) << big;
   const auto negative = error_of("name: a\narray:\n" + kCores + "  count: 2\n  link_bandwidth: -8\n");
   EXPECT_NE(negative.find("link_bandwidth"), std::string::npos) << negative;
 }

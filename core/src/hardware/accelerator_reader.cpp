@@ -18,8 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A bus of 4,096 cores; the routing tables grow with the directed pairs.
-constexpr std::uint64_t kMaxDirectedPairs = std::uint64_t{1} << 24;
+using detail::kMaxDirectedPairs;
 
 /// ^(?:\./)?(?:[A-Za-z0-9_\-]+/)*[A-Za-z0-9_\-]+(?:\.ya?ml)?$
 bool is_core_reference(std::string_view s) {

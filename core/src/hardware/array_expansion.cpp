@@ -7,13 +7,23 @@ namespace stream::hardware::detail {
 
 namespace {
 
-constexpr std::int64_t kMaxArrayCores = 4096;  // the bus limit of the reader (kMaxDirectedPairs)
+constexpr std::int64_t kMaxArrayCores = 4096;  // a quick bound; the exact one is directed_pairs
 
 struct ArraySpec {
   YAML::Node core, offchip, link_bandwidth, bus_bandwidth;
   std::int64_t count = 0, columns = 0;
   bool mesh = true;
 };
+
+// The directed core pairs generate() lists, counted as the reader counts them (a connection of k
+// cores k(k-1)): the bus over the cores and the off-chip core, then each mesh link twice.
+std::uint64_t directed_pairs(const ArraySpec& s) {
+  const auto n = static_cast<std::uint64_t>(s.count), cols = static_cast<std::uint64_t>(s.columns);
+  std::uint64_t pairs = (n + 1) * n;
+  if (s.mesh)
+    for (std::uint64_t i = 0; i < n; ++i) pairs += (i % cols + 1 < cols && i + 1 < n ? 2 : 0) + (i + cols < n ? 2 : 0);
+  return pairs;
+}
 
 std::int64_t square_columns(std::int64_t count) {
   std::int64_t c = 1;
@@ -52,6 +62,12 @@ std::optional<ArraySpec> read_spec(const yamlx::Ctx& ctx, const YAML::Node& node
     if (*t != "mesh" && *t != "bus") r.error("topology", "topology must be mesh or bus, got '" + *t + "'");
     s.mesh = *t == "mesh";
   }
+  // Before anything is generated: the reader would refuse the expanded file only after building it.
+  if (ctx.diag.error_count() == errors && directed_pairs(s) > kMaxDirectedPairs)
+    r.error("count", "an array of " + std::to_string(s.count) + " cores (" + (s.mesh ? "mesh" : "bus") + ") lists " +
+                         std::to_string(directed_pairs(s)) + " directed core pairs (the bus over every core and the "
+                         "off-chip core, and each link both ways); at most " + std::to_string(kMaxDirectedPairs) +
+                         " can be routed");
   const bool links = s.mesh && s.count > 1;
   if (auto n = bandwidth(r, "link_bandwidth", links)) s.link_bandwidth = *n;
   if (auto n = bandwidth(r, "bus_bandwidth", true)) s.bus_bandwidth = *n;

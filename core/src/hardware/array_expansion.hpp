@@ -20,11 +20,16 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "stream/yaml/yaml_reader.hpp"
 
 namespace stream::hardware::detail {
+
+/// The most directed core pairs an accelerator's connectivity may list (a bus of 4,096 cores):
+/// the routing tables grow with them.
+inline constexpr std::uint64_t kMaxDirectedPairs = std::uint64_t{1} << 24;
 
 /// Whether `root` is written with an `array` mapping (a const lookup: it adds no key, and yaml-cpp
 /// throws on the type of a missing one).
