@@ -136,6 +136,14 @@ AccessRelation masked(const AffineMap& m) {
   return r;
 }
 
+AccessRelation routed_by(const AffineMap& bound, std::string index_tensor) {
+  AccessRelation r;
+  r.kind = AccessKind::DataDependent;
+  r.pieces = {bound};
+  r.index_tensor = std::move(index_tensor);
+  return r;
+}
+
 void check_output_shape(const OnnxNodeView& v, const Tensor& Y, const std::vector<std::int64_t>& expected,
                         const std::string& rule) {
   if (Y.shape == expected) return;

@@ -43,6 +43,10 @@ void require_inputs(const OnnxNodeView& v, std::size_t min_count);
 /// step): such points read nothing.
 [[nodiscard]] AccessRelation masked(const AffineMap& m);
 
+/// A read (or write) at a position the data of `index_tensor` chooses (Gather's indices, a grid,
+/// offsets): `bound` is the nominal access, the position within it unknown until run time.
+[[nodiscard]] AccessRelation routed_by(const AffineMap& bound, std::string index_tensor);
+
 /// Fails naming Y when ONNX's shape inference gave Y another shape than the operator's own rule
 /// (`rule`, e.g. "the blocksize") computes.
 void check_output_shape(const OnnxNodeView& v, const Tensor& Y, const std::vector<std::int64_t>& expected,

@@ -234,10 +234,7 @@ std::vector<Node> parse_rotary(const OnnxNodeView& v, OnnxParseContext& ctx) {
   node.window_extents = {{2, heads}, {3, head}};
   node.dim_names = {"b", "s", "h", "d"};
   if (by_position) {
-    AccessRelation routed;
-    routed.kind = AccessKind::DataDependent;
-    routed.pieces = {cache};
-    routed.index_tensor = v.inputs[3].name;
+    const auto routed = routed_by(cache, v.inputs[3].name);
     node.access_overrides = {std::nullopt, routed, routed, std::nullopt};
   }
   validate(node);

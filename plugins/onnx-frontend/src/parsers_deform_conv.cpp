@@ -59,11 +59,7 @@ std::vector<Node> parse_deform_conv(const OnnxNodeView& v, OnnxParseContext& ctx
   }
   std::vector<TensorPtr> ins{X, W, offset};
   std::vector<AffineMap> maps{AffineMap(dims, xr), AffineMap(dims, wr), offsets.pieces.front()};
-  AccessRelation sampled;
-  sampled.kind = AccessKind::DataDependent;
-  sampled.pieces = {maps[0]};
-  sampled.index_tensor = offset->name;
-  std::vector<std::optional<AccessRelation>> access{sampled, std::nullopt, offsets};
+  std::vector<std::optional<AccessRelation>> access{routed_by(maps[0], offset->name), std::nullopt, offsets};
   if (has_input(v, 3)) {
     ins.push_back(input_tensor(v, ctx, 3));
     maps.emplace_back(dims, std::vector<E>{k});

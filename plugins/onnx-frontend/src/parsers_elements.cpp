@@ -11,14 +11,6 @@ namespace {
 
 using E = AffineExpr;
 
-AccessRelation routed_by(const AffineMap& bound, const std::string& index_tensor) {
-  AccessRelation r;
-  r.kind = AccessKind::DataDependent;
-  r.pieces = {bound};
-  r.index_tensor = index_tensor;
-  return r;
-}
-
 // The data's bound map: the loop on every axis but `axis`, which reads at 0. An axis where the
 // data is longer than the indices is read at 0 too (a loop indexes every operand axis it names
 // over its whole extent): the bound keeps one element per index, its position there unknown.

@@ -33,11 +33,7 @@ std::vector<Node> parse_gather_nd(const OnnxNodeView& v, OnnxParseContext& ctx) 
   }
   const AffineMap bound(dims, xr);
   auto node = make_computation(v.name, "GatherND", {X}, {Y}, {bound, AffineMap::identity(dims)});
-  AccessRelation routed;
-  routed.kind = AccessKind::DataDependent;
-  routed.pieces = {bound};
-  routed.index_tensor = indices.name;
-  node.access_overrides = {routed, std::nullopt};
+  node.access_overrides = {routed_by(bound, indices.name), std::nullopt};
   validate(node);
   return {std::move(node)};
 }

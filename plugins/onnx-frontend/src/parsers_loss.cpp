@@ -12,14 +12,6 @@ namespace {
 
 using E = AffineExpr;
 
-AccessRelation routed_by_target(const AffineMap& bound, const std::string& target) {
-  AccessRelation r;
-  r.kind = AccessKind::DataDependent;
-  r.pieces = {bound};
-  r.index_tensor = target;
-  return r;
-}
-
 // The loss node: `scores` (N, C, d...) indexed by target (N, d...) -> Y.
 Node nll_node(const OnnxNodeView& v, OnnxParseContext& ctx, const std::string& name, const TensorPtr& scores,
               const TensorPtr& Y) {
@@ -39,13 +31,13 @@ Node nll_node(const OnnxNodeView& v, OnnxParseContext& ctx, const std::string& n
   const AffineMap score_map(dims, sr), weight_map(dims, {E::constant(0)});
   std::vector<TensorPtr> ins{scores};
   std::vector<AffineMap> maps{score_map};
-  std::vector<std::optional<AccessRelation>> access{routed_by_target(score_map, target.name)};
+  std::vector<std::optional<AccessRelation>> access{routed_by(score_map, target.name)};
   if (has_input(v, 2)) {
     auto W = input_tensor(v, ctx, 2);
     if (W->shape != std::vector<std::int64_t>{scores->shape[1]}) v.fail("the weight must have one value per class", W->name);
     ins.push_back(W);
     maps.push_back(weight_map);
-    access.push_back(routed_by_target(weight_map, target.name));
+    access.push_back(routed_by(weight_map, target.name));
   }
   maps.emplace_back(dims, reduction == "none" ? pos : std::vector<E>{});
   access.emplace_back(std::nullopt);

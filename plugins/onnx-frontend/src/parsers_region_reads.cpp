@@ -16,14 +16,6 @@ namespace {
 
 using E = AffineExpr;
 
-AccessRelation routed_read(const AffineMap& bound, const std::string& index_tensor) {
-  AccessRelation r;
-  r.kind = AccessKind::DataDependent;
-  r.pieces = {bound};
-  r.index_tensor = index_tensor;
-  return r;
-}
-
 std::vector<Node> parse_roi_align(const OnnxNodeView& v, OnnxParseContext& ctx) {
   require_inputs(v, 3);
   auto X = input_tensor(v, ctx, 0), rois = input_tensor(v, ctx, 1);
@@ -41,7 +33,7 @@ std::vector<Node> parse_roi_align(const OnnxNodeView& v, OnnxParseContext& ctx) 
   for (int k = 0; k < 4; ++k) corners.pieces.emplace_back(dims, std::vector<E>{E::dim(0), E::constant(k)});
   auto node = make_computation(v.name, "RoiAlign", {X, rois}, {Y},
                                {xbound, corners.pieces.front(), AffineMap(dims, {E::dim(0), E::dim(1), E::dim(2), E::dim(3)})});
-  node.access_overrides = {routed_read(xbound, rois->name), corners, std::nullopt};
+  node.access_overrides = {routed_by(xbound, rois->name), corners, std::nullopt};
   node.window_extents = {{4, ratio}, {5, ratio}, {6, 4}};
   node.dim_names = {"r", "c", "oy", "ox", "sy", "sx", "q"};
   validate(node);
@@ -60,7 +52,7 @@ std::vector<Node> parse_reverse_sequence(const OnnxNodeView& v, OnnxParseContext
   for (int a = 0; a < r; ++a) xr.push_back(a == time ? E::constant(0) : E::dim(a));
   const AffineMap bound(r, xr);
   auto node = make_computation(v.name, "ReverseSequence", {X}, {Y}, {bound, AffineMap::identity(r)});
-  node.access_overrides = {routed_read(bound, v.inputs[1].name), std::nullopt};
+  node.access_overrides = {routed_by(bound, v.inputs[1].name), std::nullopt};
   validate(node);
   return {std::move(node)};
 }

@@ -55,10 +55,7 @@ std::vector<Node> parse_grid_sample(const OnnxNodeView& v, OnnxParseContext& ctx
     piece.push_back(E::constant(c));
     grid_read.pieces.emplace_back(dims, piece);
   }
-  AccessRelation input_read;
-  input_read.kind = AccessKind::DataDependent;
-  input_read.pieces = {AffineMap(dims, xr)};
-  input_read.index_tensor = grid->name;
+  const AccessRelation input_read = routed_by(AffineMap(dims, xr), grid->name);
   auto node = make_computation(v.name, "GridSample", {X, grid}, {Y},
                                {AffineMap(dims, xr), grid_read.pieces.front(), AffineMap(dims, yr)});
   node.access_overrides = {input_read, grid_read, std::nullopt};

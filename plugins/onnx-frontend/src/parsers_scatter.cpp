@@ -14,14 +14,6 @@ namespace {
 
 using E = AffineExpr;
 
-AccessRelation routed(const AffineMap& bound, const std::string& index_tensor) {
-  AccessRelation r;
-  r.kind = AccessKind::DataDependent;
-  r.pieces = {bound};
-  r.index_tensor = index_tensor;
-  return r;
-}
-
 std::vector<Node> parse_scatter_nd(const OnnxNodeView& v, OnnxParseContext& ctx) {
   require_inputs(v, 3);
   // Every reduction (opset 16's add and mul, opset 18's max and min) reads the indexed data row and
@@ -53,7 +45,7 @@ std::vector<Node> parse_scatter_nd(const OnnxNodeView& v, OnnxParseContext& ctx)
   std::vector<std::string> names = numbered_names("u", static_cast<std::size_t>(batch));
   for (std::int64_t a = k; a < r; ++a) names.push_back("s" + std::to_string(a));
   node.dim_names = names;
-  node.access_overrides = {routed(bound, indices.name), std::nullopt, routed(bound, indices.name)};
+  node.access_overrides = {routed_by(bound, indices.name), std::nullopt, routed_by(bound, indices.name)};
   validate(node);
   return {std::move(node)};
 }

@@ -12,14 +12,6 @@ namespace {
 
 using E = AffineExpr;
 
-AccessRelation data_dependent(const AffineMap& bound, std::string index_tensor) {
-  AccessRelation rel;
-  rel.kind = AccessKind::DataDependent;
-  rel.pieces = {bound};
-  rel.index_tensor = std::move(index_tensor);
-  return rel;
-}
-
 // Maps for a selection along `axis` of X (rank r): the output keeps every axis (the selected one
 // with the output's extent), dims d0..d(r-1) index the output, d_r the input axis.
 struct SelectionMaps {
@@ -59,7 +51,7 @@ std::vector<Node> parse_arg_reduce(const OnnxNodeView& v, OnnxParseContext& ctx)
   const auto m = selection_maps(X->rank(), axis, keep != 0);
   auto node = make_computation(v.name, v.op_type, {X}, {Y}, {m.input, m.output});
   node.dim_names = m.names;
-  node.access_overrides = {std::nullopt, data_dependent(m.output, "")};
+  node.access_overrides = {std::nullopt, routed_by(m.output, "")};
   validate(node);
   return {std::move(node)};
 }
@@ -99,7 +91,7 @@ std::vector<Node> parse_topk(const OnnxNodeView& v, OnnxParseContext& ctx) {
   auto node = make_computation(v.name, "TopK", {X}, outs, maps);
   node.dim_names = m.names;
   node.access_overrides.push_back(std::nullopt);
-  for (std::size_t i = 0; i < outs.size(); ++i) node.access_overrides.push_back(data_dependent(m.output, ""));
+  for (std::size_t i = 0; i < outs.size(); ++i) node.access_overrides.push_back(routed_by(m.output, ""));
   validate(node);
   return {std::move(node)};
 }
