@@ -27,8 +27,10 @@ nlohmann::json operand_json(const Node& n, std::size_t i) {
   nlohmann::json j{{"tensor", t.name},
                    {"role", n.is_output_operand(i) ? "output" : "input"},
                    {"dtype", std::string(name(t.dtype))},
-                   {"shape", t.shape},
+                   {"shape", n.has_iteration_space() ? t.shape : t.model_shape()},
                    {"layout", layout_json(t)}};
+  // A graph edge reports the model's shape; the split one its readers index is there too.
+  if (!n.has_iteration_space() && !t.declared_shape.empty()) j["folded_shape"] = t.shape;
   if (n.has_iteration_space()) {
     j["map"] = n.operand_mapping[i].str();
     j["access"] = std::string(name(access_relation(n, i).kind));

@@ -43,7 +43,9 @@ void print_text(const Workload& w, std::ostream& out) {
     }
     for (std::size_t i = 0; i < n.num_operands(); ++i) {
       const auto& t = *n.operand(i);
-      out << "    " << (n.is_output_operand(i) ? "out " : "in  ") << t.name << " " << name(t.dtype) << shape_str(t.shape);
+      out << "    " << (n.is_output_operand(i) ? "out " : "in  ") << t.name << " " << name(t.dtype);
+      if (n.has_iteration_space() || t.declared_shape.empty()) out << shape_str(t.shape);
+      else out << shape_str(t.model_shape()) << " (folded as " << shape_str(t.shape) << ")";
       if (n.has_iteration_space()) {
         out << "  " << n.operand_mapping[i].str();
         const auto kind = access_relation(n, i).kind;

@@ -48,3 +48,16 @@ TEST(Cast, CastingToATypeTheTensorsAlreadyHaveChangesOnlyTheOthers) {
   // To f16: W already is f16; X, Y, Z change.
   EXPECT_EQ(cast_floating_point(mixed(), DType::f16).retyped, 3u);
 }
+
+TEST(Cast, ATensorFoldingSplitKeepsTheModelsShape) {
+  // A graph input whose axes layout folding split ([8] read as [2, 4]) stays [8] to the user.
+  auto split = std::make_shared<Tensor>(*make_tensor("X", DType::f32, {2, 4}));
+  split->declared_shape = {8};
+  auto y = make_tensor("Y", DType::f32, {2, 4});
+  auto relu = make_computation("relu", "Relu", {split}, {y}, {AffineMap::identity(2), AffineMap::identity(2)});
+  const auto r = cast_floating_point(Workload({make_in_edge("X", split), relu, make_out_edge("Y_out", y)}), DType::bf16);
+  const auto& x = *r.workload.node(r.workload.index_of("relu")).inputs[0];
+  EXPECT_EQ(x.dtype, DType::bf16);
+  EXPECT_EQ(x.shape, (std::vector<std::int64_t>{2, 4}));
+  EXPECT_EQ(x.model_shape(), (std::vector<std::int64_t>{8}));
+}

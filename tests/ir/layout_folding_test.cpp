@@ -139,3 +139,31 @@ TEST(LayoutFolding, ATighterBoundStopsTheFoldEarlier) {
   EXPECT_EQ(f.report.bounded, (std::vector<std::string>{"b0.part_flat"}));
   EXPECT_LT(f.report.refinements, fold_chain(1).report.refinements);
 }
+
+TEST(LayoutFolding, AGraphOutputSplitByAFoldKeepsTheModelsShape) {
+  // x [8] -> Relu -> y [8] (a graph output) -> Reshape [2, 4] -> Add b [2, 4] -> z [2, 4]. Folding
+  // the Reshape splits axis 0 of y (and of x, which the Relu reads with the same loop) into (2, 4);
+  // the OutEdge of y still reports the [8] the model gave it, and x's InEdge likewise.
+  std::vector<Node> nodes;
+  auto x = f32("x", {8}), y = f32("y", {8}), ys = f32("ys", {2, 4}), b = f32("b", {2, 4}), z = f32("z", {2, 4});
+  nodes.push_back(make_in_edge("x", x));
+  nodes.push_back(make_in_edge("b", b));
+  nodes.push_back(make_computation("relu", "Relu", {x}, {y}, {map(1, {0}), map(1, {0})}));
+  nodes.push_back(make_fusion_edge("view", "Reshape", y, ys));
+  nodes.push_back(make_computation("add", "Add", {ys, b}, {z}, {map(2, {0, 1}), map(2, {0, 1}), map(2, {0, 1})}));
+  nodes.push_back(make_out_edge("y_out", y));
+  nodes.push_back(make_out_edge("z_out", z));
+  LayoutFoldingReport report;
+  const auto folded = fold_layout_ops(std::move(nodes), {}, &report);
+  ASSERT_EQ(report.folded, (std::vector<std::string>{"view"}));
+  for (const auto& n : folded) {
+    if (n.name == "y_out" || n.name == "x") {
+      const auto& t = n.name == "x" ? *n.outputs[0] : *n.inputs[0];
+      EXPECT_EQ(t.shape, (std::vector<std::int64_t>{2, 4})) << n.name;
+      EXPECT_EQ(t.model_shape(), (std::vector<std::int64_t>{8})) << n.name;
+    }
+    if (n.name == "z_out") {
+      EXPECT_TRUE(n.inputs[0]->declared_shape.empty());  // never split
+    }
+  }
+}

@@ -12,7 +12,11 @@ CastResult cast_floating_point(const Workload& workload, DType target) {
   auto convert = [&](const TensorPtr& t) -> TensorPtr {
     if (!is_floating_point(t->dtype) || t->dtype == target) return t;
     auto [it, fresh] = retyped.try_emplace(t.get());
-    if (fresh) it->second = make_tensor(t->name, target, t->shape, t->layout);
+    if (fresh) {
+      auto retyped_tensor = std::make_shared<Tensor>(*make_tensor(t->name, target, t->shape, t->layout));
+      retyped_tensor->declared_shape = t->declared_shape;
+      it->second = retyped_tensor;
+    }
     return it->second;
   };
   std::vector<Node> nodes = workload.nodes();

@@ -449,7 +449,9 @@ class Folder {
     shape.insert(shape.end(), T->shape.begin() + static_cast<std::ptrdiff_t>(item.axis) + 1, T->shape.end());
     // Row-major, as every tensor is at this stage: a row-major axis split into row-major
     // sub-axes lies in memory as before.
-    auto refined = make_tensor(T->name, T->dtype, shape);
+    auto split = std::make_shared<Tensor>(*make_tensor(T->name, T->dtype, shape));
+    split->declared_shape = T->model_shape();
+    TensorPtr refined = split;
     replace_tensor(T->name, refined);
     for (auto& w : work_)
       if (w.tensor == T->name && w.axis > item.axis && w.after.count(item.id) == 0) w.axis += e.size() - 1;

@@ -72,7 +72,13 @@ std::optional<DType> dtype_of(int t) {
     case 4: return DType::i32;
     case 6: return DType::f16;
     case 7: return DType::f32;
+    case 8: return DType::f64;
     case 13: return DType::bf16;
+    case 28: return DType::u16;
+    case 29: return DType::f8e4m3fn;
+    case 30: return DType::f8e5m2;
+    case 31: return DType::f8e4m3fnuz;
+    case 32: return DType::f8e5m2fnuz;
     default: return std::nullopt;
   }
 }

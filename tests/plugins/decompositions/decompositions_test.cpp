@@ -181,6 +181,28 @@ TEST(SoftmaxDecomposition, RejectsMalformedNodes) {
   }
 }
 
+TEST(SoftmaxDecomposition, ANodeReadingThroughAFoldedReshapeKeepsItsMaps) {
+  // Swin's masked scores: the Softmax reads X [1, 4, 10] as [4, 10] (a reshape dropping the unit
+  // batch, folded into the node), over its loops (4, 10), and writes Y [4, 10]. Every
+  // sub-operator iterates over those loops; the reads of X keep the node's (0, d0, d1).
+  const auto x = make_tensor("X", DType::f32, {1, 4, 10});
+  const auto y = make_tensor("Y", DType::f32, {4, 10});
+  Node sm = make_normalization("sm", "Softmax", y, y, {1});
+  sm.inputs = {x};
+  sm.operand_mapping[0] = AffineMap(2, {AffineExpr::constant(0), AffineExpr::dim(0), AffineExpr::dim(1)});
+  const Workload d = decompose_softmax(sm);
+  EXPECT_EQ(by_type(d, "ReduceMax").operand_mapping[0].str(), "(d0, d1) -> (0, d0, d1)");
+  EXPECT_EQ(by_type(d, "Exp").operand_mapping[0].str(), "(d0, d1) -> (0, d0, d1)");
+  EXPECT_EQ(by_type(d, "Exp").outputs[0]->shape, (Shape{4, 10}));
+  EXPECT_EQ(by_type(d, "ReduceMax").outputs[0]->shape, (Shape{4}));
+  EXPECT_EQ(by_type(d, "Div").operand_mapping[2].str(), "(d0, d1) -> (d0, d1)");
+  expect_replaces(sm, d);
+  // A read that does not visit X element by element is not a normalization.
+  Node wide = sm;
+  wide.inputs = {make_tensor("X2", DType::f32, {2, 4, 10})};
+  EXPECT_THROW((void)decompose_softmax(wide), Error);
+}
+
 // --- LpNormalization, LayerNormalization, RMSNormalization --------------------------------
 
 TEST(LpNormalizationDecomposition, SumSquareSqrtDiv) {

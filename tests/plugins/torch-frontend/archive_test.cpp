@@ -139,6 +139,25 @@ TEST(TorchArchive, SchemaMajorNineAndUnknownDtypeAreErrors) {
   EXPECT_NE(error_of([&] { (void)load_program(doc); }).find("LONG (int64)"), std::string::npos);
 }
 
+TEST(TorchArchive, Fp8DoubleAndUint16AreCostedAtTheirWidths) {
+  // torch.export's ScalarType codes (torch/_export/serde/schema.py): DOUBLE 8, UINT16 28,
+  // FLOAT8E4M3FN 29, FLOAT8E5M2 30, FLOAT8E4M3FNUZ 31, FLOAT8E5M2FNUZ 32.
+  const std::vector<std::pair<int, DType>> codes{{8, DType::f64},      {28, DType::u16},        {29, DType::f8e4m3fn},
+                                                 {30, DType::f8e5m2}, {31, DType::f8e4m3fnuz}, {32, DType::f8e5m2fnuz}};
+  for (const auto& [code, dtype] : codes) {
+    auto doc = mlp_training().build();
+    doc["graph_module"]["graph"]["tensor_values"]["x"]["dtype"] = code;
+    const auto w = load_program(doc);
+    const TensorPtr* x = nullptr;
+    const auto tensors = w.tensors();
+    for (const auto& t : tensors)
+      if (t->name == "x") x = &t;
+    ASSERT_NE(x, nullptr) << code;
+    EXPECT_EQ((*x)->dtype, dtype) << code;
+    EXPECT_EQ((*x)->size_bits(), (*x)->size_elements() * bits(dtype)) << code;
+  }
+}
+
 TEST(TorchArchive, NullUnionsBareInfinityAndOldFieldsDecode) {
   // torch 2.2 wrote every union member, all null but one, and a bare integer schema version.
   auto doc = mlp_training().build();

@@ -4,7 +4,8 @@
 // one Tensor object per value, and a node's operand is that object. Names are unique within a
 // workload (the workload checks it), so a name also identifies a tensor in outputs. Its layout
 // (ir/layout.hpp) says how its elements lie in memory: row-major unless a layout choice says
-// otherwise; transfers count contiguous runs under it.
+// otherwise; transfers count contiguous runs under it. Layout folding may split a tensor's axes;
+// it then keeps the model's own shape beside the refined one.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,12 @@ struct STREAM_API Tensor {
   DType dtype = DType::f32;
   std::vector<std::int64_t> shape;
   Layout layout;  ///< empty order: row-major
+  /// The shape the model gave a tensor whose axes layout folding split (ir/layout_folding.hpp);
+  /// empty when `shape` is that shape. Same elements in the same order: only the axes differ.
+  std::vector<std::int64_t> declared_shape;
+
+  /// The shape as the model declared it (a graph input's or output's shape as the user wrote it).
+  [[nodiscard]] const std::vector<std::int64_t>& model_shape() const { return declared_shape.empty() ? shape : declared_shape; }
 
   [[nodiscard]] std::size_t rank() const { return shape.size(); }
   /// Product of the shape; 1 for rank 0. Both throw stream::Error naming the tensor when the
