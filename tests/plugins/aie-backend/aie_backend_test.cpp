@@ -89,6 +89,19 @@ TEST(AieCost, FloorDivisionAndZeroSplitGuard) {
   EXPECT_EQ(aie::aie_macs({30}, {0}), 30);
 }
 
+TEST(AieCost, AnUnevenSplitCostsTheLongestTilesShare) {
+  // 58 channels x 64 on 4 tiles: the reference's 3,712 // 4 = 928 macs (29 cycles at 32 per
+  // cycle) are 14.5 channels a tile; the longest tile holds ceil(58 / 4) = 15 channels, 960 macs,
+  // 30 cycles.
+  const cost::Tile tile{.name = "n", .op_type = "Conv", .dims = {{"k", 15}, {"c", 64}}, .operands = {}};
+  const auto core = core_of_type(hardware::Namespace::Aie2, hardware::CoreKind::Compute);
+  const auto e = aie::aie_cost(CostRequest{tile, {58, 64}, core, {4}, {}, {DType::bf16, DType::bf16}, DType::bf16});
+  EXPECT_EQ(e.ideal_cycle, 30);
+  // Even: 56 channels, 14 a tile, both ways 896 macs -> 28 cycles.
+  const cost::Tile even{.name = "n", .op_type = "Conv", .dims = {{"k", 14}, {"c", 64}}, .operands = {}};
+  EXPECT_EQ(aie::aie_cost(CostRequest{even, {56, 64}, core, {4}, {}, {DType::bf16, DType::bf16}, DType::bf16}).ideal_cycle, 28);
+}
+
 TEST(AieCost, UnmodelledTypesAreAClearErrorNamingTheNode) {
   const cost::Tile tile{.name = "Conv7", .op_type = "Conv", .dims = {}, .operands = {}};
   const auto core = core_of_type(hardware::Namespace::Aie2, hardware::CoreKind::Compute);
