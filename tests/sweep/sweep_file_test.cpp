@@ -86,6 +86,34 @@ TEST(SweepFile, AHugeProductNeedsASample) {
   EXPECT_EQ(points(parse_sweep_file(text + "sample: {count: 3, seed: 1}\n", "s.yaml")).size(), 3u);
 }
 
+// A sweep too big to list is counted and its points made from their numbers: 10^8 points (the
+// most without a sample) hold nothing per point, and point 12,345,678 of eight 10-value axes has
+// the value indices 1, 2, ..., 8 (its decimal digits, the last axis fastest).
+TEST(SweepFile, PointsAreCountedAndMadeFromTheirNumbers) {
+  std::string text = "axes:\n";
+  for (int a = 0; a < 8; ++a) text += "  p" + std::to_string(a) + ": [0,1,2,3,4,5,6,7,8,9]\n";
+  const auto s = parse_sweep_file(text, "s.yaml");
+  EXPECT_EQ(point_count(s), 100'000'000u);
+  const PointList list(s);
+  ASSERT_EQ(list.size(), 100'000'000u);
+  EXPECT_EQ(list.number(99'999'999), 99'999'999u);
+  const auto p = point_at(s, 12'345'678);
+  EXPECT_EQ(p.index, 12'345'678u);
+  EXPECT_EQ(p.value, (std::vector<std::size_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+  try {
+    (void)point_count(parse_sweep_file(text + "  p8: [0, 1]\n", "s.yaml"));
+    ADD_FAILURE() << "2 x 10^8 points counted";
+  } catch (const stream::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the sweep has 200000000 points, more than 10^8"), std::string::npos) << e.what();
+  }
+  // A sample's list is its points' numbers, as points() gives them, from the product and sample alone.
+  const auto sampled = parse_sweep_file(text + "sample: {count: 25, seed: 7}\n", "s.yaml");
+  const PointList numbers(product_size(sampled), sampled.sample);
+  const auto ps = points(sampled);
+  ASSERT_EQ(numbers.size(), ps.size());
+  for (std::size_t k = 0; k < ps.size(); ++k) EXPECT_EQ(numbers.number(k), ps[k].index);
+}
+
 TEST(Pareto, EqualsABruteForceCheck) {
   std::mt19937_64 rng(3);
   for (int trial = 0; trial < 200; ++trial) {
