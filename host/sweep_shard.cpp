@@ -71,7 +71,8 @@ std::vector<ShardRecord> checked_records(const std::vector<fs::path>& dirs) {
   std::map<std::uint64_t, std::size_t> given;  // shard index -> directory
   for (std::size_t d = 0; d < dirs.size(); ++d) {
     const Location where{.file = dirs[d].string()};
-    if (!fs::is_regular_file(dirs[d] / "results.jsonl"))
+    // A shard killed before its first row has its record and no rows: incomplete, said below.
+    if (!fs::exists(dirs[d] / kShardRecordFile) && !fs::is_regular_file(dirs[d] / "results.jsonl"))
       throw Error("no results.jsonl in this directory (is it a sweep's --out?)", where);
     records.push_back(read_shard_record(dirs[d]));
     const auto& r = records.back();

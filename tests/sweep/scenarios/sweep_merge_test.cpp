@@ -129,6 +129,12 @@ TEST(SweepMerge, EveryShardOnceAndNoneMissing) {
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("error: " + d(2) + ": no readable sweep.json"), std::string::npos) << r.out;
   ASSERT_EQ(run_stream(shard(dir, "sweep.yaml", 2, 3)).code, 0);  // records it again
+  fs::remove(dir / "s2" / "results.jsonl");  // as a shard killed before its first row leaves it
+  r = run_stream("sweep merge " + s(0) + s(1) + s(2) + out);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("error: " + d(2) + ": shard 2/3 is incomplete: 1 of 1 points have no row (points 2)"), std::string::npos)
+      << r.out;
+  ASSERT_EQ(run_stream(shard(dir, "sweep.yaml", 2, 3)).code, 0);
   r = run_stream("sweep merge " + s(0) + s(1) + s(2) + out);
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(stream::test::sweep_rows(dir / "merged" / "results.jsonl").size(), 4u);
