@@ -139,3 +139,21 @@ TEST(SweepMerge, EveryShardOnceAndNoneMissing) {
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(stream::test::sweep_rows(dir / "merged" / "results.jsonl").size(), 4u);
 }
+
+// A value repeated in an axis gives two points of one identity: each keeps its own row and number,
+// in the sweep and in the merge of its shards (the merge once kept one row per identity).
+TEST(SweepMerge, ARepeatedPointKeepsARowOfItsOwn) {
+  const auto dir = fixture("repeated", "axes:\n  hardware: [tpu_like_quad_core.yaml, tpu_like_quad_core.yaml, simba_small.yaml]\n");
+  ASSERT_EQ(run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "all").string()).code, 0);
+  for (int i = 0; i < 2; ++i) ASSERT_EQ(run_stream(shard(dir, "sweep.yaml", i, 2)).code, 0);
+  const auto m = run_stream("sweep merge " + (dir / "s0").string() + " " + (dir / "s1").string() + " --out " +
+                            (dir / "merged").string());
+  ASSERT_EQ(m.code, 0) << m.out;
+  const auto all = stream::test::sweep_rows(dir / "all" / "results.jsonl");
+  ASSERT_EQ(all.size(), 3u);
+  for (std::size_t k = 0; k < all.size(); ++k) EXPECT_EQ(all[k]["point"], k);
+  EXPECT_EQ(all[0]["id"], all[1]["id"]);
+  EXPECT_EQ(all[0]["latency"], 14344);
+  EXPECT_EQ(all[1]["latency"], 14344);
+  EXPECT_EQ(stream::test::sweep_rows(dir / "merged" / "results.jsonl"), all);
+}
