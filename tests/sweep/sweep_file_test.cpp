@@ -4,6 +4,7 @@
 
 #include <random>
 #include <set>
+#include <tuple>
 
 #include <stream/sweep/pareto.hpp>
 #include <stream/sweep/sweep_file.hpp>
@@ -112,6 +113,31 @@ TEST(SweepFile, PointsAreCountedAndMadeFromTheirNumbers) {
   const auto ps = points(sampled);
   ASSERT_EQ(numbers.size(), ps.size());
   for (std::size_t k = 0; k < ps.size(); ++k) EXPECT_EQ(numbers.number(k), ps[k].index);
+}
+
+// The sample's numbers are those of Floyd's algorithm as written with a std::set (the reference
+// here; the sweep keeps them in a hash table of its own), for small and large fractions of the
+// product: the same seed gives the same points as before, on every machine.
+TEST(SweepFile, SampleNumbersAreFloydsAlgorithms) {
+  const auto floyd = [](std::uint64_t n, std::uint64_t count, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::set<std::uint64_t> picked;
+    for (std::uint64_t j = n - count; j < n; ++j) {
+      const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % (j + 1));
+      std::uint64_t v;
+      do v = rng(); while (v >= limit);
+      const std::uint64_t t = v % (j + 1);
+      picked.insert(picked.count(t) ? j : t);
+    }
+    return std::vector<std::uint64_t>(picked.begin(), picked.end());
+  };
+  for (const auto& [n, count, seed] : std::vector<std::tuple<std::uint64_t, std::int64_t, std::uint64_t>>{
+           {1000, 25, 7}, {1000, 999, 1}, {100000, 50000, 3}, {std::uint64_t{1} << 62, 1000, 42}}) {
+    const PointList list(n, Sample{count, seed});
+    const auto expected = floyd(n, static_cast<std::uint64_t>(count), seed);
+    ASSERT_EQ(list.size(), expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) ASSERT_EQ(list.number(k), expected[k]) << n << " " << count << " " << k;
+  }
 }
 
 TEST(Pareto, EqualsABruteForceCheck) {

@@ -125,16 +125,54 @@ std::uint64_t below(std::mt19937_64& rng, std::uint64_t n) {
     if (const auto v = rng(); v < limit) return v % n;
 }
 
-// Floyd's algorithm: `count` distinct numbers below n, each draw O(log count), ascending.
+// The numbers Floyd's algorithm has picked: open addressing in a power-of-two table at most two
+// thirds full, 8-16 bytes a number where a std::set node took 48, and one probe or two where the
+// tree took 24 cache misses (a sample of 10^7 took 105 s and 564 MB). Numbers are below 2^62, so
+// ~0 marks an empty slot.
+class PickedNumbers {
+ public:
+  explicit PickedNumbers(std::uint64_t count) {
+    std::uint64_t slots = 4;
+    for (shift_ = 62; slots < count + count / 2; --shift_) slots <<= 1;
+    slots_.assign(slots, kEmpty);
+  }
+  // False when `v` is there already.
+  bool insert(std::uint64_t v) {
+    const std::uint64_t mask = slots_.size() - 1;
+    for (std::uint64_t i = (v * 0x9E3779B97F4A7C15ULL) >> shift_;; i = (i + 1) & mask) {  // Fibonacci hashing
+      if (slots_[i] == v) return false;
+      if (slots_[i] == kEmpty) {
+        slots_[i] = v;
+        return true;
+      }
+    }
+  }
+  // Ascending, in the table's own memory.
+  std::vector<std::uint64_t> ascending() && {
+    std::uint64_t n = 0;
+    for (const auto v : slots_)
+      if (v != kEmpty) slots_[n++] = v;
+    slots_.resize(n);
+    std::sort(slots_.begin(), slots_.end());
+    slots_.shrink_to_fit();
+    return std::move(slots_);
+  }
+
+ private:
+  static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+  int shift_ = 62;  ///< 64 - log2(slots): the product's top bits index the table
+  std::vector<std::uint64_t> slots_;
+};
+
+// Floyd's algorithm: `count` distinct numbers below n, ascending. Each draw picks t, or j when t
+// is taken (j is never taken: every earlier pick is below it).
 std::vector<std::uint64_t> sample_numbers(std::uint64_t n, const Sample& sample) {
   std::mt19937_64 rng(sample.seed);
-  std::set<std::uint64_t> picked;
   const auto count = static_cast<std::uint64_t>(sample.count);
-  for (std::uint64_t j = n - count; j < n; ++j) {
-    const std::uint64_t t = below(rng, j + 1);
-    picked.insert(picked.count(t) ? j : t);
-  }
-  return {picked.begin(), picked.end()};
+  PickedNumbers picked(count);
+  for (std::uint64_t j = n - count; j < n; ++j)
+    if (!picked.insert(below(rng, j + 1))) picked.insert(j);
+  return std::move(picked).ascending();
 }
 
 bool samples(std::uint64_t product, const std::optional<Sample>& sample) {
