@@ -430,7 +430,8 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   const PointResolver resolver(sweep);
   const fs::path& dir = request.out;
   fs::create_directories(dir);
-  write_shard_record(dir, {resolver.sweep_identity(), sweep.path.string(), shard, sweep::product_size(sweep), sweep.sample});
+  write_shard_record(dir, {resolver.sweep_identity(), sweep.path.string(), shard, sweep::product_size(sweep), sweep.sample,
+                           request.strict});
   const int jobs =
       request.jobs > 0 ? request.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<bool> todo;

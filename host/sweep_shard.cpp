@@ -25,6 +25,7 @@ constexpr std::size_t kListedMissing = 10;
 Row shard_record_json(const ShardRecord& r) {
   Row j{{"sweep", r.sweep}, {"file", io::to_valid_utf8(r.file)}, {"shard", r.shard.str()}, {"product", r.product}};
   j["sample"] = r.sample ? Row{{"count", r.sample->count}, {"seed", r.sample->seed}} : Row(nullptr);
+  j["strict"] = r.strict;
   return j;
 }
 
@@ -45,6 +46,7 @@ ShardRecord read_shard_record(const fs::path& dir) {
                   parse_shard(j.at("shard").get<std::string>()), j.at("product").get<std::uint64_t>(), std::nullopt};
     if (!j.at("sample").is_null())
       r.sample = sweep::Sample{j["sample"].at("count").get<std::int64_t>(), j["sample"].at("seed").get<std::uint64_t>()};
+    r.strict = j.value("strict", false);
     return r;
   } catch (const std::exception& e) {
     throw Error(std::string(kShardRecordFile) + " is not as a sweep writes it: " + e.what(), where);
@@ -82,6 +84,10 @@ std::vector<ShardRecord> checked_records(const std::vector<fs::path>& dirs) {
                       " holds sweep " + first.sweep + " (" + first.file +
                       "); a sweep's identity covers its file's axes, zip, sample and budget and the bytes of every file "
                       "it names",
+                  where);
+    if (r.strict != first.strict)
+      throw Error(std::string("run ") + (r.strict ? "with" : "without") + " --strict, but " + dirs[0].string() + " " +
+                      (first.strict ? "with" : "without") + ": their rows of one point can differ; rerun one of them",
                   where);
     if (r.shard.count != first.shard.count)
       throw Error("shard " + r.shard.str() + ", but " + dirs[0].string() + " is shard " + first.shard.str() +

@@ -4,7 +4,7 @@
 // the whole product, sweep::PointList), each made from its number when it is used, so that a
 // sweep of 10^8 points holds nothing per point. Before its first point every sweep writes
 // OUT/sweep.json: the sweep's identity (PointResolver::sweep_identity: its axes, zip, sample and
-// budget, each file by the hash of its bytes), the shard, the product's size and the sample.
+// budget, each file by the hash of its bytes), the shard, the product's size, the sample and --strict.
 // `stream sweep merge` reads it to refuse a result that would lie: shards of different sweeps, a
 // shard given twice or not at all, and a shard whose rows do not cover its points (a shard killed
 // midway), each naming the directory and what is missing.
@@ -69,6 +69,7 @@ struct ShardRecord {
   Shard shard;
   std::uint64_t product = 0;
   std::optional<sweep::Sample> sample;
+  bool strict = false;  ///< --strict, which fails rows another run gives figures
 };
 
 inline constexpr const char* kShardRecordFile = "sweep.json";

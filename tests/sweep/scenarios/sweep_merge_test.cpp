@@ -124,6 +124,10 @@ TEST(SweepMerge, EveryShardOnceAndNoneMissing) {
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("error: " + d(1) + ": shard 1/3 is given twice (also " + d(1) + ")"), std::string::npos)
       << r.out;
+  ASSERT_EQ(run_stream(shard(dir, "sweep.yaml", 2, 3) + " --strict").code, 0);  // a row of another kind
+  r = run_stream("sweep merge " + s(0) + s(1) + s(2) + out);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("error: " + d(2) + ": run with --strict, but " + d(0) + " without"), std::string::npos) << r.out;
   fs::remove(dir / "s2" / "sweep.json");  // as a directory an older stream wrote
   r = run_stream("sweep merge " + s(0) + s(1) + s(2) + out);
   EXPECT_EQ(r.code, 2) << r.out;
