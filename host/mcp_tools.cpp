@@ -239,7 +239,10 @@ McpTool small_sweep(HostContext& ctx, const fs::path& out_dir) {
             const std::string name = text_arg(args, "name", "sweep");
             report::check_experiment_id(name);
             auto spec = sweep::parse_sweep_file(args.at("spec").dump(), fs::current_path() / "<sweep spec>");
-            if (const auto n = sweep::points(spec).size(); n > kMaxMcpSweepPoints)
+            // Counted, not built: a 1 KB spec can stand for 2^62 points.
+            const auto product = sweep::product_size(spec);
+            const auto n = spec.sample ? std::min(product, static_cast<std::uint64_t>(spec.sample->count)) : product;
+            if (n > kMaxMcpSweepPoints)
               throw Error("the sweep has " + std::to_string(n) + " points; this tool runs at most " +
                           std::to_string(kMaxMcpSweepPoints) + " (use `stream sweep` for more)");
             const fs::path dir = out_dir / "sweeps" / name;

@@ -68,6 +68,16 @@ class FileHashes {
     const std::lock_guard lock(mutex_);
     return file_locked(path);
   }
+  // Where a file value is (find_file), looked up once per axis and value: a sweep of 10^7 points
+  // resolves each several times, and the file system calls were most of that.
+  std::optional<fs::path> find(const sweep::SweepFile& s, const std::string& axis, const std::string& value,
+                               std::string& problem) {
+    const std::lock_guard lock(mutex_);
+    auto [it, fresh] = found_.try_emplace(axis + '\n' + value);
+    if (fresh) it->second.first = find_file(s, axis, value, it->second.second);
+    if (!it->second.first) problem = it->second.second;
+    return it->second.first;
+  }
   // A hardware file's hash covers the core files it names too, so that editing a core file changes
   // the points that use it (a file that does not parse is hashed alone; loading it reports why).
   std::string hardware(const fs::path& path) {
@@ -96,6 +106,7 @@ class FileHashes {
   }
   std::mutex mutex_;
   std::map<std::string, std::string> files_, hardware_;
+  std::map<std::string, std::pair<std::optional<fs::path>, std::string>> found_;  ///< by axis and value: path or problem
 };
 
 namespace {
@@ -144,7 +155,7 @@ std::string apply_axis(const sweep::SweepFile& s, const std::string& name, const
     read_block(value, p.workload);
     return value;
   }
-  const auto file = find_file(s, name, value, p.problem);
+  const auto file = hashes.find(s, name, value, p.problem);
   if (!file) return value;
   if (name == "hardware") p.hardware = *file;
   else if (name == "workload") p.workload.file = file->string();
@@ -175,7 +186,11 @@ std::string workload_key(const WorkloadSource& w) {
   return key + "|cast=" + w.cast;
 }
 
-struct PointResolver::Hashes : FileHashes {};
+// The files and the defaults (no hardware or workload axis), looked up once.
+struct PointResolver::Hashes : FileHashes {
+  fs::path default_hardware = resolve_input("hardware/tpu_like_quad_core.yaml");
+  fs::path default_workload = resolve_input("workload/2conv_1_8_32_32_16_32_3.onnx");
+};
 
 PointResolver::PointResolver(const sweep::SweepFile& sweep) : sweep_(sweep), hashes_(std::make_unique<Hashes>()) {}
 PointResolver::~PointResolver() = default;
@@ -185,8 +200,8 @@ ResolvedPoint PointResolver::resolve(const sweep::Point& point) const {
   auto& hashes = *hashes_;
   ResolvedPoint p;
   p.index = point.index;
-  p.hardware = resolve_input("hardware/tpu_like_quad_core.yaml");
-  p.workload.file = resolve_input("workload/2conv_1_8_32_32_16_32_3.onnx").string();
+  p.hardware = hashes.default_hardware;
+  p.workload.file = hashes.default_workload.string();
   std::string identity;
   std::vector<std::string> params, inputs;
   for (std::size_t a = 0; a < s.axes.size(); ++a) {
@@ -214,6 +229,34 @@ ResolvedPoint PointResolver::resolve(const sweep::Point& point) const {
   p.workload.params.insert(p.workload.params.end(), params.begin(), params.end());
   p.id = hex(fnv1a(identity));
   return p;
+}
+
+std::string PointResolver::sweep_identity() const {
+  const auto& s = sweep_;
+  std::string text;
+  bool has_hardware = false, has_workload = false;
+  for (const auto& axis : s.axes) {
+    text += "axis " + axis.name + "\n";
+    has_hardware = has_hardware || axis.name == "hardware";
+    has_workload = has_workload || axis.name == "workload";
+    for (const auto& value : axis.values) {
+      ResolvedPoint scratch;
+      text += " " + (is_named_axis(axis.name) ? apply_axis(s, axis.name, value, scratch, *hashes_) : value) + "\n";
+    }
+  }
+  for (const auto& factor : s.factors) {
+    text += "factor";
+    for (auto a : factor) text += " " + std::to_string(a);
+    text += "\n";
+  }
+  if (s.sample) text += "sample " + std::to_string(s.sample->count) + " " + std::to_string(s.sample->seed) + "\n";
+  char budget[80];
+  std::snprintf(budget, sizeof budget, "budget %.17g %.17g\n", s.budget.max_area_mm2.value_or(-1),
+                s.budget.max_peak_energy_pj_per_cycle.value_or(-1));
+  text += budget;
+  if (!has_hardware) text += "hardware " + hashes_->hardware(hashes_->default_hardware) + "\n";
+  if (!has_workload) text += "workload " + hashes_->file(hashes_->default_workload) + "\n";
+  return hex(fnv1a(text));
 }
 
 }  // namespace stream::host

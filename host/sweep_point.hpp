@@ -53,6 +53,11 @@ class PointResolver {
   PointResolver(const PointResolver&) = delete;
   PointResolver& operator=(const PointResolver&) = delete;
   [[nodiscard]] ResolvedPoint resolve(const sweep::Point& point) const;
+  /// The sweep's identity: the FNV-1a hash, in hex, of its axes (each value as a point's identity
+  /// gives it, so a file by the hash of its bytes), zip groups, sample and budget, and the default
+  /// hardware and workload when there is no such axis. Shards of one sweep share it; a shard of an
+  /// edited sweep file or input file has another (sweep_shard.hpp).
+  [[nodiscard]] std::string sweep_identity() const;
 
  private:
   struct Hashes;

@@ -34,6 +34,7 @@
 
 #include "host_context.hpp"
 #include "plugin_host.hpp"
+#include "sweep_shard.hpp"
 #include "validation.hpp"
 
 namespace stream::host {
@@ -112,13 +113,20 @@ void parallel_for(std::size_t n, int jobs, const MakeTask& make_task) {
 // set-up); a variant made by overrides is made by the point that uses it, from the file's tree
 // read once (a sweep may have thousands, and holding them all would grow with the sweep).
 // Workloads are loaded one by one, since their frontends are plugins.
-SharedInputs load_inputs(const std::vector<const sweep::Point*>& points, const PointResolver& resolver, HostContext& ctx,
-                         int jobs) {
+// The points to evaluate are found in the same pass, one bit each in `todo` (those `done` does not
+// hold), made and resolved one at a time: a sweep of 10^8 points holds 12.5 MB for them.
+template <class Done>
+SharedInputs load_inputs(const ShardPoints& points, const Done& done, const PointResolver& resolver, HostContext& ctx,
+                         int jobs, std::vector<bool>& todo) {
   SharedInputs in;
   std::vector<std::pair<ResolvedPoint, HardwareEntry*>> files;
   std::vector<std::pair<WorkloadSource, WorkloadEntry*>> workloads;
-  for (const auto* point : points) {
-    auto p = resolver.resolve(*point);
+  todo.assign(points.size(), false);
+  PassProgress progress("listing points", points.size());
+  for (std::uint64_t j = 0; j < points.size(); progress.tick(++j)) {
+    auto p = resolver.resolve(points.at(j));
+    if (done(p.id)) continue;
+    todo[j] = true;
     if (!p.problem.empty()) continue;
     if (auto [w, fresh] = in.workloads.try_emplace(workload_key(p.workload)); fresh) workloads.emplace_back(p.workload, &w->second);
     if (p.overrides.empty())
@@ -236,8 +244,9 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
 // A row kept as its results.jsonl line: at the end of a sweep of 10^4 points the rows are held as
 // ~600-byte lines, not as parsed objects of several kB each, and parsed one at a time where needed.
 struct RowText {
-  Row point;         ///< the row's `point`, for ordering shards
+  Row point;         ///< the row's `point`
   std::string text;  ///< io::dump_json(row, -1)
+  std::optional<std::size_t> moved_to;  ///< where the final pass moved `text` (rows of a repeated point copy it)
 };
 
 // Rows already in DIR/results.jsonl, by identity; a line a killed run cut short is skipped.
@@ -364,20 +373,6 @@ std::vector<Row> write_results(const fs::path& dir, const std::vector<std::strin
   return front;
 }
 
-std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
-  const auto slash = text.find('/');
-  std::size_t i = 0, n = 0;
-  try {
-    if (slash == std::string::npos) throw std::invalid_argument("no /");
-    i = std::stoul(text.substr(0, slash));
-    n = std::stoul(text.substr(slash + 1));
-  } catch (const std::exception&) {
-    n = 0;
-  }
-  if (n == 0 || i >= n) throw Error("--shard expects I/N with 0 <= I < N, got '" + text + "'");
-  return {i, n};
-}
-
 class ProgressLine {
  public:
   ProgressLine(std::size_t total, std::size_t done) : total_(total), done_(done), start_done_(done) {}
@@ -400,15 +395,16 @@ class ProgressLine {
   std::mutex mutex_;
 };
 
-void evaluate_all(const std::vector<const sweep::Point*>& todo, const PointResolver& resolver,
+void evaluate_all(const ShardPoints& points, const std::vector<bool>& todo, const PointResolver& resolver,
                   const sweep::SweepFile& sweep, const SharedInputs& in, int jobs, const std::optional<fs::path>& keep_dir,
                   bool strict, RowLog& log, ProgressLine& progress) {
   const auto routes = std::make_shared<pipeline::RouteMemos>();  // the workers' paths, searched once
-  parallel_for(todo.size(), jobs, [&] {
+  parallel_for(points.size(), jobs, [&] {
     // The worker's routes and costs, shared by its points (run_cache.hpp): the same hardware file,
     // and variants with the same topology or cores that perform alike, repeat them.
     return [&, cache = std::make_shared<pipeline::RunCache>(routes)](std::size_t k) {
-      const auto row = evaluate(resolver.resolve(*todo[k]), sweep, in, keep_dir, cache, strict);
+      if (!todo[k]) return;
+      const auto row = evaluate(resolver.resolve(points.at(k)), sweep, in, keep_dir, cache, strict);
       log.append(row);
       progress.tick(row["status"] != "ok");
     };
@@ -427,35 +423,23 @@ void count_strict_failure(const Row& r, SweepOutcome& outcome) {
 
 SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   const auto& sweep = request.sweep;
-  auto points = sweep::points(sweep);
-  if (!request.shard.empty()) {
-    const auto [i, n] = parse_shard(request.shard);
-    std::vector<sweep::Point> mine;
-    for (std::size_t k = i; k < points.size(); k += n) mine.push_back(points[k]);
-    points = std::move(mine);
-  }
-  // Points are resolved when used (their identities first): a sweep of 10^4 points holds them as
-  // value indices and ids, not resolved.
+  // Counted (and refused over 10^8 points without a sample) before any is made; each is made from
+  // its number when used, and resolved when used (sweep_shard.hpp).
+  const auto shard = parse_shard(request.shard);
+  const ShardPoints points(sweep, shard);
   const PointResolver resolver(sweep);
-  std::vector<std::string> ids;
-  ids.reserve(points.size());
-  for (const auto& point : points) ids.push_back(resolver.resolve(point).id);
   const fs::path& dir = request.out;
   fs::create_directories(dir);
-  std::vector<const sweep::Point*> todo;
-  {
-    const auto done = read_rows(dir / "results.jsonl");
-    for (std::size_t k = 0; k < points.size(); ++k)
-      if (!done.count(ids[k])) todo.push_back(&points[k]);
-  }
-  std::fprintf(stderr, "[stream sweep] %zu points, %zu already in %s\n", points.size(), points.size() - todo.size(),
-               dir.string().c_str());
+  write_shard_record(dir, {resolver.sweep_identity(), sweep.path.string(), shard, sweep::product_size(sweep), sweep.sample,
+                           request.strict});
   const int jobs =
       request.jobs > 0 ? request.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<bool> todo;
   const auto inputs = [&] {
     std::unique_lock<std::mutex> lock;
     if (request.plugin_lock) lock = std::unique_lock(*request.plugin_lock);
-    auto in = load_inputs(todo, resolver, ctx, jobs);
+    const auto done = read_rows(dir / "results.jsonl");
+    auto in = load_inputs(points, [&](const std::string& id) { return done.count(id) > 0; }, resolver, ctx, jobs, todo);
     if (request.plugin_lock)
       in.expand = [inner = std::move(in.expand), m = request.plugin_lock](const Workload& w) {
         const std::lock_guard expansion(*m);
@@ -463,26 +447,39 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
       };
     return in;
   }();
+  const auto to_do = static_cast<std::size_t>(std::count(todo.begin(), todo.end(), true));
+  std::fprintf(stderr, "[stream sweep] %llu points, %llu already in %s\n", static_cast<unsigned long long>(points.size()),
+               static_cast<unsigned long long>(points.size() - to_do), dir.string().c_str());
   {
     RowLog log(dir / "results.jsonl");
-    ProgressLine progress(points.size(), points.size() - todo.size());
-    evaluate_all(todo, resolver, sweep, inputs, jobs, request.keep_points ? std::optional<fs::path>(dir) : std::nullopt,
+    ProgressLine progress(points.size(), points.size() - to_do);
+    evaluate_all(points, todo, resolver, sweep, inputs, jobs, request.keep_points ? std::optional<fs::path>(dir) : std::nullopt,
                  request.strict, log, progress);
   }
   SweepOutcome outcome;
   auto all = read_rows(dir / "results.jsonl");
   // Moved, not copied (a sweep of 10^4 points holds one set of rows, not several); a point listed
-  // twice (a value repeated in an axis) gets a copy until its last use.
-  std::map<std::string, std::size_t> uses;
-  for (const auto& id : ids) ++uses[id];
+  // twice (a value repeated in an axis) copies the row its first use moved into `rows`, with its
+  // own point number, so that every row names its point.
   std::vector<std::string> rows;
-  for (std::size_t k = 0; k < points.size(); ++k) {
-    const auto row = all.find(ids[k]);
+  PassProgress progress("writing rows", points.size());
+  for (std::uint64_t k = 0; k < points.size(); progress.tick(++k)) {
+    const auto point = points.at(k);
+    const auto row = all.find(resolver.resolve(point).id);
     if (row == all.end())
-      throw Error("point " + std::to_string(points[k].index) + " has no row in the results after the sweep", {},
+      throw Error("point " + std::to_string(point.index) + " has no row in the results after the sweep", {},
                   ErrorKind::Internal);
-    rows.push_back(--uses[ids[k]] == 0 ? std::move(row->second.text) : row->second.text);
-    const Row r = parsed(rows.back());
+    if (auto& moved = row->second.moved_to) {
+      rows.push_back(rows[*moved]);
+    } else {
+      rows.push_back(std::move(row->second.text));
+      moved = rows.size() - 1;
+    }
+    Row r = parsed(rows.back());
+    if (r["point"] != point.index) {
+      r["point"] = point.index;
+      rows.back() = io::dump_json(r, -1);
+    }
     outcome.ok += r["status"] == "ok" ? 1 : 0;
     count_strict_failure(r, outcome);
     if (request.rows) outcome.rows.push_back(r);
@@ -493,19 +490,12 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
 }
 
 std::size_t merge_sweeps(const std::vector<fs::path>& dirs, const fs::path& out) {
-  std::map<std::string, RowText> all;
-  for (const auto& d : dirs) {
-    if (!fs::is_regular_file(d / "results.jsonl"))
-      throw Error("no results.jsonl in this directory (is it a sweep's --out?)", Location{.file = d.string()});
-    for (auto& [id, row] : read_rows(d / "results.jsonl")) all.emplace(id, std::move(row));
-  }
-  std::vector<RowText*> order;
-  for (auto& [id, row] : all) order.push_back(&row);
-  std::stable_sort(order.begin(), order.end(), [](const RowText* a, const RowText* b) { return a->point < b->point; });
-  std::vector<std::string> rows;
-  for (auto* r : order) rows.push_back(std::move(r->text));
+  // One sweep, every shard once and complete, or an error naming the shard (sweep_shard.hpp).
+  ShardRecord merged;
+  const auto rows = merged_rows(dirs, merged);
   fs::create_directories(out);
   (void)write_results(out, rows);
+  write_shard_record(out, merged);
   return rows.size();
 }
 

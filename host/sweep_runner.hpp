@@ -54,8 +54,8 @@ struct SweepOutcome {
 
 /// Throws stream::Error for a bad shard or an output directory that cannot be written.
 [[nodiscard]] SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx);
-/// The rows of every shard directory, written to `out` (how many); throws when a directory holds
-/// no results.
+/// The rows of every shard directory, written to `out` (how many); throws a stream::Error naming
+/// the directory when the shards are not every shard of one sweep, each complete (sweep_shard.hpp).
 [[nodiscard]] std::size_t merge_sweeps(const std::vector<std::filesystem::path>& dirs,
                                             const std::filesystem::path& out);
 

@@ -35,14 +35,6 @@ struct SubmitOptions {
   bool dry_run = false;
 };
 
-// The points a full run evaluates: the sample's, or the whole product.
-std::uint64_t point_count(const sweep::SweepFile& sweep) {
-  const auto n = sweep::product_size(sweep);
-  if (sweep.sample && static_cast<std::uint64_t>(sweep.sample->count) < n)
-    return static_cast<std::uint64_t>(sweep.sample->count);
-  return n;
-}
-
 // One task per shard; a shard without points would leave a folder the merge cannot read.
 int task_count(const SubmitOptions& o, std::uint64_t points) {
   const auto wanted = static_cast<std::uint64_t>(o.array_size.value_or(kDefaultMaxTasks));
@@ -66,7 +58,7 @@ SlurmArrayJob array_job(const SubmitOptions& o) {
   job.sweep_file = fs::absolute(o.file).lexically_normal();
   job.out = fs::absolute(o.out).lexically_normal();
   if (!job.out.has_filename()) job.out = job.out.parent_path();  // "dir/" names dir
-  job.tasks = task_count(o, point_count(sweep));
+  job.tasks = task_count(o, sweep::point_count(sweep));  // the sample's, or the product (at most 10^8)
   job.jobs = o.jobs;
   job.partition = o.partition;
   job.time = o.time;

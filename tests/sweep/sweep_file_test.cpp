@@ -4,6 +4,7 @@
 
 #include <random>
 #include <set>
+#include <tuple>
 
 #include <stream/sweep/pareto.hpp>
 #include <stream/sweep/sweep_file.hpp>
@@ -84,6 +85,59 @@ TEST(SweepFile, AHugeProductNeedsASample) {
   for (int a = 0; a < 9; ++a) text += "  p" + std::to_string(a) + ": [0,1,2,3,4,5,6,7,8,9]\n";  // 10^9 points
   EXPECT_THROW((void)points(parse_sweep_file(text, "s.yaml")), stream::Error);
   EXPECT_EQ(points(parse_sweep_file(text + "sample: {count: 3, seed: 1}\n", "s.yaml")).size(), 3u);
+}
+
+// A sweep too big to list is counted and its points made from their numbers: 10^8 points (the
+// most without a sample) hold nothing per point, and point 12,345,678 of eight 10-value axes has
+// the value indices 1, 2, ..., 8 (its decimal digits, the last axis fastest).
+TEST(SweepFile, PointsAreCountedAndMadeFromTheirNumbers) {
+  std::string text = "axes:\n";
+  for (int a = 0; a < 8; ++a) text += "  p" + std::to_string(a) + ": [0,1,2,3,4,5,6,7,8,9]\n";
+  const auto s = parse_sweep_file(text, "s.yaml");
+  EXPECT_EQ(point_count(s), 100'000'000u);
+  const PointList list(s);
+  ASSERT_EQ(list.size(), 100'000'000u);
+  EXPECT_EQ(list.number(99'999'999), 99'999'999u);
+  const auto p = point_at(s, 12'345'678);
+  EXPECT_EQ(p.index, 12'345'678u);
+  EXPECT_EQ(p.value, (std::vector<std::size_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+  try {
+    (void)point_count(parse_sweep_file(text + "  p8: [0, 1]\n", "s.yaml"));
+    ADD_FAILURE() << "2 x 10^8 points counted";
+  } catch (const stream::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the sweep has 200000000 points, more than 10^8"), std::string::npos) << e.what();
+  }
+  // A sample's list is its points' numbers, as points() gives them, from the product and sample alone.
+  const auto sampled = parse_sweep_file(text + "sample: {count: 25, seed: 7}\n", "s.yaml");
+  const PointList numbers(product_size(sampled), sampled.sample);
+  const auto ps = points(sampled);
+  ASSERT_EQ(numbers.size(), ps.size());
+  for (std::size_t k = 0; k < ps.size(); ++k) EXPECT_EQ(numbers.number(k), ps[k].index);
+}
+
+// The sample's numbers are those of Floyd's algorithm as written with a std::set (the reference
+// here; the sweep keeps them in a hash table of its own), for small and large fractions of the
+// product: the same seed gives the same points as before, on every machine.
+TEST(SweepFile, SampleNumbersAreFloydsAlgorithms) {
+  const auto floyd = [](std::uint64_t n, std::uint64_t count, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::set<std::uint64_t> picked;
+    for (std::uint64_t j = n - count; j < n; ++j) {
+      const std::uint64_t limit = ~std::uint64_t{0} - (~std::uint64_t{0} % (j + 1));
+      std::uint64_t v;
+      do v = rng(); while (v >= limit);
+      const std::uint64_t t = v % (j + 1);
+      picked.insert(picked.count(t) ? j : t);
+    }
+    return std::vector<std::uint64_t>(picked.begin(), picked.end());
+  };
+  for (const auto& [n, count, seed] : std::vector<std::tuple<std::uint64_t, std::int64_t, std::uint64_t>>{
+           {1000, 25, 7}, {1000, 999, 1}, {100000, 50000, 3}, {std::uint64_t{1} << 62, 1000, 42}}) {
+    const PointList list(n, Sample{count, seed});
+    const auto expected = floyd(n, static_cast<std::uint64_t>(count), seed);
+    ASSERT_EQ(list.size(), expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) ASSERT_EQ(list.number(k), expected[k]) << n << " " << count << " " << k;
+  }
 }
 
 TEST(Pareto, EqualsABruteForceCheck) {

@@ -703,7 +703,7 @@ Accelerator parse_accelerator_text(const std::string& text, const std::string& f
 std::vector<fs::path> core_files_of(const fs::path& accelerator) {
   std::vector<fs::path> files;
   try {
-    for (const auto& reference : detail::core_references(YAML::LoadFile(accelerator.string())))
+    for (const auto& reference : detail::core_references(yamlx::load_file(accelerator)))
       if (auto file = resolve_core_reference(reference.Scalar(), accelerator.parent_path());
           file && std::find(files.begin(), files.end(), *file) == files.end())
         files.push_back(std::move(*file));

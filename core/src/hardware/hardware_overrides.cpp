@@ -14,6 +14,7 @@
 #include "stream/diagnostics/diagnostics.hpp"
 #include "stream/error.hpp"
 #include "stream/hardware/accelerator_reader.hpp"
+#include "stream/yaml/yaml_reader.hpp"
 
 #include "accelerator_tree.hpp"
 #include "array_expansion.hpp"
@@ -41,7 +42,7 @@ void inline_cores(YAML::Node& root, const fs::path& base_dir) {
     if (!file) continue;
     auto [f, fresh] = files.try_emplace(*file);
     if (fresh) try {
-        f->second = YAML::LoadFile(file->string());
+        f->second = yamlx::load_file(*file);
       } catch (const YAML::Exception&) {
         continue;  // left as a reference: reading it reports the error at its place
       }
@@ -189,7 +190,7 @@ Accelerator HardwareVariants::load(const fs::path& path, const std::vector<Hardw
     if (it == trees_->by_file.end()) {
       YAML::Node tree;
       try {
-        tree = YAML::LoadFile(path.string());
+        tree = yamlx::load_file(path);
       } catch (const YAML::Exception&) {
         return load_accelerator(path);  // reports the syntax error with its place
       }

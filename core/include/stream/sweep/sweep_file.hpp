@@ -75,10 +75,40 @@ struct Point {
 [[nodiscard]] STREAM_API SweepFile load_sweep_file(const std::filesystem::path& path);
 
 /// Every point of the product, or the sample's points, in product order. Throws a stream::Error
-/// when the product has more than 10^8 points (a sample may pick from up to 2^62).
+/// when the product has more than 10^8 points (a sample may pick from up to 2^62). Builds them all:
+/// for a sweep of any size use PointList, which counts first and makes a point from its number.
 [[nodiscard]] STREAM_API std::vector<Point> points(const SweepFile& sweep);
 
 /// The product's size (checked: throws a stream::Error above 2^62).
 [[nodiscard]] STREAM_API std::uint64_t product_size(const SweepFile& sweep);
+
+/// The most points a sweep lists without a sample (and the largest sample).
+inline constexpr std::uint64_t kMaxListedPoints = 100'000'000;
+
+/// The points a sweep evaluates (the sample's, or the whole product), counted without building
+/// them: a stream::Error naming the count when the product is over kMaxListedPoints and there is
+/// no sample.
+[[nodiscard]] STREAM_API std::uint64_t point_count(const SweepFile& sweep);
+
+/// The point with product number `index`: the factors' value indices as mixed-radix digits of it,
+/// the last factor varying fastest.
+[[nodiscard]] STREAM_API Point point_at(const SweepFile& sweep, std::uint64_t index);
+
+/// The numbers (product order) of the points a sweep evaluates, k-th on demand: the product's k-th
+/// is k itself, so a sweep of 10^8 points holds nothing per point; a sample holds its chosen
+/// numbers (8 bytes each). Made from the product's size and the sample alone, so that `stream sweep
+/// merge` can list a shard's points from what the shard recorded, without the sweep file.
+class STREAM_API PointList {
+ public:
+  /// Throws as point_count() does.
+  explicit PointList(const SweepFile& sweep);
+  PointList(std::uint64_t product, const std::optional<Sample>& sample, const std::filesystem::path& file = {});
+  [[nodiscard]] std::uint64_t size() const { return size_; }
+  [[nodiscard]] std::uint64_t number(std::uint64_t k) const { return chosen_.empty() ? k : chosen_[k]; }
+
+ private:
+  std::uint64_t size_ = 0;
+  std::vector<std::uint64_t> chosen_;  ///< a sample's numbers, ascending; empty for the product
+};
 
 }  // namespace stream::sweep

@@ -21,6 +21,7 @@
 
 #include "stream/error.hpp"
 #include "stream/diagnostics/diagnostics.hpp"
+#include "stream/yaml/yaml_depth.hpp"
 
 namespace stream::yamlx {
 
@@ -36,8 +37,12 @@ struct Ctx {
 [[nodiscard]] std::optional<std::string> read_text(const std::filesystem::path& path, const std::string& label,
                                                    Diagnostics& diag);
 /// Parses YAML text; records the parser error (with its position) and returns nullopt on failure.
-/// An empty document gives a Null node.
+/// An empty document gives a Null node. Text nested deeper than kMaxYamlDepth (yaml_depth.hpp) is
+/// an error at the place it gets too deep, found before yaml-cpp reads it.
 [[nodiscard]] std::optional<YAML::Node> parse(const std::string& text, const Ctx& ctx);
+/// YAML::LoadFile with the same bound: text nested too deep throws YAML::ParserException at its
+/// place, as a syntax error does, so that callers that catch YAML::Exception treat both alike.
+[[nodiscard]] YAML::Node load_file(const std::filesystem::path& path);
 
 // ---- YAML 1.1 scalar resolution (plain scalars only; quoted scalars are strings) ----
 [[nodiscard]] bool is_quoted(const YAML::Node& n);
