@@ -218,6 +218,9 @@ def specs():
     m["ssdlite320_mobilenet_v3_large_op17"] = dict(
         make=lambda: DetectionBoxes(det.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None)),
         inputs=(torch.randn(1, 3, 320, 320),), opset=17)
+    # Larger members of the families above: depth and width, not new operators.
+    for name in ("densenet201", "vit_l_16", "efficientnet_b7", "convnext_base"):
+        m[f"{name}_op17"] = dict(make=tv(name), inputs=image(), opset=17)
     m["ssdlite320_head_op17"] = dict(
         make=lambda: DetectionHeadOutputs(det.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None)),
         inputs=(torch.randn(1, 3, 320, 320),), opset=17)
