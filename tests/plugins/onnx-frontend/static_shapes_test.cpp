@@ -368,6 +368,21 @@ TEST(ShapeArithmetic, SplitPartsAreKnownToTheirReaders) {
   EXPECT_EQ(computed(m, "v"), (std::vector<std::int64_t>{5, 6, 7, 9, 3, 4, 8}));
 }
 
+TEST(ShapeArithmetic, SplitIntoNumOutputsHasAShorterLastPartFromOpset18) {
+  // Opset 18: num_outputs = 2 over 5 elements gives parts of ceil(5 / 2) = 3 and 2: [3, 4, 5] and
+  // [6, 7]; opset 11 reads the split attribute [1, 4]: [3] and [4, 5, 6, 7].
+  ModelBuilder m18("g", 18);
+  m18.int_initializer("seq", {3, 4, 5, 6, 7});
+  m18.node("Split", {"seq"}, {"head", "tail"}, "split").attr("axis", 0).attr("num_outputs", 2);
+  m18.node("Concat", {"tail", "head"}, {"v"}, "cat").attr("axis", 0);
+  EXPECT_EQ(computed(m18, "v"), (std::vector<std::int64_t>{6, 7, 3, 4, 5}));
+  ModelBuilder m11("g", 11);
+  m11.int_initializer("seq", {3, 4, 5, 6, 7});
+  m11.node("Split", {"seq"}, {"head", "tail"}, "split").attr("axis", 0).attr("split", Shape{1, 4});
+  m11.node("Concat", {"tail", "head"}, {"v"}, "cat").attr("axis", 0);
+  EXPECT_EQ(computed(m11, "v"), (std::vector<std::int64_t>{4, 5, 6, 7, 3}));
+}
+
 TEST(ShapeArithmetic, SplitThatDoesNotTileItsAxisIsLeftUnevaluated) {
   // Parts [2, 2] of a 5-element axis are malformed: nothing is invented, the Expand's shape stays
   // unknown and is named.
