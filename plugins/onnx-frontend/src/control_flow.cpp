@@ -339,37 +339,77 @@ bool is_control_flow(const onnx::NodeProto& n) {
          (n.op_type() == "If" || n.op_type() == "Loop" || n.op_type() == "Scan");
 }
 
-// The graph inputs (not initializers) `value` is computed from.
-std::vector<std::string> input_dependencies(const onnx::GraphProto& g, const std::string& value) {
+// What `value` is computed from: the graph inputs (not initializers) and the nodes whose output
+// extent is data-dependent (NonZero, ...), which no value given at load time can decide.
+struct Dependencies {
+  std::vector<const onnx::ValueInfoProto*> inputs;
+  std::vector<const onnx::NodeProto*> data_dependent;
+};
+
+bool data_dependent_extent(const onnx::NodeProto& n) {
+  static const std::set<std::string> ops{"NonZero", "Unique", "NonMaxSuppression", "Compress"};
+  return (n.domain().empty() || n.domain() == "ai.onnx") && ops.count(n.op_type()) != 0;
+}
+
+Dependencies dependencies(const onnx::GraphProto& g, const std::string& value) {
   std::unordered_map<std::string, const onnx::NodeProto*> producer;
   for (const auto& n : g.node())
     for (const auto& o : n.output()) producer[o] = &n;
   std::set<std::string> inits;
   for (const auto& t : g.initializer()) inits.insert(t.name());
-  std::set<std::string> inputs;
+  std::map<std::string, const onnx::ValueInfoProto*> inputs;
   for (const auto& i : g.input())
-    if (inits.count(i.name()) == 0) inputs.insert(i.name());
-  std::vector<std::string> found, stack{value};
+    if (inits.count(i.name()) == 0) inputs.emplace(i.name(), &i);
+  Dependencies found;
+  std::map<std::string, const onnx::ValueInfoProto*> reached;
+  std::vector<std::string> stack{value};
   std::unordered_set<std::string> seen;
   while (!stack.empty()) {
     const auto v = stack.back();
     stack.pop_back();
     if (v.empty() || !seen.insert(v).second) continue;
-    if (inputs.count(v) != 0) found.push_back(v);
-    if (const auto it = producer.find(v); it != producer.end()) stack.insert(stack.end(), it->second->input().begin(), it->second->input().end());
+    if (const auto it = inputs.find(v); it != inputs.end()) reached.insert(*it);
+    const auto it = producer.find(v);
+    if (it == producer.end()) continue;
+    if (data_dependent_extent(*it->second)) found.data_dependent.push_back(it->second);
+    stack.insert(stack.end(), it->second->input().begin(), it->second->input().end());
   }
-  std::sort(found.begin(), found.end());
+  for (const auto& [name, info] : reached) found.inputs.push_back(info);
   return found;
 }
 
-// How to decide a value: the --input options for the graph inputs it depends on.
+// Whether --input can give the input a value: a scalar or one-element tensor (input_values.hpp).
+bool one_element(const onnx::ValueInfoProto& v) {
+  const auto& dims = v.type().tensor_type().shape().dim();
+  return std::all_of(dims.begin(), dims.end(), [](const auto& d) { return d.has_dim_value() && d.dim_value() == 1; });
+}
+
+// How to decide a value: the --input options for the scalar graph inputs it depends on; when it
+// depends only on run-time data (a data-dependent extent, or the contents of tensor inputs), that
+// it is decided at run time, which a static cost model cannot follow.
 std::string how_to_decide(const onnx::GraphProto& g, const std::string& value) {
-  const auto inputs = input_dependencies(g, value);
-  if (inputs.empty())
-    return "make it computable from constants (it depends on no graph input, but on values not known at load time)";
-  std::string options;
-  for (const auto& i : inputs) options += (options.empty() ? "--input " : ", --input ") + i + "=VALUE";
-  return "make it computable from constants, or give the graph input(s) it depends on a value: " + options;
+  const auto deps = dependencies(g, value);
+  if (!deps.data_dependent.empty()) {
+    const auto& first = *deps.data_dependent.front();
+    const auto more = deps.data_dependent.size() - 1;
+    return "it is decided at run time by the data: it depends on " + first.op_type() + " '" + first.name() +
+           "', whose output extent is known only when the model runs" +
+           (more > 0 ? " (and " + std::to_string(more) + " more such node(s))" : std::string()) +
+           "; a static cost model cannot follow it: export the model without that data-dependent part (a "
+           "detector without its box post-processing, for instance)";
+  }
+  std::string options, tensors;
+  for (const auto* i : deps.inputs) {
+    if (one_element(*i)) options += (options.empty() ? "--input " : ", --input ") + i->name() + "=VALUE";
+    else tensors += (tensors.empty() ? "'" : ", '") + i->name() + "'";
+  }
+  if (!options.empty())
+    return "make it computable from constants, or give the graph input(s) it depends on a value: " + options;
+  if (!tensors.empty())
+    return "it is decided at run time by the contents of graph input(s) " + tensors +
+           ", which are tensors (--input gives only scalar values); a static cost model cannot follow it: export "
+           "the model with the decision fixed";
+  return "make it computable from constants (it depends on no graph input, but on values not known at load time)";
 }
 
 }  // namespace

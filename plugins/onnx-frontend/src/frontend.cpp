@@ -18,7 +18,6 @@
 #include <map>
 #include <memory>
 #include <set>
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -184,10 +183,9 @@ class Loader {
     if (!std::filesystem::is_regular_file(path_, ec)) fail("cannot read ONNX model: no such file");
     std::ifstream in(path_, std::ios::binary);
     if (!in) fail("cannot read ONNX model: the file cannot be opened");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string bytes = buffer.str();
-    if (!model_.ParseFromString(bytes))
+    // Parsed from the stream, not from a copy of the file in memory: a model with its weights
+    // inside (hundreds of MB) is then held once, not three times (file buffer, string, message).
+    if (!model_.ParseFromIstream(&in))
       fail("not a readable ONNX model: protobuf parsing failed (the file is truncated or not an ONNX protobuf)");
     if (!model_.has_graph() || model_.ir_version() <= 0)
       fail("not a readable ONNX model: no graph or IR version (the file is empty or not an ONNX model)");

@@ -559,6 +559,26 @@ Result slice(const onnx::NodeProto& n, std::int64_t opset, const std::vector<con
   return finish(IntTensor{x.elem, out, std::move(values)});
 }
 
+// The extents of Split's parts along its axis: the split list (attribute before opset 13, input 1
+// from 13 on), else num_outputs parts of ceil(extent / num_outputs) with a shorter last one (opset
+// 18), else `outputs` equal parts. Nothing when the parts do not tile the extent.
+std::optional<Dims> split_extents(const onnx::NodeProto& n, std::int64_t opset, const std::vector<const IntTensor*>& in,
+                                  std::int64_t extent, std::size_t outputs) {
+  const auto given = list_operand(n, opset, 13, in, 1, "split");
+  if (!given.ok || outputs == 0) return std::nullopt;
+  Dims parts = given.values;
+  if (!given.given) {
+    const auto count = static_cast<std::int64_t>(outputs);
+    const std::int64_t chunk = opset >= 18 && attribute(n, "num_outputs") ? (extent + count - 1) / count : extent / count;
+    for (std::int64_t k = 0, left = extent; k < count; ++k, left -= chunk) parts.push_back(std::min(chunk, std::max<std::int64_t>(left, 0)));
+  }
+  std::int64_t total = 0;
+  for (auto p : parts)
+    if (p < 0 || __builtin_add_overflow(total, p, &total)) return std::nullopt;
+  if (parts.size() != outputs || total != extent) return std::nullopt;
+  return parts;
+}
+
 // Cast between the evaluated types: to a float exactly, from a float truncating toward zero (as
 // ONNX Runtime); a float outside int64 cannot be cast.
 Result cast(const onnx::NodeProto& n, const IntTensor& x) {
@@ -775,6 +795,32 @@ std::optional<IntTensor> evaluate_int_op(const onnx::NodeProto& node, std::int64
   for (const auto* x : inputs)
     if (x && !well_formed(x)) return std::nullopt;
   return dispatch(node, opset, inputs);
+}
+
+std::optional<std::vector<IntTensor>> evaluate_split(const onnx::NodeProto& node, std::int64_t opset,
+                                                     const std::vector<const IntTensor*>& inputs) {
+  if (node.op_type() != "Split" || inputs.empty() || !well_formed(inputs[0])) return std::nullopt;
+  const auto& x = *inputs[0];
+  if (inputs.size() > 1 && inputs[1] && !well_formed(inputs[1])) return std::nullopt;
+  const auto axis = normalize(attr_int(node, "axis", 0), x.dims.size());
+  if (!axis) return std::nullopt;
+  const auto a = static_cast<std::size_t>(*axis);
+  const auto parts = split_extents(node, opset, inputs, x.dims[a], static_cast<std::size_t>(node.output_size()));
+  if (!parts) return std::nullopt;
+  std::vector<IntTensor> out;
+  std::int64_t start = 0;
+  for (auto extent : *parts) {
+    Dims dims = x.dims;
+    dims[a] = extent;
+    const auto count = element_count(dims);
+    if (!count) return std::nullopt;
+    auto values = gather_values(x, dims, *count, [&](std::size_t j, const Dims& idx) { return idx[j] + (j == a ? start : 0); });
+    auto part = finish(IntTensor{x.elem, dims, std::move(values)});
+    if (!part) return std::nullopt;
+    out.push_back(std::move(*part));
+    start += extent;
+  }
+  return out;
 }
 
 }  // namespace stream::onnx_frontend

@@ -45,6 +45,11 @@ struct IntTensor {
                                                        const std::vector<const IntTensor*>& inputs,
                                                        const std::vector<std::int64_t>* input0_shape);
 
+/// Evaluates a default-domain Split into its parts (one per output), or nothing when an operand
+/// is unknown or the parts do not tile the axis. Split is the one multi-output node the evaluator
+/// reads: torch exports repeat_interleave's Expand shape through a Split of a constant.
+[[nodiscard]] std::optional<std::vector<IntTensor>> evaluate_split(const onnx::NodeProto& node, std::int64_t opset,
+                                                                   const std::vector<const IntTensor*>& inputs);
 /// Whether evaluate_int_op knows the op type (Shape and Size read only input 0's shape).
 [[nodiscard]] bool is_int_op(const std::string& op_type);
 

@@ -135,8 +135,12 @@ ShapeValueFolder::ShapeValueFolder(const onnx::GraphProto& graph, std::int64_t o
 }
 
 bool ShapeValueFolder::fold(onnx::NodeProto& n, const StaticShapeLookup& static_shape) {
-  if (opset_ <= 0 || (!n.domain().empty() && n.domain() != "ai.onnx") || n.output_size() != 1 || n.output(0).empty())
+  if (opset_ <= 0 || (!n.domain().empty() && n.domain() != "ai.onnx")) return false;
+  if (n.op_type() == "Split") {
+    record_split(n);
     return false;
+  }
+  if (n.output_size() != 1 || n.output(0).empty()) return false;
   if (!is_int_op(n.op_type())) return false;
   if (n.op_type() == "Constant" && tensor_constant(n)) {
     for (const auto& a : n.attribute())
@@ -170,6 +174,23 @@ bool ShapeValueFolder::fold(onnx::NodeProto& n, const StaticShapeLookup& static_
   make_constant(n, *value);
   known_[n.output(0)] = std::move(*value);
   return true;
+}
+
+// A Split cannot become one Constant: it stays (the frontend removes it with the rest of its constant
+// subgraph), and only its parts' values are recorded, so that the nodes reading them fold.
+void ShapeValueFolder::record_split(const onnx::NodeProto& n) {
+  if (n.input_size() < 1 || stored_reals_.count(n.input(0)) != 0) return;
+  std::vector<const IntTensor*> inputs(static_cast<std::size_t>(n.input_size()), nullptr);
+  for (int i = 0; i < n.input_size(); ++i) {
+    if (n.input(i).empty()) continue;
+    const auto it = known_.find(n.input(i));
+    if (it == known_.end()) return;
+    inputs[static_cast<std::size_t>(i)] = &it->second;
+  }
+  auto parts = evaluate_split(n, opset_, inputs);
+  if (!parts) return;
+  for (int i = 0; i < n.output_size(); ++i)
+    if (!n.output(i).empty()) known_[n.output(i)] = std::move((*parts)[static_cast<std::size_t>(i)]);
 }
 
 }  // namespace stream::onnx_frontend

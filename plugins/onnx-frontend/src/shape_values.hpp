@@ -6,7 +6,9 @@
 // single-output default-domain node that int_tensor_ops evaluates and whose inputs are known
 // (small integer and float initializers and Constants, values it folded before, or the static
 // shape a Shape node reads) and replaces it by a Constant holding the result: shape inference then
-// reads those values as data, and the parsers receive them as OnnxValue::int_values. Results over
+// reads those values as data, and the parsers receive them as OnnxValue::int_values. A Split of
+// known values (torch's repeat_interleave builds its Expand shape through one) keeps its node, but
+// its parts are recorded, so that the nodes reading them fold. Results over
 // kMaxIntElements elements, integer overflow and division by zero are left unevaluated.
 #pragma once
 
@@ -53,6 +55,8 @@ class ShapeValueFolder {
   }
 
  private:
+  void record_split(const onnx::NodeProto& node);
+
   std::int64_t opset_;
   std::unordered_map<std::string, IntTensor> known_;  // lookups only
   // Float values as stored (initializers, Constants, ConstantOfShape fills): a layout operator over

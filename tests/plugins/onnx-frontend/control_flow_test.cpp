@@ -95,6 +95,51 @@ TEST(ControlFlow, UndecidedIfNamesTheNodeAndBothWaysToDecideIt) {
   EXPECT_NE(msg.find("--input sr=VALUE"), std::string::npos) << msg;
 }
 
+// An If deciding between the two MatMul branches on `cond`, built by `condition` from x [1, 16].
+template <class Condition>
+ModelBuilder if_on(const std::string& tag, Condition condition) {
+  ModelBuilder m(tag, 17);
+  m.input("x", F32, {1, 16});
+  m.initializer("W16k", F32, {16, 32});
+  m.initializer("W8k", F32, {16, 8});
+  condition(m);
+  auto n = m.node("If", {"cond"}, {"y"}, "If_" + tag);
+  graph_attr(n, "then_branch", [](onnx::GraphProto& g) { matmul_branch(g, "W16k", "hi"); });
+  graph_attr(n, "else_branch", [](onnx::GraphProto& g) { matmul_branch(g, "W8k", "lo"); });
+  m.output("y", F32);
+  return m;
+}
+
+TEST(ControlFlow, IfOnADataDependentCountNamesTheNodeNotAnInputOption) {
+  // A detector's post-processing: cond = Shape(NonZero(x))[1] > 0, "any score above zero". The
+  // count exists only at run time; --input x=VALUE would be refused (x is not a scalar), so the
+  // error names the NonZero and says it is decided at run time.
+  const auto msg = load_error(if_on("any", [](ModelBuilder& m) {
+    m.node("NonZero", {"x"}, {"nz"}, "scores_nonzero");
+    m.node("Shape", {"nz"}, {"s"}, "Shape");
+    m.int_initializer("one", {1}, false).int_initializer("zero", {0}, false);
+    m.node("Gather", {"s", "one"}, {"count"}, "Gather").attr("axis", 0);
+    m.node("Greater", {"count", "zero"}, {"cond"}, "Greater");
+  }));
+  EXPECT_NE(msg.find("If node 'If_any'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("NonZero 'scores_nonzero'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("decided at run time"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("--input"), std::string::npos) << msg;
+}
+
+TEST(ControlFlow, IfOnATensorInputsContentsSaysInputCannotGiveIt) {
+  // cond = ReduceSum(x) > 0 over x [1, 16]: the contents of a tensor input, which --input cannot
+  // give (scalars only).
+  const auto msg = load_error(if_on("sum", [](ModelBuilder& m) {
+    m.node("ReduceSum", {"x"}, {"total"}, "ReduceSum").attr("keepdims", 0);
+    m.initializer("zero_f", F32, {});
+    m.node("Greater", {"total", "zero_f"}, {"cond"}, "Greater");
+  }));
+  EXPECT_NE(msg.find("If node 'If_sum'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("contents of graph input(s) 'x'"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("--input x=VALUE"), std::string::npos) << msg;
+}
+
 TEST(ControlFlow, InputOptionRejectsUnknownNonScalarAndMalformedValues) {
   const auto m = sample_rate_model();
   FrontendOptions unknown, bad, vector;

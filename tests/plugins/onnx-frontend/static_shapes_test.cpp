@@ -356,6 +356,61 @@ TEST(ShapeArithmetic, ReductionsComparisonsAndWhere) {
   EXPECT_EQ(computed(m, "v"), (std::vector<std::int64_t>{9, 7, 3, 3}));
 }
 
+TEST(ShapeArithmetic, SplitPartsAreKnownToTheirReaders) {
+  // Split is the one multi-output node the evaluator reads: [3, 4, 5, 6, 7] split [2, 3] gives
+  // [3, 4] and [5, 6, 7]; equal halves of [8, 9] give [8] and [9]. Concat puts them back in
+  // another order: [5, 6, 7, 9, 3, 4, 8].
+  ModelBuilder m("g", 13);
+  m.int_initializer("seq", {3, 4, 5, 6, 7}).int_initializer("sizes", {2, 3}).int_initializer("pair", {8, 9});
+  m.node("Split", {"seq", "sizes"}, {"head", "tail"}, "split").attr("axis", 0);
+  m.node("Split", {"pair"}, {"first", "second"}, "halves").attr("axis", 0);
+  m.node("Concat", {"tail", "second", "head", "first"}, {"v"}, "cat").attr("axis", 0);
+  EXPECT_EQ(computed(m, "v"), (std::vector<std::int64_t>{5, 6, 7, 9, 3, 4, 8}));
+}
+
+TEST(ShapeArithmetic, SplitIntoNumOutputsHasAShorterLastPartFromOpset18) {
+  // Opset 18: num_outputs = 2 over 5 elements gives parts of ceil(5 / 2) = 3 and 2: [3, 4, 5] and
+  // [6, 7]; opset 11 reads the split attribute [1, 4]: [3] and [4, 5, 6, 7].
+  ModelBuilder m18("g", 18);
+  m18.int_initializer("seq", {3, 4, 5, 6, 7});
+  m18.node("Split", {"seq"}, {"head", "tail"}, "split").attr("axis", 0).attr("num_outputs", 2);
+  m18.node("Concat", {"tail", "head"}, {"v"}, "cat").attr("axis", 0);
+  EXPECT_EQ(computed(m18, "v"), (std::vector<std::int64_t>{6, 7, 3, 4, 5}));
+  ModelBuilder m11("g", 11);
+  m11.int_initializer("seq", {3, 4, 5, 6, 7});
+  m11.node("Split", {"seq"}, {"head", "tail"}, "split").attr("axis", 0).attr("split", Shape{1, 4});
+  m11.node("Concat", {"tail", "head"}, {"v"}, "cat").attr("axis", 0);
+  EXPECT_EQ(computed(m11, "v"), (std::vector<std::int64_t>{4, 5, 6, 7, 3}));
+}
+
+TEST(ShapeArithmetic, SplitThatDoesNotTileItsAxisIsLeftUnevaluated) {
+  // Parts [2, 2] of a 5-element axis are malformed: nothing is invented, the Expand's shape stays
+  // unknown and is named.
+  ModelBuilder m("g", 13);
+  m.int_initializer("seq", {3, 4, 5, 6, 7}).int_initializer("sizes", {2, 2});
+  m.node("Split", {"seq", "sizes"}, {"head", "tail"}, "split").attr("axis", 0);
+  expect_error([&] { (void)computed(m, "head"); }, {".onnx", "expand", "'y'", "unknown"});
+}
+
+TEST(RuntimeShapes, RepeatInterleaveExpandShapeThroughASplitOfAConstant) {
+  // torch 1.13 exports k.repeat_interleave(4, dim=1) on k [1, 1, 3, 4] as Unsqueeze(k, 2) expanded
+  // to Concat([1, 1], Split(Expand(4, [2]))[0], [3, 4]) (then a Reshape). Expand(4, [2]) = [4, 4],
+  // its first part [4]: the target is [1, 1, 4, 3, 4]. The whole shape chain is constant, so the
+  // Split is removed with it and only the Expand is costed.
+  ModelBuilder m("g", 17);
+  m.input("k", F32, {1, 1, 1, 3, 4}).output("y", F32);
+  m.int_initializer("rep", {4}, /*as_1d=*/false).int_initializer("two", {2});
+  m.node("Expand", {"rep", "two"}, {"reps"}, "reps");
+  m.int_initializer("ones", {1, 1});
+  m.node("Split", {"reps", "ones"}, {"r0", "r1"}, "split").attr("axis", 0);
+  m.int_initializer("lead", {1, 1}).int_initializer("tail", {3, 4});
+  m.node("Concat", {"lead", "r0", "tail"}, {"target"}, "target").attr("axis", 0);
+  m.node("Expand", {"k", "target"}, {"y"}, "expand");
+  auto w = parse(m);
+  EXPECT_EQ(w.node_by_name("expand").outputs[0]->shape, (std::vector<std::int64_t>{1, 1, 4, 3, 4}));
+  EXPECT_THROW((void)w.index_of("split"), Error);
+}
+
 TEST(ShapeArithmetic, DivisionByZeroIsLeftUnevaluatedAndNamed) {
   ModelBuilder m("g", 13);
   m.int_initializer("a", {6}).int_initializer("z", {0});
