@@ -73,11 +73,13 @@ TEST(CoreExports, OnlyNamespaceStreamAndNoThirdPartySymbols) {
 // traffic model (traffic_cost, operand_elements, the cost profiles: its tests and the host); 451
 // with the memory use (memory_use and fullest_core for the host and its tests, the evaluator's
 // memory_bits, YamlText's Shortest numbers); 452 with dtype_names (the host's --cast check and the
-// ONNX frontend's element-type error list the types).
+// ONNX frontend's element-type error list the types); 459 with the sweep's points counted and made
+// from their numbers (point_count, point_at, PointList: the host's sweep, merge and MCP tool) and
+// YAML's nesting bound (find_deep_nesting, load_file: the readers and their tests).
 // A new export is a decision: raise the bound with it.
 TEST(CoreExports, CountIsBounded) {
   const auto symbols = exported_symbols();
-  EXPECT_LE(symbols.size(), 452u);
+  EXPECT_LE(symbols.size(), 459u);
   EXPECT_GE(symbols.size(), 139u);  // what the host and the bundled plugins call, measured alone
 }
 
