@@ -25,7 +25,7 @@
 #include <stream/pipeline/mapping_search.hpp>
 #include <stream/pipeline/metrics.hpp>
 #include <stream/pipeline/run.hpp>
-#include <stream/io/file_output.hpp>
+#include <stream/io/atomic_file.hpp>
 #include <stream/report/cost_fallbacks.hpp>
 #include <stream/report/sweep_report.hpp>
 #include <stream/report/write.hpp>
@@ -321,7 +321,7 @@ std::vector<std::string> columns(const Rows& rows, Parse parse) {
 template <class Rows, class Parse>
 void write_csv(const fs::path& path, const Rows& rows, Parse parse) {
   const auto cols = columns(rows, parse);
-  io::FileWriter out(path);
+  io::AtomicFileWriter out(path);
   std::string line;
   for (std::size_t c = 0; c < cols.size(); ++c) line += (c ? "," : "") + cols[c];
   out.write(line + "\n");
@@ -331,7 +331,7 @@ void write_csv(const fs::path& path, const Rows& rows, Parse parse) {
     for (std::size_t c = 0; c < cols.size(); ++c) line += (c ? "," : "") + (r.contains(cols[c]) ? csv_field(r[cols[c]]) : "");
     out.write(line + "\n");
   }
-  out.close();
+  out.commit();
 }
 
 // A row whose figures rest partly on ideal-cycle estimates (a row of an earlier version has no
@@ -361,11 +361,13 @@ std::vector<std::string> ids_of(const std::vector<Row>& rows) {
 }
 
 // The final files, written row by row; `rows` (results.jsonl lines) are in product order. Returns
-// the Pareto front.
+// the Pareto front. Each file is written whole or not at all (io/atomic_file.hpp): results.jsonl is
+// the row log a resume reads, so rewriting it in place would lose every row not yet rewritten
+// when the sweep is killed; a final file cut short would look complete.
 std::vector<Row> write_results(const fs::path& dir, const std::vector<std::string>& rows) {
-  io::FileWriter jsonl(dir / "results.jsonl");
+  io::AtomicFileWriter jsonl(dir / "results.jsonl");
   for (const auto& r : rows) jsonl.write(r + "\n");
-  jsonl.close();
+  jsonl.commit();
   write_csv(dir / "results.csv", rows, parsed);
   auto front = pareto_rows(rows, false);
   write_csv(dir / "pareto.csv", front, [](const Row& r) -> const Row& { return r; });
