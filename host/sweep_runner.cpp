@@ -34,6 +34,7 @@
 
 #include "host_context.hpp"
 #include "plugin_host.hpp"
+#include "sweep_lock.hpp"
 #include "sweep_shard.hpp"
 #include "validation.hpp"
 
@@ -432,6 +433,7 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   const PointResolver resolver(sweep);
   const fs::path& dir = request.out;
   fs::create_directories(dir);
+  const SweepOutputLock output_lock(dir);  // before anything in DIR is read or written
   write_shard_record(dir, {resolver.sweep_identity(), sweep.path.string(), shard, sweep::product_size(sweep), sweep.sample,
                            request.strict});
   const int jobs =
@@ -496,6 +498,7 @@ std::size_t merge_sweeps(const std::vector<fs::path>& dirs, const fs::path& out)
   ShardRecord merged;
   const auto rows = merged_rows(dirs, merged);
   fs::create_directories(out);
+  const SweepOutputLock output_lock(out);
   (void)write_results(out, rows);
   write_shard_record(out, merged);
   return rows.size();

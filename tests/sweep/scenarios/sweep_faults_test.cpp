@@ -33,6 +33,14 @@ std::string instant_points(int points) {
   return text + "]\n";
 }
 
+// A sweep file of `points` points that run (the 2-conv with its bus's bandwidth swept).
+std::string bandwidth_points(int points) {
+  std::string text = "axes:\n  hardware: [tpu_like_quad_core.yaml]\n  workload: [2conv.onnx]\n"
+                     "  hardware/core_connectivity/12/bandwidth: [";
+  for (int k = 0; k < points; ++k) text += (k ? ", " : "") + std::to_string(64 + k);
+  return text + "]\n";
+}
+
 fs::path fault_fixture(const std::string& name, const std::string& sweep_text) {
   const auto dir = stream::test::fresh_scratch_dir("sweep_faults", name);
   fs::copy_file(kFaultInputs / "hardware" / "tpu_like_quad_core.yaml", dir / "tpu_like_quad_core.yaml");
@@ -93,4 +101,33 @@ TEST(SweepFaults, AKillWhileAFinishedSweepRewritesItsFilesLosesNoRow) {
     EXPECT_EQ(read(out / "results.jsonl"), rows);
     EXPECT_FALSE(has_partial_file(out));  // the killed run's temporary files are gone
   }
+}
+
+// Issue 35: two sweeps into one --out at once, and about 5% of pairs one exited 1 with "point N has
+// no row". The first holds DIR/.stream-sweep.lock; the second, started while it runs, names it
+// (process and host) and exits 2 without touching the files; the first completes every row. A
+// merge into the directory is refused alike.
+TEST(SweepFaults, ASecondSweepIntoTheSameOutSaysWhoHoldsItAndExits2) {
+  const auto dir = fault_fixture("two_at_once", bandwidth_points(200));
+  const auto out = dir / "out";
+  const pid_t first = stream::test::spawn_stream({"sweep", (dir / "sweep.yaml").string(), "--out", out.string(), "--jobs", "1"},
+                                                 dir / "first.txt");
+  ASSERT_GT(first, 0);
+  const std::string holder = "process " + std::to_string(first) + " on host ";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (read(out / ".stream-sweep.lock").find(holder) == std::string::npos && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const auto second = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + out.string());
+  const auto merge = run_stream("sweep merge " + out.string() + " --out " + out.string());
+  const int first_code = stream::test::wait_for(first);
+  EXPECT_EQ(second.code, 2) << second.out;
+  EXPECT_NE(second.out.find("another sweep or merge is writing this directory (" + holder), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find(out.string()), std::string::npos) << second.out;
+  EXPECT_EQ(merge.code, 2) << merge.out;
+  ASSERT_EQ(first_code, 0) << read(dir / "first.txt");
+  EXPECT_EQ(stream::test::sweep_rows(out / "results.jsonl").size(), 200u);
+  // The lock went with the first process: a sweep now runs (and skips every point).
+  const auto after = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + out.string());
+  EXPECT_EQ(after.code, 0) << after.out;
+  EXPECT_NE(after.out.find("200 points, 200 already in"), std::string::npos) << after.out;
 }
