@@ -27,6 +27,7 @@
 #include <stream/pipeline/run.hpp>
 #include <stream/io/atomic_file.hpp>
 #include <stream/report/cost_fallbacks.hpp>
+#include <stream/report/result_directory.hpp>
 #include <stream/report/sweep_report.hpp>
 #include <stream/report/write.hpp>
 #include <stream/io/utf8.hpp>
@@ -167,12 +168,17 @@ void add_figures(Row& row, const pipeline::RunResult& r, const report::CostFallb
   row["peak_memory_share"] = full ? Row(report::share_percent(full->share())) : Row(nullptr);
 }
 
-// The point's full results under DIR/points/<id>/ (replacing an earlier run's), named in its row.
+// The point's full results under DIR/points/<id>/, named in its row: written into a staging
+// folder of their own and moved into place whole (report/result_directory.hpp), replacing an
+// earlier run's in one step. So a killed sweep never leaves part of a folder, and two points with
+// one id (a value repeated in an axis, two copies of a file) on two workers each write a folder
+// of their own, the later replacing the earlier whole, instead of removing and writing one together.
 void keep_point(Row& row, const pipeline::RunResult& r, const hardware::Accelerator& acc, const fs::path& dir,
                 const std::string& id) {
   const fs::path rel = fs::path("points") / id;
-  fs::remove_all(dir / rel);
-  report::write_results(r, acc, dir / rel);
+  report::StagedResultDirectory folder(dir / rel);
+  report::write_results(r, acc, folder.staging());
+  folder.commit();
   row["report"] = (rel / "report.html").generic_string();
 }
 
