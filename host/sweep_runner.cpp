@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <thread>
 
@@ -33,6 +34,7 @@
 #include <stream/io/utf8.hpp>
 #include <stream/sweep/pareto.hpp>
 
+#include "environment_failure.hpp"
 #include "host_context.hpp"
 #include "plugin_host.hpp"
 #include "sweep_lock.hpp"
@@ -48,11 +50,19 @@ struct HardwareEntry {
   std::optional<hardware::Accelerator> accelerator;
   hardware::HardwareCostReport cost;
   std::string problem;
+  std::string environment;  ///< why the machine failed loading it (environment_failure.hpp); empty: it did not
 };
 
 struct WorkloadEntry {
   std::optional<Workload> workload;
   std::string problem;
+  std::string environment;
+};
+
+// Thrown by evaluate() for a point the machine failed (out of memory, a full disk, ...): it gets
+// no row, so that a resumed sweep retries it instead of keeping a failure that is not the point's.
+struct RetryLater {
+  std::string reason;
 };
 
 // The inputs every point reads, loaded once before the workers start (plugins are not used
@@ -81,6 +91,7 @@ HardwareEntry load_hardware(const ResolvedPoint& p, hardware::HardwareVariants& 
   } catch (const std::exception& e) {
     h.accelerator.reset();
     h.problem = message_of(e);
+    h.environment = environment_failure(e).value_or("");
   }
   return h;
 }
@@ -142,6 +153,7 @@ SharedInputs load_inputs(const ShardPoints& points, const Done& done, const Poin
       entry->workload = load_workload(ctx, source).workload;
     } catch (const std::exception& e) {
       entry->problem = message_of(e);
+      entry->environment = environment_failure(e).value_or("");
     }
   in.expand = automatic_path_expansion(ctx);
   return in;
@@ -209,6 +221,8 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
                              : std::optional<HardwareEntry>(load_hardware(p, *in.variants, in.cost_backends));
     const auto& h = variant ? *variant : in.hardware.at(p.hardware.string());
     const auto& w = in.workloads.at(workload_key(p.workload));
+    if (!h.environment.empty() || !w.environment.empty())
+      throw RetryLater{!h.environment.empty() ? h.environment : w.environment};
     reason = !h.problem.empty() ? h.problem : w.problem;
     if (h.accelerator) {
       row["area_mm2"] = h.cost.total_area_mm2;
@@ -239,6 +253,7 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
         status = r.solved() ? "ok" : "unsolved";
         if (!r.solved()) reason = "a group's allocation MILP has no optimal solution";
       } catch (const std::exception& e) {
+        if (auto why = environment_failure(e)) throw RetryLater{std::move(*why)};
         reason = message_of(e);
       }
   }
@@ -404,18 +419,46 @@ class ProgressLine {
   std::mutex mutex_;
 };
 
+// The points the machine failed (RetryLater): how many, and the first one's number and reason.
+class Retries {
+ public:
+  void add(std::uint64_t point, const std::string& reason) {
+    const std::lock_guard lock(mutex_);
+    if (count_++ == 0 || point < first_point_) {
+      first_point_ = point;
+      first_reason_ = reason;
+    }
+  }
+  [[nodiscard]] std::uint64_t count() const { return count_; }
+  [[nodiscard]] std::string first() const { return "point " + std::to_string(first_point_) + ": " + first_reason_; }
+
+ private:
+  std::mutex mutex_;
+  std::uint64_t count_ = 0, first_point_ = 0;
+  std::string first_reason_;
+};
+
 void evaluate_all(const ShardPoints& points, const std::vector<bool>& todo, const PointResolver& resolver,
                   const sweep::SweepFile& sweep, const SharedInputs& in, int jobs, const std::optional<fs::path>& keep_dir,
-                  bool strict, RowLog& log, ProgressLine& progress) {
+                  bool strict, RowLog& log, ProgressLine& progress, Retries& retries) {
   const auto routes = std::make_shared<pipeline::RouteMemos>();  // the workers' paths, searched once
   parallel_for(points.size(), jobs, [&] {
     // The worker's routes and costs, shared by its points (run_cache.hpp): the same hardware file,
     // and variants with the same topology or cores that perform alike, repeat them.
     return [&, cache = std::make_shared<pipeline::RunCache>(routes)](std::size_t k) {
       if (!todo[k]) return;
-      const auto row = evaluate(resolver.resolve(points.at(k)), sweep, in, keep_dir, cache, strict);
-      log.append(row);
-      progress.tick(row["status"] != "ok");
+      const auto point = points.at(k);
+      try {
+        const auto row = evaluate(resolver.resolve(point), sweep, in, keep_dir, cache, strict);
+        log.append(row);
+        progress.tick(row["status"] != "ok");
+      } catch (const RetryLater& failure) {
+        retries.add(point.index, failure.reason);
+        progress.tick(true);
+      } catch (const std::bad_alloc& e) {  // outside the point's run (resolving it, its row's text)
+        retries.add(point.index, "out of memory (" + std::string(e.what()) + ")");
+        progress.tick(true);
+      }
     };
   });
 }
@@ -460,12 +503,20 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   const auto to_do = static_cast<std::size_t>(std::count(todo.begin(), todo.end(), true));
   std::fprintf(stderr, "[stream sweep] %llu points, %llu already in %s\n", static_cast<unsigned long long>(points.size()),
                static_cast<unsigned long long>(points.size() - to_do), dir.string().c_str());
+  Retries retries;
   {
     RowLog log(dir / "results.jsonl");
     ProgressLine progress(points.size(), points.size() - to_do);
     evaluate_all(points, todo, resolver, sweep, inputs, jobs, request.keep_points ? std::optional<fs::path>(dir) : std::nullopt,
-                 request.strict, log, progress);
+                 request.strict, log, progress, retries);
   }
+  // The final files hold every point or are not written: the rows of the others are kept.
+  if (retries.count() > 0)
+    throw Error(std::to_string(retries.count()) + " of " + std::to_string(points.size()) +
+                    " points could not be evaluated for want of memory, disk or I/O, a failure of this run and not of "
+                    "the point (the first, " + retries.first() + "); they have no row, and running the sweep again "
+                    "retries them",
+                {}, ErrorKind::Internal);
   SweepOutcome outcome;
   auto all = read_rows(dir / "results.jsonl");
   // Moved, not copied (a sweep of 10^4 points holds one set of rows, not several); a point listed

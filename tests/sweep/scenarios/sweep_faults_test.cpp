@@ -103,6 +103,34 @@ TEST(SweepFaults, AKillWhileAFinishedSweepRewritesItsFilesLosesNoRow) {
   }
 }
 
+// Out of memory is the machine's failure, not the point's: the point gets no row (the run says
+// so and exits 1, the final files are not written) and the next run evaluates it. The block
+// `oom_block` (tests/sweep/oom_plugin/) throws std::bad_alloc while STREAM_TEST_OUT_OF_MEMORY is set;
+// before, the point was a `failed` row that every resume kept.
+TEST(SweepFaults, APointThatRanOutOfMemoryIsRetriedOnResume) {
+  const auto dir = fault_fixture("out_of_memory", "axes:\n  workload: [2conv.onnx, \"block:oom_block\"]\n");
+  const std::string sweep = "--plugin-dir " + std::string(STREAM_SWEEP_OOM_PLUGIN_DIR) + " sweep " +
+                            (dir / "sweep.yaml").string() + " --out " + (dir / "out").string();
+  const auto short_of_memory = stream::test::run_command("STREAM_TEST_OUT_OF_MEMORY=1 '" + std::string(STREAM_BUILD_DIR) +
+                                                         "/bin/stream' " + sweep + " 2>&1");
+  EXPECT_EQ(short_of_memory.code, 1) << short_of_memory.out;
+  EXPECT_NE(short_of_memory.out.find("1 of 2 points could not be evaluated for want of memory, disk or I/O"),
+            std::string::npos)
+      << short_of_memory.out;
+  EXPECT_NE(short_of_memory.out.find("(the first, point 1: out of memory"), std::string::npos) << short_of_memory.out;
+  const auto kept = stream::test::sweep_rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0]["latency"], 14344);
+  EXPECT_FALSE(fs::exists(dir / "out" / "results.csv"));
+  const auto resumed = run_stream(sweep);
+  ASSERT_EQ(resumed.code, 0) << resumed.out;
+  EXPECT_NE(resumed.out.find("2 points, 1 already in"), std::string::npos) << resumed.out;
+  const auto rows = stream::test::sweep_rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1]["workload"], "block:oom_block");
+  EXPECT_EQ(rows[1]["reason"].get<std::string>().find("bad_alloc"), std::string::npos) << rows[1];
+}
+
 // Issue 35: with a point id repeated (the same file listed eight times, and a copy of it eight
 // times: an id is the hash of the bytes), --keep-points had two workers write one points/<id>/, and the valid point
 // was reported failed ("cannot remove: Directory not empty") or its folder held 43-50 of 73
