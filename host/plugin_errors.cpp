@@ -1,6 +1,7 @@
 #include "plugin_errors.hpp"
 
 #include <exception>
+#include <new>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -20,6 +21,8 @@ decltype(auto) named(const std::string& plugin_id, F&& f) {
   } catch (const Error& e) {
     if (e.message().rfind(prefix, 0) == 0) throw;
     throw Error(prefix + plugin_id + "': " + e.message(), e.where(), e.kind());
+  } catch (const std::bad_alloc&) {
+    throw;  // the machine's, not the plugin's: a caller tells it by its type (a sweep retries the point)
   } catch (const std::exception& e) {
     // Not a stream::Error: it stays one, so that a caller treats it as before (the ONNX frontend
     // as a parser failure of the model, the host as an internal error).

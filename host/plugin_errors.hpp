@@ -5,7 +5,8 @@
 // around each callable a non-bundled plugin registers (a frontend's load, a parser, a block's
 // builder, a decomposer, a cost backend's claims and cost): a stream::Error escaping it comes back
 // as the same error (place and kind kept) whose message starts with "plugin '<id>': "; any other
-// exception comes back as a std::runtime_error saying the same. An error that already names a plugin (a
+// exception but std::bad_alloc (out of memory: the machine's, kept as it is) comes back as a
+// std::runtime_error saying the same. An error that already names a plugin (a
 // parser called by another plugin's frontend) is left as it is, so the innermost plugin is named
 // once. Bundled plugins are part of Stream and are not wrapped: their messages read as Stream's.
 #pragma once

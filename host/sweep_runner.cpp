@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <thread>
 
@@ -25,15 +26,18 @@
 #include <stream/pipeline/mapping_search.hpp>
 #include <stream/pipeline/metrics.hpp>
 #include <stream/pipeline/run.hpp>
-#include <stream/io/file_output.hpp>
+#include <stream/io/atomic_file.hpp>
 #include <stream/report/cost_fallbacks.hpp>
+#include <stream/report/result_directory.hpp>
 #include <stream/report/sweep_report.hpp>
 #include <stream/report/write.hpp>
 #include <stream/io/utf8.hpp>
 #include <stream/sweep/pareto.hpp>
 
+#include "environment_failure.hpp"
 #include "host_context.hpp"
 #include "plugin_host.hpp"
+#include "sweep_lock.hpp"
 #include "sweep_shard.hpp"
 #include "validation.hpp"
 
@@ -46,11 +50,19 @@ struct HardwareEntry {
   std::optional<hardware::Accelerator> accelerator;
   hardware::HardwareCostReport cost;
   std::string problem;
+  std::string environment;  ///< why the machine failed loading it (environment_failure.hpp); empty: it did not
 };
 
 struct WorkloadEntry {
   std::optional<Workload> workload;
   std::string problem;
+  std::string environment;
+};
+
+// Thrown by evaluate() for a point the machine failed (out of memory, a full disk, ...): it gets
+// no row, so that a resumed sweep retries it instead of keeping a failure that is not the point's.
+struct RetryLater {
+  std::string reason;
 };
 
 // The inputs every point reads, loaded once before the workers start (plugins are not used
@@ -79,6 +91,7 @@ HardwareEntry load_hardware(const ResolvedPoint& p, hardware::HardwareVariants& 
   } catch (const std::exception& e) {
     h.accelerator.reset();
     h.problem = message_of(e);
+    h.environment = environment_failure(e).value_or("");
   }
   return h;
 }
@@ -140,6 +153,7 @@ SharedInputs load_inputs(const ShardPoints& points, const Done& done, const Poin
       entry->workload = load_workload(ctx, source).workload;
     } catch (const std::exception& e) {
       entry->problem = message_of(e);
+      entry->environment = environment_failure(e).value_or("");
     }
   in.expand = automatic_path_expansion(ctx);
   return in;
@@ -166,12 +180,17 @@ void add_figures(Row& row, const pipeline::RunResult& r, const report::CostFallb
   row["peak_memory_share"] = full ? Row(report::share_percent(full->share())) : Row(nullptr);
 }
 
-// The point's full results under DIR/points/<id>/ (replacing an earlier run's), named in its row.
+// The point's full results under DIR/points/<id>/, named in its row: written into a staging
+// folder of their own and moved into place whole (report/result_directory.hpp), replacing an
+// earlier run's in one step. So a killed sweep never leaves part of a folder, and two points with
+// one id (a value repeated in an axis, two copies of a file) on two workers each write a folder
+// of their own, the later replacing the earlier whole, instead of removing and writing one together.
 void keep_point(Row& row, const pipeline::RunResult& r, const hardware::Accelerator& acc, const fs::path& dir,
                 const std::string& id) {
   const fs::path rel = fs::path("points") / id;
-  fs::remove_all(dir / rel);
-  report::write_results(r, acc, dir / rel);
+  report::StagedResultDirectory folder(dir / rel);
+  report::write_results(r, acc, folder.staging());
+  folder.commit();
   row["report"] = (rel / "report.html").generic_string();
 }
 
@@ -202,6 +221,8 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
                              : std::optional<HardwareEntry>(load_hardware(p, *in.variants, in.cost_backends));
     const auto& h = variant ? *variant : in.hardware.at(p.hardware.string());
     const auto& w = in.workloads.at(workload_key(p.workload));
+    if (!h.environment.empty() || !w.environment.empty())
+      throw RetryLater{!h.environment.empty() ? h.environment : w.environment};
     reason = !h.problem.empty() ? h.problem : w.problem;
     if (h.accelerator) {
       row["area_mm2"] = h.cost.total_area_mm2;
@@ -232,6 +253,7 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
         status = r.solved() ? "ok" : "unsolved";
         if (!r.solved()) reason = "a group's allocation MILP has no optimal solution";
       } catch (const std::exception& e) {
+        if (auto why = environment_failure(e)) throw RetryLater{std::move(*why)};
         reason = message_of(e);
       }
   }
@@ -321,7 +343,7 @@ std::vector<std::string> columns(const Rows& rows, Parse parse) {
 template <class Rows, class Parse>
 void write_csv(const fs::path& path, const Rows& rows, Parse parse) {
   const auto cols = columns(rows, parse);
-  io::FileWriter out(path);
+  io::AtomicFileWriter out(path);
   std::string line;
   for (std::size_t c = 0; c < cols.size(); ++c) line += (c ? "," : "") + cols[c];
   out.write(line + "\n");
@@ -331,7 +353,7 @@ void write_csv(const fs::path& path, const Rows& rows, Parse parse) {
     for (std::size_t c = 0; c < cols.size(); ++c) line += (c ? "," : "") + (r.contains(cols[c]) ? csv_field(r[cols[c]]) : "");
     out.write(line + "\n");
   }
-  out.close();
+  out.commit();
 }
 
 // A row whose figures rest partly on ideal-cycle estimates (a row of an earlier version has no
@@ -361,11 +383,13 @@ std::vector<std::string> ids_of(const std::vector<Row>& rows) {
 }
 
 // The final files, written row by row; `rows` (results.jsonl lines) are in product order. Returns
-// the Pareto front.
+// the Pareto front. Each file is written whole or not at all (io/atomic_file.hpp): results.jsonl is
+// the row log a resume reads, so rewriting it in place would lose every row not yet rewritten
+// when the sweep is killed; a final file cut short would look complete.
 std::vector<Row> write_results(const fs::path& dir, const std::vector<std::string>& rows) {
-  io::FileWriter jsonl(dir / "results.jsonl");
+  io::AtomicFileWriter jsonl(dir / "results.jsonl");
   for (const auto& r : rows) jsonl.write(r + "\n");
-  jsonl.close();
+  jsonl.commit();
   write_csv(dir / "results.csv", rows, parsed);
   auto front = pareto_rows(rows, false);
   write_csv(dir / "pareto.csv", front, [](const Row& r) -> const Row& { return r; });
@@ -395,18 +419,46 @@ class ProgressLine {
   std::mutex mutex_;
 };
 
+// The points the machine failed (RetryLater): how many, and the first one's number and reason.
+class Retries {
+ public:
+  void add(std::uint64_t point, const std::string& reason) {
+    const std::lock_guard lock(mutex_);
+    if (count_++ == 0 || point < first_point_) {
+      first_point_ = point;
+      first_reason_ = reason;
+    }
+  }
+  [[nodiscard]] std::uint64_t count() const { return count_; }
+  [[nodiscard]] std::string first() const { return "point " + std::to_string(first_point_) + ": " + first_reason_; }
+
+ private:
+  std::mutex mutex_;
+  std::uint64_t count_ = 0, first_point_ = 0;
+  std::string first_reason_;
+};
+
 void evaluate_all(const ShardPoints& points, const std::vector<bool>& todo, const PointResolver& resolver,
                   const sweep::SweepFile& sweep, const SharedInputs& in, int jobs, const std::optional<fs::path>& keep_dir,
-                  bool strict, RowLog& log, ProgressLine& progress) {
+                  bool strict, RowLog& log, ProgressLine& progress, Retries& retries) {
   const auto routes = std::make_shared<pipeline::RouteMemos>();  // the workers' paths, searched once
   parallel_for(points.size(), jobs, [&] {
     // The worker's routes and costs, shared by its points (run_cache.hpp): the same hardware file,
     // and variants with the same topology or cores that perform alike, repeat them.
     return [&, cache = std::make_shared<pipeline::RunCache>(routes)](std::size_t k) {
       if (!todo[k]) return;
-      const auto row = evaluate(resolver.resolve(points.at(k)), sweep, in, keep_dir, cache, strict);
-      log.append(row);
-      progress.tick(row["status"] != "ok");
+      const auto point = points.at(k);
+      try {
+        const auto row = evaluate(resolver.resolve(point), sweep, in, keep_dir, cache, strict);
+        log.append(row);
+        progress.tick(row["status"] != "ok");
+      } catch (const RetryLater& failure) {
+        retries.add(point.index, failure.reason);
+        progress.tick(true);
+      } catch (const std::bad_alloc& e) {  // outside the point's run (resolving it, its row's text)
+        retries.add(point.index, "out of memory (" + std::string(e.what()) + ")");
+        progress.tick(true);
+      }
     };
   });
 }
@@ -430,6 +482,7 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   const PointResolver resolver(sweep);
   const fs::path& dir = request.out;
   fs::create_directories(dir);
+  const SweepOutputLock output_lock(dir);  // before anything in DIR is read or written
   write_shard_record(dir, {resolver.sweep_identity(), sweep.path.string(), shard, sweep::product_size(sweep), sweep.sample,
                            request.strict});
   const int jobs =
@@ -450,12 +503,20 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   const auto to_do = static_cast<std::size_t>(std::count(todo.begin(), todo.end(), true));
   std::fprintf(stderr, "[stream sweep] %llu points, %llu already in %s\n", static_cast<unsigned long long>(points.size()),
                static_cast<unsigned long long>(points.size() - to_do), dir.string().c_str());
+  Retries retries;
   {
     RowLog log(dir / "results.jsonl");
     ProgressLine progress(points.size(), points.size() - to_do);
     evaluate_all(points, todo, resolver, sweep, inputs, jobs, request.keep_points ? std::optional<fs::path>(dir) : std::nullopt,
-                 request.strict, log, progress);
+                 request.strict, log, progress, retries);
   }
+  // The final files hold every point or are not written: the rows of the others are kept.
+  if (retries.count() > 0)
+    throw Error(std::to_string(retries.count()) + " of " + std::to_string(points.size()) +
+                    " points could not be evaluated for want of memory, disk or I/O, a failure of this run and not of "
+                    "the point (the first, " + retries.first() + "); they have no row, and running the sweep again "
+                    "retries them",
+                {}, ErrorKind::Internal);
   SweepOutcome outcome;
   auto all = read_rows(dir / "results.jsonl");
   // Moved, not copied (a sweep of 10^4 points holds one set of rows, not several); a point listed
@@ -494,6 +555,7 @@ std::size_t merge_sweeps(const std::vector<fs::path>& dirs, const fs::path& out)
   ShardRecord merged;
   const auto rows = merged_rows(dirs, merged);
   fs::create_directories(out);
+  const SweepOutputLock output_lock(out);
   (void)write_results(out, rows);
   write_shard_record(out, merged);
   return rows.size();

@@ -1,13 +1,12 @@
 #include "sweep_shard.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include <stream/error.hpp>
+#include <stream/io/atomic_file.hpp>
 #include <stream/io/bounded_json.hpp>
 #include <stream/io/utf8.hpp>
 
@@ -167,15 +166,7 @@ void PassProgress::tick(std::uint64_t done) {
 }
 
 void write_shard_record(const fs::path& dir, const ShardRecord& record) {
-  const auto file = dir / kShardRecordFile;
-  const auto temporary = dir / (std::string(kShardRecordFile) + ".tmp" + std::to_string(::getpid()));
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << io::dump_json(shard_record_json(record), 1) << "\n";
-    out.close();
-    if (!out) throw Error("cannot write the sweep's record", Location{.file = temporary.string()}, ErrorKind::Internal);
-  }
-  fs::rename(temporary, file);
+  io::write_file_atomically(dir / kShardRecordFile, io::dump_json(shard_record_json(record), 1) + "\n");
 }
 
 std::vector<std::string> merged_rows(const std::vector<fs::path>& dirs, ShardRecord& merged) {

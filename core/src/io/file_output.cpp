@@ -66,6 +66,17 @@ void FileWriter::flush() {
   buffer_.clear();
 }
 
+void FileWriter::sync() {
+  if (fd_ < 0) return;
+  flush();
+  if (::fsync(fd_) != 0) {
+    const int error = errno;
+    ::close(fd_);
+    fd_ = -1;
+    fail(path_, "cannot write", error);
+  }
+}
+
 void FileWriter::close() {
   if (fd_ < 0) return;  // closed already, or failed (and reported) on the way
   flush();

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "html_page.hpp"
-#include "stream/io/file_output.hpp"
+#include "stream/io/atomic_file.hpp"
 #include "stream/io/utf8.hpp"
 
 namespace stream::report {
@@ -17,7 +17,7 @@ extern const char kSweepPageScript[];
 // would otherwise hold every row parsed at once, several times the size of the page.
 void write_sweep_report(const std::filesystem::path& path, const std::vector<std::string>& rows,
                         const std::vector<std::string>& pareto_ids, const std::vector<std::string>& exact_pareto_ids) {
-  io::FileWriter page(path);
+  io::AtomicFileWriter page(path);  // a killed sweep leaves the previous page or none, not half of one
   page.write(detail::html_page_head("Stream sweep report", "sweep-data"));
   page.write("{\"rows\":[");
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -28,7 +28,7 @@ void write_sweep_report(const std::filesystem::path& path, const std::vector<std
   page.write("],\"pareto\":" + detail::embeddable(io::dump_json(nlohmann::ordered_json(pareto_ids), -1)));
   page.write(",\"pareto_exact\":" + detail::embeddable(io::dump_json(nlohmann::ordered_json(exact_pareto_ids), -1)) + "}");
   page.write(detail::html_page_tail(detail::kSweepPageScript));
-  page.close();
+  page.commit();
 }
 
 }  // namespace stream::report

@@ -31,6 +31,9 @@ class STREAM_API FileWriter {
   FileWriter(const FileWriter&) = delete;
   FileWriter& operator=(const FileWriter&) = delete;
   void write(std::string_view text);
+  /// Writes what is buffered and has the system put the file on its disk (fsync), so that a
+  /// rename publishing it (io/atomic_file.hpp) never shows a name whose content is still missing.
+  void sync();
   void close();
 
  private:

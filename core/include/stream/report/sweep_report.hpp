@@ -14,7 +14,7 @@
 
 namespace stream::report {
 
-/// Writes the page to `path`. `rows`: results.jsonl's lines (one JSON object each); `pareto_ids`:
+/// Writes the page to `path` atomically (io/atomic_file.hpp). `rows`: results.jsonl's lines (one JSON object each); `pareto_ids`:
 /// the `id`s of the rows on the Pareto front (pareto.csv's); `exact_pareto_ids`: those of the
 /// front of the rows without estimates.
 STREAM_API void write_sweep_report(const std::filesystem::path& path, const std::vector<std::string>& rows,
