@@ -75,11 +75,13 @@ TEST(CoreExports, OnlyNamespaceStreamAndNoThirdPartySymbols) {
 // memory_bits, YamlText's Shortest numbers); 452 with dtype_names (the host's --cast check and the
 // ONNX frontend's element-type error list the types); 459 with the sweep's points counted and made
 // from their numbers (point_count, point_at, PointList: the host's sweep, merge and MCP tool) and
-// YAML's nesting bound (find_deep_nesting, load_file: the readers and their tests).
+// YAML's nesting bound (find_deep_nesting, load_file: the readers and their tests); 467 with the
+// atomic file writer (AtomicFileWriter, write_file_atomically, FileWriter::sync: the sweep's final
+// files, the report's and their tests).
 // A new export is a decision: raise the bound with it.
 TEST(CoreExports, CountIsBounded) {
   const auto symbols = exported_symbols();
-  EXPECT_LE(symbols.size(), 459u);
+  EXPECT_LE(symbols.size(), 467u);
   EXPECT_GE(symbols.size(), 139u);  // what the host and the bundled plugins call, measured alone
 }
 
