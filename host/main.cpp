@@ -1,6 +1,7 @@
 // `stream`: the command-line host. Parses the command line, hands the work to a subcommand, and
 // is the only place where errors become exit codes (2: bad input, 1: internal failure).
 #include <iostream>
+#include <new>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -36,6 +37,9 @@ int main(int argc, char** argv) {
   } catch (const stream::Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return e.kind() == stream::ErrorKind::BadInput ? 2 : 1;
+  } catch (const std::bad_alloc&) {  // outside the steps that name themselves (stream/out_of_memory.hpp)
+    std::cerr << "error: out of memory\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << "\n";
     return 1;
