@@ -85,24 +85,28 @@ TEST(McpReadResultFile, ASymlinkSwappedInWhileReadingNeverLeadsOut) {
   fs::create_directories(out);
   write_file(dir / "secret.txt", "outside\n");
   write_file(out / "inside.txt", "inside\n");
+  write_file(out / "target", "inside\n");
   ResultReader reader(out);
   // The swapper replaces out/target, atomically by rename, by turns with a file inside and a
-  // symlink to the secret; the reader reads out/target meanwhile. Bounded: 400 reads.
+  // symlink to the secret; the reader reads out/target meanwhile: 400 reads, more (up to 5,000)
+  // until one has met the file between swaps, which a loaded machine may delay.
   std::atomic<bool> stop{false};
+  std::atomic<int> swaps{0};
   std::thread swapper([&] {
-    for (int i = 0; !stop; ++i) {
+    for (int i = 0; !stop; ++i, ++swaps) {
       std::error_code ec;
       if (i % 2 == 0) {
-        write_file(out / "next", "inside\n");
-      } else {
         fs::remove(out / "next", ec);
         fs::create_symlink(dir / "secret.txt", out / "next", ec);
+      } else {
+        write_file(out / "next", "inside\n");
       }
       fs::rename(out / "next", out / "target", ec);
     }
   });
-  int inside = 0, outside = 0;
-  for (int k = 0; k < 400; ++k) {
+  while (swaps < 2) std::this_thread::yield();
+  int inside = 0, outside = 0, reads = 0;
+  for (; reads < 5000 && (reads < 400 || inside == 0); ++reads) {
     const std::string text = text_of(reader.reply("target"));
     inside += text == "inside\n";
     outside += text.find("outside") != std::string::npos;
