@@ -48,6 +48,8 @@ json call_tool(const McpTool& tool, const json& arguments) {
     return {{"content", json::array({{{"type", "text"}, {"text", result.dump(2)}}})},
             {"structuredContent", result},
             {"isError", false}};
+  } catch (const McpInvalidParams&) {  // a protocol error: reply() answers it
+    throw;
   } catch (const Error& e) {
     return tool_error(std::string("error: ") + e.what());
   } catch (const json::exception& e) {  // an argument of the wrong type
@@ -78,7 +80,11 @@ json reply(const json& message, const std::vector<McpTool>& tools, const std::st
     const std::string name = params.value("name", "");
     const auto tool = std::find_if(tools.begin(), tools.end(), [&](const McpTool& t) { return t.name == name; });
     if (tool == tools.end()) return error_reply(id, -32602, "unknown tool '" + name + "'");
-    result = call_tool(*tool, params.value("arguments", json::object()));
+    try {
+      result = call_tool(*tool, params.value("arguments", json::object()));
+    } catch (const McpInvalidParams& e) {
+      return error_reply(id, -32602, std::string("invalid params: ") + e.what());
+    }
   } else {
     return error_reply(id, -32601, "method not found: " + method);
   }

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <iosfwd>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,14 @@ struct McpTool {
   nlohmann::json input_schema;   ///< JSON Schema of the arguments object
   nlohmann::json output_schema;  ///< JSON Schema of the structured result (an object)
   std::function<nlohmann::json(const nlohmann::json& arguments)> call;
+};
+
+/// Thrown by a tool for arguments it refuses before any work (a path longer than any file
+/// system takes): the server answers the request with a JSON-RPC error -32602 (invalid params),
+/// not a tool result.
+class McpInvalidParams : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
 };
 
 /// Serves until `in` ends. Progress and warnings must go elsewhere (stderr): `out` is the protocol's.

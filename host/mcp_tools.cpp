@@ -1,9 +1,12 @@
 #include "mcp_tools.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
-#include <iterator>
 #include <mutex>
 
 #include <stream/error.hpp>
@@ -16,6 +19,7 @@
 #include "host_context.hpp"
 #include "inputs.hpp"
 #include "mcp_jobs.hpp"
+#include "open_beneath.hpp"
 #include "plugin_json.hpp"
 #include "run_experiment.hpp"
 #include "sweep_runner.hpp"
@@ -200,29 +204,40 @@ std::vector<McpTool> job_tools(HostContext& ctx, const fs::path& out_dir, std::m
            [jobs, job_id](const json& args) { return jobs->cancel(job_id(args)); }}};
 }
 
-// `path` relative to the output directory, refused when it leads out of it.
-fs::path inside(const fs::path& out_dir, const std::string& path) {
-  const fs::path root = fs::weakly_canonical(out_dir);
-  const fs::path file = fs::weakly_canonical(root / path);
-  const auto rel = file.lexically_relative(root);
-  if (rel.empty() || *rel.begin() == "..")
-    throw Error("only files under the output directory can be read", Location{.file = path});
-  return file;
+// A result file's text, read from the descriptor open_beneath gave (the file checked is the file
+// read); at most kMaxMcpFileBytes, a longer file is refused rather than cut.
+std::string read_result_text(const fs::path& out_dir, const std::string& path) {
+  if (path.size() > kMaxBeneathPathBytes)  // before any work: a 48 MB path took 21 s and 4 GB
+    throw McpInvalidParams("path is " + std::to_string(path.size()) + " bytes long; at most " +
+                           std::to_string(kMaxBeneathPathBytes) + " are accepted");
+  const FileDescriptor fd = open_beneath(out_dir.string(), path);
+  struct stat st {};
+  if (fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) throw Error("no such result file", Location{.file = path});
+  if (static_cast<std::uintmax_t>(st.st_size) > kMaxMcpFileBytes) throw Error("larger than 1 MiB", Location{.file = path});
+  // One byte more than its size: a file that grew since fstat shows it, and past the bound is refused.
+  std::string text(static_cast<std::size_t>(st.st_size) + 1, '\0');
+  std::size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n = ::read(fd.get(), text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw Error(std::string("cannot read the result file: ") + std::strerror(errno), Location{.file = path});
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  if (got > kMaxMcpFileBytes) throw Error("larger than 1 MiB", Location{.file = path});
+  text.resize(got);
+  return text;
 }
 
 McpTool read_result_file(const fs::path& out_dir) {
   return {"read_result_file",
           "Read a result file (summary.yaml, group_0/core_cost_lut.yaml, ...) by its path relative to the output "
-          "directory, as run_mapping's files lists it; at most 1 MiB.",
-          object_schema({{"path", kString}}, {"path"}), object_schema({{"path", kString}, {"text", kString}}, {"path", "text"}),
+          "directory, as run_mapping's files lists it; at most 1 MiB. Symbolic links and '..' are refused.",
+          object_schema({{"path", {{"type", "string"}, {"maxLength", kMaxBeneathPathBytes}}}}, {"path"}),
+          object_schema({{"path", kString}, {"text", kString}}, {"path", "text"}),
           [out_dir](const json& args) {
             const std::string path = text_arg(args, "path");
-            const fs::path file = inside(out_dir, path);
-            std::error_code ec;
-            if (!fs::is_regular_file(file, ec)) throw Error("no such result file", Location{.file = path});
-            if (fs::file_size(file, ec) > kMaxMcpFileBytes) throw Error("larger than 1 MiB", Location{.file = path});
-            std::ifstream in(file, std::ios::binary);
-            return json{{"path", path}, {"text", std::string(std::istreambuf_iterator<char>(in), {})}};
+            return json{{"path", path}, {"text", read_result_text(out_dir, path)}};
           }};
 }
 

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 #include <stream/error.hpp>
+#include <stream/out_of_memory.hpp>
 #include <stream/plugin/plugin.hpp>
 
 namespace stream::host {
@@ -316,7 +317,10 @@ void PluginHost::load(PluginRecord& r) {
                       static_cast<boost::dll::load_mode::type>(RTLD_NODELETE);
     r.library = std::make_shared<boost::dll::shared_library>(boost::dll::fs::path(lib_path.string()), mode);
   } catch (const std::exception& e) {
-    return reject("cannot open library " + lib_path.string() + ": " + loader_error(lib_path, e));
+    const auto why = loader_error(lib_path, e);
+    // Not the plugin's defect: rejecting it would make its inputs "no frontend can load" (exit 2).
+    if (loader_out_of_memory(why)) throw OutOfMemory("loading plugins", "cannot open " + lib_path.string() + ": " + why);
+    return reject("cannot open library " + lib_path.string() + ": " + why);
   }
   if (!r.library->has(STREAM_PLUGIN_ENTRY_SYMBOL))
     return reject(std::string("library has no entry symbol '") + STREAM_PLUGIN_ENTRY_SYMBOL +

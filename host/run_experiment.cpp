@@ -9,6 +9,7 @@
 #include <stream/cost/core_probe.hpp>
 #include <stream/diagnostics/diagnostics.hpp>
 #include <stream/error.hpp>
+#include <stream/out_of_memory.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/mapping/group_mapping.hpp>
 #include <stream/pipeline/run_config.hpp>
@@ -118,7 +119,9 @@ hardware::Accelerator take_accelerator(std::future<AcceleratorRead>& reading, co
 
 }  // namespace
 
-PreparedRun prepare_run(const RunRequest& o, HostContext& ctx, const Progress& say) {
+namespace {
+
+PreparedRun prepare(const RunRequest& o, HostContext& ctx, const Progress& say) {
   PreparedRun run;
   run.out_dir = std::filesystem::path(o.out) / experiment_id(o, o.workload);  // a bad id: before any work
   run.options.layout = pipeline::parse_layout_mode(o.layout, "--layout");    // so is a bad layout mode
@@ -179,6 +182,12 @@ PreparedRun prepare_run(const RunRequest& o, HostContext& ctx, const Progress& s
   return run;
 }
 
+}  // namespace
+
+PreparedRun prepare_run(const RunRequest& o, HostContext& ctx, const Progress& say) {
+  return in_step("parse", [&] { return prepare(o, ctx, say); });
+}
+
 namespace {
 
 // One folder per variant, as the reference's `<out>/<i>/`: its mapping, `latency.yaml` (.inf and
@@ -220,8 +229,13 @@ pipeline::RunResult run_search(PreparedRun& run) {
 RunOutcome execute_run(PreparedRun run) {
   auto result = [&] {
     try {
-      if (!run.mapping_search.empty()) return run_search(run);
-      return pipeline::run(run.workload, run.accelerator, run.options);
+      // The pipeline names its own steps (tiling, cost, schedule, allocation); "pipeline" is the rest.
+      return in_step("pipeline", [&] {
+        if (!run.mapping_search.empty()) return run_search(run);
+        return pipeline::run(run.workload, run.accelerator, run.options);
+      });
+    } catch (const OutOfMemory&) {  // the environment's, not the workload's: no file to name
+      throw;
     } catch (const Error& e) {  // a group the schedule cannot take: name the workload file
       throw run.source.file.empty() ? e : e.within(Location{.file = run.source.file});
     }
@@ -231,7 +245,7 @@ RunOutcome execute_run(PreparedRun run) {
   auto fallbacks = report::cost_fallbacks(result);
   if (run.strict)
     if (const auto estimate = report::first_mac_estimate(fallbacks)) throw Error(report::strict_message(*estimate));
-  write_and_commit(result, run);
+  in_step("writing the results", [&] { write_and_commit(result, run); });
   return RunOutcome{run.out_dir, std::move(run.accelerator), std::move(result), fallbacks};
 }
 

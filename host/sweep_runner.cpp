@@ -21,7 +21,6 @@
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/hardware/hardware_cost.hpp>
-#include <stream/io/bounded_json.hpp>
 #include <stream/mapping/group_mapping.hpp>
 #include <stream/pipeline/mapping_search.hpp>
 #include <stream/pipeline/metrics.hpp>
@@ -38,6 +37,7 @@
 #include "host_context.hpp"
 #include "plugin_host.hpp"
 #include "sweep_lock.hpp"
+#include "sweep_row.hpp"
 #include "sweep_shard.hpp"
 #include "validation.hpp"
 
@@ -275,11 +275,8 @@ struct RowText {
 std::map<std::string, RowText> read_rows(const fs::path& file) {
   std::map<std::string, RowText> rows;
   std::ifstream in(file);
-  for (std::string line; std::getline(in, line);) {
-    auto row = io::parse_json_bounded<Row>(line);
-    if (row.is_object() && row.contains("id") && row["id"].is_string())
-      rows[row["id"].get<std::string>()] = {row.value("point", Row()), io::dump_json(row, -1)};
-  }
+  for (std::string line; std::getline(in, line);)
+    if (auto row = parse_row_line(line)) rows[row->id] = {std::move(row->point), std::move(row->text)};
   return rows;
 }
 

@@ -2,7 +2,7 @@
 # Runs libFuzzer harnesses of a STREAM_FUZZ build (scripts/sanitize.sh makes one), one after the
 # other, each for a bounded time.
 # Usage: scripts/fuzz.sh [build-dir] [seconds-per-harness] [harness...]
-#   (defaults: build-sanitize, 60, every harness: onnx pt2 hardware mapping manifest)
+#   (defaults: build-sanitize, 60, every harness: onnx pt2 hardware mapping manifest mcp sweep_row)
 # The corpus grows in <build-dir>/fuzz/corpus/<harness> (the seeds and fuzz/regressions/<harness>
 # are read, never written). A crash, sanitizer report, leak, timeout (> 10 s) or out-of-memory
 # (> 2 GB) input is saved under <build-dir>/fuzz/artifacts/<harness>/ and fails the run: fix the
@@ -19,7 +19,7 @@ seed=${STREAM_FUZZ_SEED:-1}
 runs=${STREAM_FUZZ_RUNS:-10000}
 shift $(($# < 2 ? $# : 2))
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(onnx pt2 hardware mapping manifest)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(onnx pt2 hardware mapping manifest mcp sweep_row)
 source scripts/sanitizer-options.sh
 
 for h in "${harnesses[@]}"; do

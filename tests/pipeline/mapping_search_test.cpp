@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "stream/error.hpp"
+#include "stream/out_of_memory.hpp"
 #include "stream/hardware/accelerator_reader.hpp"
 #include "stream/pipeline/mapping_search.hpp"
 
@@ -106,4 +107,21 @@ TEST(MappingSearch, NotSwigluShapedIsAnError) {
   } catch (const Error& e) {
     EXPECT_NE(e.message().find("not a SwiGLU-shaped workload"), std::string::npos) << e.message();
   }
+}
+
+// Running out of memory in one variant ends the search with that error: recorded as the variant's
+// failure, the search went on and named the best of the others, an answer that depends on how
+// much memory was free. (The second variant's first progress line stands in for the allocation
+// that failed: in_step turns a bad_alloc into the same OutOfMemory.)
+TEST(MappingSearch, OutOfMemoryInAVariantIsTheSearchsError) {
+  const auto acc = hardware::load_accelerator(kSimba);
+  const auto spec = pipeline::parse_search_spec("search?max=3&seq_tile=4&emb_tile=16&hidden_tile=32");
+  pipeline::RunOptions options;
+  int group0_starts = 0;  // each variant's run starts by costing group 0
+  options.progress = [&](const std::string& line) {
+    if (line.rfind("group 0: ", 0) == 0 && line.find("costing") != std::string::npos && ++group0_starts == 2)
+      throw OutOfMemory("allocation");
+  };
+  EXPECT_THROW((void)pipeline::search_mapping(small_swiglu(), acc, spec, options), OutOfMemory);
+  EXPECT_EQ(group0_starts, 2);
 }

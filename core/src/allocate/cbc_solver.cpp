@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "address_space.hpp"
 #include "clp_backend.hpp"
 #include "solver_module.hpp"
 #include "stream/error.hpp"
@@ -65,15 +66,18 @@ class TrivialSession final : public LevelSession {
 
 class CheckedSession final : public LevelSession {
  public:
-  explicit CheckedSession(std::unique_ptr<LevelSession> inner) : inner_(std::move(inner)) {}
+  CheckedSession(std::unique_ptr<LevelSession> inner, std::size_t headroom)
+      : inner_(std::move(inner)), headroom_(headroom) {}
   SolveResult solve(const LinExpr& objective) override {
     check_objective(objective);
+    require_address_space(headroom_);  // each level solves a copy of the loaded model
     return inner_->solve(objective);
   }
   void lock(const LinExpr& expr, double bound, const std::string& name) override { inner_->lock(expr, bound, name); }
 
  private:
   std::unique_ptr<LevelSession> inner_;
+  std::size_t headroom_;
 };
 
 }  // namespace
@@ -82,6 +86,7 @@ SolveResult CbcSolver::solve(const LinearModel& model, const LinExpr& objective,
   if (model.num_vars() == 0) return trivial(objective);
   check_rows(model);
   check_objective(objective);
+  require_address_space(solver_headroom(model));
   return backend().solve(model, objective, options);
 }
 
@@ -90,7 +95,9 @@ void CbcSolver::prepare() const { (void)backend(); }
 std::unique_ptr<LevelSession> CbcSolver::open_session(LinearModel model, const SolveOptions& options) const {
   if (model.num_vars() == 0) return std::make_unique<TrivialSession>();
   check_rows(model);
-  return std::make_unique<CheckedSession>(backend().open_session(std::move(model), options));
+  const std::size_t headroom = solver_headroom(model);
+  require_address_space(headroom);
+  return std::make_unique<CheckedSession>(backend().open_session(std::move(model), options), headroom);
 }
 
 void CbcSolver::write_mps(const LinearModel& model, const LinExpr& objective, const std::string& path) const {

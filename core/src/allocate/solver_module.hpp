@@ -14,6 +14,7 @@
 #include <string>
 
 #include "stream/error.hpp"
+#include "stream/out_of_memory.hpp"
 
 namespace stream::allocate {
 
@@ -33,9 +34,12 @@ const T& open_solver_module(const void* anchor, const char* module, const char* 
     throw Error("cannot locate the library that loads the MILP solver", Location{}, ErrorKind::Internal);
   const auto path = (std::filesystem::path(self.dli_fname).parent_path() / module).lexically_normal();
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr)
-    throw Error(std::string("cannot load the MILP solver module: ") + dlerror(), Location{.file = path.string()},
-                ErrorKind::Internal);
+  if (handle == nullptr) {
+    const std::string why = dlerror();
+    if (loader_out_of_memory(why))
+      throw OutOfMemory("allocation", "cannot load the MILP solver module " + path.string() + ": " + why);
+    throw Error("cannot load the MILP solver module: " + why, Location{.file = path.string()}, ErrorKind::Internal);
+  }
   using Entry = const T* (*)();
   auto fn = reinterpret_cast<Entry>(dlsym(handle, entry));
   const T* found = fn != nullptr ? fn() : nullptr;

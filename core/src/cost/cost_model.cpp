@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <new>
 #include <optional>
 
 #include "stream/cost/layer.hpp"
@@ -198,6 +199,8 @@ CoreCost estimate(const Tile& tile, const CoreModel& core, const CostOptions& op
   }
   try {
     cost_layer(layer, core, tile.op_type, options, result);
+  } catch (const std::bad_alloc&) {  // out of memory is no reason for an estimate
+    throw;
   } catch (const std::exception& e) {
     set_fallback(result, layer, core, tile.op_type, e.what());
   }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "stream/error.hpp"
+#include "stream/out_of_memory.hpp"
 
 namespace stream::pipeline {
 
@@ -107,6 +108,8 @@ SearchResult search_mapping(const Workload& workload, const hardware::Accelerato
         out.reason = "a group's allocation MILP has no optimal solution";
         out.infeasibility = diagnoses(*run_result);
       }
+    } catch (const OutOfMemory&) {  // the machine's, not the variant's: the best of the rest would be a wrong answer
+      throw;
     } catch (const Error& e) {
       out.reason = e.what();
     }

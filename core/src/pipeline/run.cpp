@@ -11,6 +11,7 @@
 #include "stream/allocate/solver.hpp"
 #include "stream/ir/checked.hpp"
 #include "stream/ir/name_order.hpp"
+#include "stream/out_of_memory.hpp"
 #include "stream/pipeline/estimate_costs.hpp"
 #include "stream/pipeline/fusion_groups.hpp"
 #include "stream/pipeline/layout_candidates.hpp"
@@ -327,21 +328,25 @@ class Runner {
   // One attempt on g's current mapping: tile, cost, schedule, allocate.
   void attempt(GroupResult& g, const std::string& tag, Attempt& at) {
     auto t0 = clock::now();
-    g.tiled = tiling::tile(g.workload, g.mapping);
+    g.tiled = in_step("tiling", [&] { return tiling::tile(g.workload, g.mapping); });
     at.tiling_time_s = since(t0);
     say(tag + ": " + std::to_string(g.workload.computation_nodes().size()) + " compute nodes, " +
         std::to_string(g.tiled.iterations()) + " steady-state iterations; costing");
     t0 = clock::now();
-    g.costs = estimate_costs(g.tiled, acc_, {o_.threads, cost::kDefaultLpfLimit, o_.cost_backends, &cache_->costs(), o_.cost_profile});
+    g.costs = in_step("cost", [&] {
+      return estimate_costs(g.tiled, acc_, {o_.threads, cost::kDefaultLpfLimit, o_.cost_backends, &cache_->costs(), o_.cost_profile});
+    });
     at.cost_time_s = since(t0);
     g.cost_time_s += at.cost_time_s;
     if (o_.costs_only) return;
     t0 = clock::now();
-    g.schedule = schedule::steady_state(g.tiled, g.costs, acc_, &router_, o_.nb_cols_to_use);
+    g.schedule = in_step("schedule", [&] { return schedule::steady_state(g.tiled, g.costs, acc_, &router_, o_.nb_cols_to_use); });
     at.schedule_time_s = since(t0);
     say(tag + ": " + std::to_string(g.schedule.max_slot + 1) + " slots; solving the allocation");
     t0 = clock::now();
-    g.allocation = allocate(g, allocate_options(g.index, fallback_ ? allocate::Diagnosis::Memory : allocate::Diagnosis::Full), at);
+    g.allocation = in_step("allocation", [&] {
+      return allocate(g, allocate_options(g.index, fallback_ ? allocate::Diagnosis::Memory : allocate::Diagnosis::Full), at);
+    });
     at.solve_time_s = since(t0);
     at.status = allocate::name(g.allocation.status);
     at.capacity_proved = g.allocation.capacity_proved;

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <new>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -651,6 +652,8 @@ class Loader {
         produced = (*parser)(view, ctx);
       } catch (const Error& e) {
         throw e.within(Location{.file = file_, .node = w.name});
+      } catch (const std::bad_alloc&) {  // not the node's fault
+        throw;
       } catch (const std::exception& e) {
         fail(w.op_type + " parser failed: " + e.what(), w.name);
       }

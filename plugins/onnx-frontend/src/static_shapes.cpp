@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <new>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -240,6 +241,8 @@ bool infer_node(onnx::NodeProto& n, std::int64_t opset, ValueIndex& index,
   onnx::shape_inference::InferenceContextImpl ctx(n, index.types(), data, no_sparse);
   try {
     schema->GetTypeAndShapeInferenceFunction()(ctx);
+  } catch (const std::bad_alloc&) {  // out of memory is not a node ONNX cannot infer
+    throw;
   } catch (const std::exception&) {
     return false;  // as ONNX's own pass: a node it cannot infer keeps its outputs unknown
   }
@@ -338,6 +341,8 @@ void infer_static_shapes(onnx::ModelProto& model, std::int64_t default_opset, co
     try {
       static const OwnRulesFirst registry;
       onnx::shape_inference::InferShapes(model, &registry, options);
+    } catch (const std::bad_alloc&) {  // not the model's fault
+      throw;
     } catch (const std::exception& e) {
       fail(std::string("ONNX shape inference failed: ") + e.what(), "", "");
     }
