@@ -77,11 +77,12 @@ TEST(CoreExports, OnlyNamespaceStreamAndNoThirdPartySymbols) {
 // from their numbers (point_count, point_at, PointList: the host's sweep, merge and MCP tool) and
 // YAML's nesting bound (find_deep_nesting, load_file: the readers and their tests); 467 with the
 // atomic file writer (AtomicFileWriter, write_file_atomically, FileWriter::sync: the sweep's final
-// files, the report's and their tests).
+// files, the report's and their tests); 472 with OutOfMemory (its constructor, type info and
+// vtable: the host and the plugins catch it by type to name the step that ran out).
 // A new export is a decision: raise the bound with it.
 TEST(CoreExports, CountIsBounded) {
   const auto symbols = exported_symbols();
-  EXPECT_LE(symbols.size(), 467u);
+  EXPECT_LE(symbols.size(), 472u);
   EXPECT_GE(symbols.size(), 139u);  // what the host and the bundled plugins call, measured alone
 }
 
