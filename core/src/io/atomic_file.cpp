@@ -5,13 +5,12 @@
 
 #include <atomic>
 #include <cerrno>
-#include <charconv>
-#include <csignal>
 #include <cstring>
 #include <string>
 
 #include "stream/error.hpp"
 #include "stream/io/file_output.hpp"
+#include "stream/io/abandoned_entry.hpp"
 
 namespace stream::io {
 
@@ -34,20 +33,13 @@ std::string temporary_prefix(const fs::path& target) {
   return "." + target.filename().string().substr(0, 160) + ".partial-" + h.substr(0, 40) + "-";
 }
 
-// Left by a process killed before it committed (SIGKILL: no handler runs): removed once that
-// process is gone; one of a live process (or of another host) is left alone.
+// Left by a process killed before it committed (io/abandoned_entry.hpp).
 void remove_abandoned_temporaries(const fs::path& target) {
   const std::string prefix = temporary_prefix(target);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.compare(0, prefix.size(), prefix) != 0) continue;
-    long pid = 0;
-    const char* first = name.data() + prefix.size();
-    const auto [end, err] = std::from_chars(first, name.data() + name.size(), pid);
-    if (err != std::errc{} || end == first || *end != '-' || pid <= 0) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    if (!abandoned_by(entry.path().filename().string(), prefix)) continue;
     std::error_code removed;
     fs::remove(entry.path(), removed);
   }

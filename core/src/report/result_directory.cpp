@@ -4,9 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <cerrno>
-#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -16,6 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include "stream/error.hpp"
+#include "stream/io/abandoned_entry.hpp"
 
 namespace stream::report {
 
@@ -69,23 +68,17 @@ fs::path make_staging(const fs::path& target) {
   return fs::path(buffer.data());
 }
 
-// A run killed before it committed (SIGKILL, a power cut: no handler runs) leaves its staging
-// directory behind. The next run for the same target removes those whose process, on this host,
-// no longer exists; a staging directory of a live process (or of another host) is left alone.
+// A run killed before it committed leaves its staging directory behind; the next run for the
+// same target removes it (io/abandoned_entry.hpp).
 void remove_abandoned_staging(const fs::path& target) {
   const std::string prefix = staging_prefix(target);
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(target.parent_path(), ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.compare(0, prefix.size(), prefix) != 0) continue;
-    long pid = 0;
-    const char* first = name.data() + prefix.size();
-    const auto [end, err] = std::from_chars(first, name.data() + name.size(), pid);
-    if (err != std::errc{} || end == first || *end != '-' || pid <= 0) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    const auto pid = io::abandoned_by(entry.path().filename().string(), prefix);
+    if (!pid) continue;
     std::error_code removed;
     fs::remove_all(entry.path(), removed);  // symbolic links are removed, not followed
-    if (!removed) spdlog::info("removed {}, left by an interrupted run (process {})", entry.path().string(), pid);
+    if (!removed) spdlog::info("removed {}, left by an interrupted run (process {})", entry.path().string(), *pid);
   }
 }
 
