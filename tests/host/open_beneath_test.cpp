@@ -21,9 +21,10 @@ using stream::host::Resolution;
 
 void put(const fs::path& file, const std::string& text) { std::ofstream(file) << text; }
 
-// dir/out/ with a/b.txt ("inside") and dir/secret.txt ("outside"), and every way out from out/.
-fs::path beneath_fixture(const std::string& name) {
-  const auto dir = stream::test::fresh_scratch_dir("host", name);
+// dir/out/ with a/b.txt ("inside") and dir/secret.txt ("outside"), and every way out from out/;
+// one folder per test and resolution, since ctest runs the instances side by side.
+fs::path beneath_fixture(const std::string& name, Resolution how) {
+  const auto dir = stream::test::fresh_scratch_dir("host", name + "_" + std::to_string(static_cast<int>(how)));
   fs::create_directories(dir / "out" / "a");
   put(dir / "out" / "a" / "b.txt", "inside");
   put(dir / "secret.txt", "outside");
@@ -54,13 +55,13 @@ class OpenBeneath : public ::testing::TestWithParam<Resolution> {};
 }  // namespace
 
 TEST_P(OpenBeneath, OpensAFileUnderTheDirectory) {
-  const auto out = beneath_fixture("open_beneath_ok") / "out";
+  const auto out = beneath_fixture("open_beneath_ok", GetParam()) / "out";
   EXPECT_EQ(read_all(open_beneath(out.string(), "a/b.txt", GetParam()).get()), "inside");
   EXPECT_EQ(read_all(open_beneath(out.string(), "./a//b.txt", GetParam()).get()), "inside");
 }
 
 TEST_P(OpenBeneath, RefusesEveryWayOut) {
-  const auto out = beneath_fixture("open_beneath_out") / "out";
+  const auto out = beneath_fixture("open_beneath_out", GetParam()) / "out";
   for (const std::string path : {"to_file", "to_dir/secret.txt", "to_inside"})
     EXPECT_NE(refusal(out, path, GetParam()).find("symbolic link"), std::string::npos) << path;
   for (const std::string path : {"../secret.txt", "a/../../secret.txt", "a/../b.txt"})
@@ -71,7 +72,7 @@ TEST_P(OpenBeneath, RefusesEveryWayOut) {
 }
 
 TEST_P(OpenBeneath, RefusesALongPathBeforeLookingAtIt) {
-  const auto out = beneath_fixture("open_beneath_long") / "out";
+  const auto out = beneath_fixture("open_beneath_long", GetParam()) / "out";
   std::string path;
   while (path.size() <= stream::host::kMaxBeneathPathBytes) path += "a/";
   EXPECT_NE(refusal(out, path + "b.txt", GetParam()).find("at most 4096"), std::string::npos);
