@@ -652,6 +652,23 @@ TEST(StagingAllocation, MemoryCapacityPicksTheMemoryCoresAndPlansFollow) {
   EXPECT_EQ(a.total_latency, 1896);
 }
 
+// Each L_s is bounded by what its own nodes can ask (the Gemm's 1,000 in slot 4, a transfer
+// plan's cycles elsewhere), not by the largest latency of the whole group: the big-M products of
+// the overlap stay tight, and the optimum above stays inside the bounds.
+TEST(StagingAllocation, EachSlotLatencyIsBoundedByItsOwnNodes) {
+  const auto acc = test::staging_accelerator();
+  const auto ss = steady_state(test::staging_tiled(test::staging_gemm()), test::staging_costs(1000), acc);
+  const auto m = allocate::build_model(ss, acc);
+  const auto a = allocate::solve(ss, acc, *allocate::make_solver("cbc"));
+  ASSERT_EQ(m.slot_latency.size(), a.slot_latency.size());
+  for (std::size_t s = 0; s < m.slot_latency.size(); ++s) {
+    const double hi = m.model.vars()[static_cast<std::size_t>(m.slot_latency[s].index)].hi;
+    EXPECT_GE(hi, static_cast<double>(a.slot_latency[s])) << "slot " << s;
+    if (s == 4) EXPECT_EQ(hi, 1000.0);
+    else EXPECT_LT(hi, 1000.0) << "slot " << s;  // transfers only: 64-bit or 32-bit links, at most 8,192 bits
+  }
+}
+
 // Without the capacity rows any memory cores do; the latency is the same (every plan into or out
 // of the compute cores crosses the 32-bit links) and the allocation stays coherent.
 TEST(StagingAllocation, WithoutCapacityRowsTheAllocationIsStillCoherent) {
