@@ -91,16 +91,36 @@ json reply(const json& message, const std::vector<McpTool>& tools, const std::st
   return {{"jsonrpc", "2.0"}, {"id", id}, {"result", result}};
 }
 
+// The next line of `in` into `line`, at most kMaxMcpMessageBytes of it (the rest is read past);
+// false at the end of the input. `whole` says whether the line fitted.
+bool next_line(std::istream& in, std::string& line, bool& whole) {
+  line.clear();
+  whole = true;
+  std::streambuf* buf = in.rdbuf();
+  bool any = false;
+  for (int c = buf->sbumpc(); c != std::char_traits<char>::eof(); c = buf->sbumpc()) {
+    any = true;
+    if (c == '\n') return true;
+    if (line.size() < kMaxMcpMessageBytes) line.push_back(static_cast<char>(c));
+    else whole = false;
+  }
+  in.setstate(std::ios::eofbit);
+  return any;
+}
+
 }  // namespace
 
 void serve_mcp(std::istream& in, std::ostream& out, const std::vector<McpTool>& tools, const std::string& version) {
-  for (std::string line; std::getline(in, line);) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const json message = io::parse_json_bounded<json>(line);
+  std::string line;
+  for (bool whole = true; next_line(in, line, whole);) {
+    if (whole && line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const json message = whole ? io::parse_json_bounded<json>(line) : json(json::value_t::discarded);
     json answer;
     try {
-      answer = message.is_discarded() ? error_reply(nullptr, -32700, "parse error (or nested deeper than 512 levels)")
-                                      : reply(message, tools, version);
+      answer = !whole ? error_reply(nullptr, -32700, "parse error: a message over " + std::to_string(kMaxMcpMessageBytes >> 20) +
+                                                           " MiB (one line) is not read")
+               : message.is_discarded() ? error_reply(nullptr, -32700, "parse error (or nested deeper than 512 levels)")
+                                        : reply(message, tools, version);
     } catch (const json::exception& e) {  // a known field of the wrong type (params.name a number, ...)
       answer = error_reply(message.is_object() ? message.value("id", json()) : json(), -32602,
                            std::string("invalid params: ") + e.what());

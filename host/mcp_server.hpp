@@ -32,6 +32,10 @@ class McpInvalidParams : public std::invalid_argument {
 };
 
 /// Serves until `in` ends. Progress and warnings must go elsewhere (stderr): `out` is the protocol's.
+/// The longest message the server reads (bytes, one line): a longer one is skipped unread past
+/// this and answered with a parse error, so a runaway client costs neither time nor memory.
+inline constexpr std::size_t kMaxMcpMessageBytes = std::size_t{8} << 20;
+
 void serve_mcp(std::istream& in, std::ostream& out, const std::vector<McpTool>& tools, const std::string& version);
 
 }  // namespace stream::host

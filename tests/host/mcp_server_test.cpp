@@ -68,3 +68,17 @@ TEST(McpServer, AMessageNestedTooDeepIsAParseErrorNotACrash) {
                            std::string(500, ']') + "}}";
   EXPECT_TRUE(serve({fine})[0].contains("result"));
 }
+
+TEST(McpServer, AMessageOverTheSizeLimitIsAParseErrorAndTheNextIsAnswered) {
+  // 9 MiB on one line (a 9 MiB path for read_result_file, say): skipped unread past 8 MiB.
+  const std::string huge = R"({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "echo", "arguments": {"path": ")" +
+                           std::string(9u << 20, 'a') + "\"}}}";
+  const auto r = serve({huge, kPing});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(error_code(r[0]), -32700) << r[0].dump().substr(0, 200);
+  EXPECT_NE(r[0]["error"]["message"].get<std::string>().find("over 8 MiB"), std::string::npos);
+  EXPECT_EQ(r[1]["id"], 99);
+  // Just under the limit it is an ordinary message.
+  const std::string big = R"({"jsonrpc": "2.0", "id": 8, "method": "ping", "params": {"x": ")" + std::string((8u << 20) - 100, 'a') + "\"}}";
+  EXPECT_TRUE(serve({big})[0].contains("result"));
+}
