@@ -51,10 +51,16 @@ std::optional<fs::path> find_file(const sweep::SweepFile& s, const std::string& 
   return std::nullopt;
 }
 
+// FNV-1a over the file in chunks (the same hash as over its whole bytes), so a large input costs
+// no memory: reading it whole made a bad_alloc there a failed row instead of a retried point.
 std::string file_hash(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return hex(fnv1a(bytes));
+  in.exceptions(std::ios::badbit);  // a read error (EIO on /proc/self/mem) is thrown, not a short hash
+  std::uint64_t h = fnv1a({});
+  std::string chunk(std::size_t{1} << 20, '\0');
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
+    h = fnv1a(std::string_view(chunk.data(), static_cast<std::size_t>(in.gcount())), h);
+  return hex(h);
 }
 
 }  // namespace
