@@ -388,13 +388,14 @@ class Folder {
 
   // A fold whose refinements keep splitting (seen on torchvision's Swin once its constant
   // subgraphs are evaluated: no end, and memory growing by gigabytes) is given up, leaving the
-  // layout op a FusionEdge; real folds take a few refinements per reader.
-  static constexpr int kMaxRefinements = 4096;
+  // layout op a FusionEdge and reported as bounded; real folds take a few refinements per
+  // reader. The queue may run ahead of the refinements applied (max_refinements), by four times.
+  [[nodiscard]] std::size_t max_queued() const { return 4 * opt_.max_refinements; }
 
   // Queues the refinement of `tensor` that splitting a loop of node ni implies; `axis` is read
   // from ni's map, which already shows ni's earlier, still pending, splits of that tensor.
   void push_expanded(std::size_t ni, const std::string& tensor, std::size_t axis, const Shape& e) {
-    if (next_id_ >= kMaxRefinements) throw Failed{};
+    if (static_cast<std::size_t>(next_id_) >= max_queued()) throw Spread{};
     Refinement r{tensor, axis, e, {ni}};
     r.id = ++next_id_;
     auto& earlier = expanded_by_node_[{ni, tensor}];

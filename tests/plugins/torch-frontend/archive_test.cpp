@@ -142,9 +142,14 @@ TEST(TorchArchive, SchemaMajorNineAndUnknownDtypeAreErrors) {
 TEST(TorchArchive, Fp8DoubleAndUint16AreCostedAtTheirWidths) {
   // torch.export's ScalarType codes (torch/_export/serde/schema.py): DOUBLE 8, UINT16 28,
   // FLOAT8E4M3FN 29, FLOAT8E5M2 30, FLOAT8E4M3FNUZ 31, FLOAT8E5M2FNUZ 32.
-  const std::vector<std::pair<int, DType>> codes{{8, DType::f64},      {28, DType::u16},        {29, DType::f8e4m3fn},
-                                                 {30, DType::f8e5m2}, {31, DType::f8e4m3fnuz}, {32, DType::f8e5m2fnuz}};
-  for (const auto& [code, dtype] : codes) {
+  struct Code {
+    int code;
+    DType dtype;
+    std::int64_t width;  ///< bits per element
+  };
+  const std::vector<Code> codes{{8, DType::f64, 64},      {28, DType::u16, 16},        {29, DType::f8e4m3fn, 8},
+                                {30, DType::f8e5m2, 8}, {31, DType::f8e4m3fnuz, 8}, {32, DType::f8e5m2fnuz, 8}};
+  for (const auto& [code, dtype, width] : codes) {
     auto doc = mlp_training().build();
     doc["graph_module"]["graph"]["tensor_values"]["x"]["dtype"] = code;
     const auto w = load_program(doc);
@@ -154,7 +159,7 @@ TEST(TorchArchive, Fp8DoubleAndUint16AreCostedAtTheirWidths) {
       if (t->name == "x") x = &t;
     ASSERT_NE(x, nullptr) << code;
     EXPECT_EQ((*x)->dtype, dtype) << code;
-    EXPECT_EQ((*x)->size_bits(), (*x)->size_elements() * bits(dtype)) << code;
+    EXPECT_EQ((*x)->size_bits(), (*x)->size_elements() * width) << code;
   }
 }
 
