@@ -28,12 +28,16 @@ CliResult stream_in(const fs::path& dir, const std::string& args, bool merge = t
                                    args + (merge ? " 2>&1" : " 2>/dev/null"));
 }
 
-// The error names the path as given, then the working directory's candidate and the bundled one.
+// The error's line names the path as given, then the working directory's candidate and the bundled
+// one, in that order.
 void expect_places_listed(const CliResult& r, const fs::path& dir, const std::string& given) {
   EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_NE(r.out.find(given + ": no such file (tried "), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find((dir / given).string()), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find((fs::path(STREAM_INPUTS_DIR) / given).lexically_normal().string()), std::string::npos) << r.out;
+  const std::string places = "no such file (tried " + (dir / given).string() + ", " +
+                             (fs::path(STREAM_INPUTS_DIR) / given).lexically_normal().string() + ")";
+  const auto at = r.out.find(places);
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const auto line = r.out.rfind('\n', at) + 1;  // npos + 1 == 0 on the first line
+  EXPECT_NE(r.out.substr(line, at - line).find(given + ": "), std::string::npos) << r.out;  // the line names it
 }
 
 std::size_t count_type(const nlohmann::json& doc, const std::string& type) {
