@@ -4,7 +4,7 @@
 // Expected, derived by hand from the files: 8 compute cores and the DRAM (9 cores); 11
 // connections (the bus and 10 mesh links: 3 per row of 4, 4 columns); the bus joins 9 cores, 9 x 8
 // = 72 directed pairs, of which the links take 2 x 10 = 20, leaving 52; one warning per link plus
-// the one-line sum (11). The run's memory use lists each of the 8 compute cores.
+// the one-line sum (11). The run's memory use lists each of the 8 compute cores and the DRAM.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -94,9 +94,16 @@ TEST(Walkthrough, RunMapsTheTwoConvOntoTheEightCores) {
   EXPECT_GT(summary["total_latency"].get<double>(), 0);
   EXPECT_EQ(summary["total_latency"], 16382) << "the figure docs/hardware.md and docs/mapping.md give";
   EXPECT_EQ(summary["costs"]["fallback"], 0);  // every cost a per-core model figure, no estimate
-  ASSERT_EQ(summary["memory"].size(), 8u);
-  for (int core = 0; core < 8; ++core) {
-    EXPECT_EQ(summary["memory"][static_cast<std::size_t>(core)]["core"], core);
-    EXPECT_EQ(summary["memory"][static_cast<std::size_t>(core)]["name"], "pe16");
+  // Every core's memory use: the 8 compute cores, each holding an equal eighth of the work, and
+  // the DRAM, whose fullest moment holds the output, 1 x 32 x 32 x 32 bf16 = 524,288 bits.
+  const auto& memory = summary["memory"];
+  ASSERT_EQ(memory.size(), 9u);
+  for (std::size_t core = 0; core < 8; ++core) {
+    EXPECT_EQ(memory[core]["core"], core);
+    EXPECT_EQ(memory[core]["name"], "pe16");
+    EXPECT_GT(memory[core]["peak_bits"].get<double>(), 0) << core;
+    EXPECT_EQ(memory[core]["peak_bits"], memory[0]["peak_bits"]) << core;
   }
+  EXPECT_EQ(memory[8]["name"], "dram");
+  EXPECT_EQ(memory[8]["peak_bits"].get<double>(), 524288.0);
 }
