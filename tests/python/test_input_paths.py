@@ -13,8 +13,8 @@ import pytest
 
 import stream_cpp
 
-SOURCE = pathlib.Path(os.environ.get("STREAM_SOURCE_DIR", pathlib.Path(__file__).parents[2]))
-BUNDLED = SOURCE / "inputs"
+SOURCE = os.environ.get("STREAM_SOURCE_DIR", str(pathlib.Path(__file__).parents[2]))
+BUNDLED = pathlib.Path(os.path.normpath(SOURCE)) / "inputs"  # as the module names it: no "..", links kept
 
 
 @pytest.fixture
