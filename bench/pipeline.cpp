@@ -126,12 +126,13 @@ const pipeline::RunResult& chain_run(int layers) {
 // The text of every per-group YAML file of a run (no file system).
 void BM_GroupYamlText(benchmark::State& state) {
   const auto& r = chain_run(static_cast<int>(state.range(0)));
+  const auto& acc = tpu();
   std::size_t bytes = 0;
   for (auto _ : state) {
     bytes = 0;
     for (const auto& g : r.groups) {
       bytes += mapping::mapping_yaml(g.workload, g.mapping).size() + report::core_cost_lut_yaml(g).size() +
-               report::slot_latency_breakdown_yaml(g).size() + report::optimization_metrics_yaml(g, "cbc", false).size() +
+               report::slot_latency_breakdown_yaml(g, acc).size() + report::optimization_metrics_yaml(g, "cbc", false).size() +
                report::memory_accesses_yaml(g).size();
     }
     benchmark::DoNotOptimize(bytes);
