@@ -78,11 +78,12 @@ TEST(CoreExports, OnlyNamespaceStreamAndNoThirdPartySymbols) {
 // YAML's nesting bound (find_deep_nesting, load_file: the readers and their tests); 467 with the
 // atomic file writer (AtomicFileWriter, write_file_atomically, FileWriter::sync: the sweep's final
 // files, the report's and their tests); 472 with OutOfMemory (its constructor, type info and
-// vtable: the host and the plugins catch it by type to name the step that ran out).
+// vtable: the host and the plugins catch it by type to name the step that ran out); 473 with
+// Accelerator::link_name (the one name of a link: the report, the trace, the result files).
 // A new export is a decision: raise the bound with it.
 TEST(CoreExports, CountIsBounded) {
   const auto symbols = exported_symbols();
-  EXPECT_LE(symbols.size(), 472u);
+  EXPECT_LE(symbols.size(), 473u);
   EXPECT_GE(symbols.size(), 139u);  // what the host and the bundled plugins call, measured alone
 }
 
