@@ -15,6 +15,8 @@
 #include <stream/sweep/sweep_file.hpp>
 
 #include "../slurm_submit.hpp"
+#include "../sweep_point.hpp"
+#include "../sweep_preflight.hpp"
 
 namespace fs = std::filesystem;
 
@@ -53,6 +55,7 @@ SlurmArrayJob array_job(const SubmitOptions& o) {
     throw Error("stream sweep submit: --array-size must be at least 1, got " + std::to_string(*o.array_size));
   if (o.jobs < 1) throw Error("stream sweep submit: --jobs must be at least 1, got " + std::to_string(o.jobs));
   const auto sweep = sweep::load_sweep_file(o.file);
+  check_sweep_overrides(sweep, PointResolver(sweep));  // here, not in every task
   SlurmArrayJob job;
   job.stream = fs::path(boost::dll::program_location().string());
   job.sweep_file = fs::absolute(o.file).lexically_normal();
