@@ -401,3 +401,20 @@ TEST(SweepCli, AnUnreadableFileFailsItsPointsNamingIt) {
     EXPECT_EQ(rs[1]["latency"], 14344);
   }
 }
+
+// docs/energy.md's worked example, the bundled sweep inputs/sweeps/dram_width_2conv.yaml: a DRAM
+// port 4096 bits wide instead of 64 at the same cost per access cuts the 11,680 off-chip accesses
+// to 32 + 5 + 18 + 128 = 183 (1000 pJ each); at 64,000 pJ per access (the same energy per bit) they
+// cost 11,712,000 pJ. Compute stays 7,231,243.392 pJ (docs/energy.md's table).
+TEST(SweepCli, DramWidthChangesOffChipEnergy) {
+  const auto dir = stream::test::fresh_scratch_dir("sweep", "dram_width");
+  const auto r = run_stream("sweep " + (kInputs / "sweeps" / "dram_width_2conv.yaml").string() + " --out " + (dir / "out").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto rs = stream::test::sweep_rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(rs.size(), 3u);
+  const double compute = 7231243.392;
+  EXPECT_NEAR(rs[0]["energy_pj"].get<double>(), compute + 11680 * 1000.0, 1e-3) << rs[0];
+  EXPECT_NEAR(rs[1]["energy_pj"].get<double>(), compute + 183 * 1000.0, 1e-3) << rs[1];
+  EXPECT_NEAR(rs[2]["energy_pj"].get<double>(), compute + 183 * 64000.0, 1e-3) << rs[2];
+  EXPECT_EQ(rs[1]["hardware/cores/6/memories/dram/ports/0/bandwidth_max"], 4096);
+}
