@@ -111,9 +111,10 @@ McpTool validate(HostContext& ctx) {
           object_schema({{"valid", {{"type", "boolean"}}}, {"errors", {{"type", "array"}}}, {"warnings", {{"type", "array"}}}},
                         {"valid", "errors", "warnings"}),
           [&ctx](const json& args) {
-            ValidateRequest r{resolve_input(text_arg(args, "hardware")).string(), "", "", text_arg(args, "tiling")};
-            if (args.contains("workload")) r.workload = resolve_input(text_arg(args, "workload")).string();
-            if (args.contains("mapping")) r.mapping = resolve_input(text_arg(args, "mapping")).string();
+            // Paths resolve inside validate_inputs (inputs.hpp), a missing one being an error of the answer.
+            ValidateRequest r{text_arg(args, "hardware"), "", "", text_arg(args, "tiling")};
+            if (args.contains("workload")) r.workload = text_arg(args, "workload");
+            if (args.contains("mapping")) r.mapping = text_arg(args, "mapping");
             return validation_json(validate_inputs(r, ctx), r);
           }};
 }

@@ -42,12 +42,18 @@ std::optional<fs::path> find_file(const sweep::SweepFile& s, const std::string& 
                                   std::string& problem) {
   std::error_code ec;
   const fs::path given(value);
-  const fs::path beside = given.is_absolute() ? given : s.path.parent_path() / given;
-  if (fs::is_regular_file(beside, ec)) return beside;
-  if (!given.is_absolute())
-    for (const fs::path& candidate : {bundled_inputs_dir() / axis / given, resolve_input(given)})
-      if (fs::is_regular_file(candidate, ec)) return candidate;
-  problem = axis + " '" + value + "': no such file beside " + s.path.string() + " or in the bundled inputs";
+  std::vector<fs::path> candidates{given.is_absolute() ? given : s.path.parent_path() / given};
+  if (!given.is_absolute()) {
+    candidates.push_back(bundled_inputs_dir() / axis / given);
+    for (auto& c : input_candidates(given))  // the rule of every command (inputs.hpp)
+      if (std::find(candidates.begin(), candidates.end(), c) == candidates.end()) candidates.push_back(std::move(c));
+  }
+  std::string tried;
+  for (const auto& candidate : candidates) {
+    if (fs::is_regular_file(candidate, ec)) return candidate;
+    tried += (tried.empty() ? "" : ", ") + fs::absolute(candidate, ec).lexically_normal().string();
+  }
+  problem = axis + " '" + value + "': no such file (tried " + tried + ")";
   return std::nullopt;
 }
 
@@ -194,8 +200,10 @@ std::string workload_key(const WorkloadSource& w) {
 
 // The files and the defaults (no hardware or workload axis), looked up once.
 struct PointResolver::Hashes : FileHashes {
-  fs::path default_hardware = resolve_input("hardware/tpu_like_quad_core.yaml");
-  fs::path default_workload = resolve_input("workload/2conv_1_8_32_32_16_32_3.onnx");
+  // Not thrown here when missing: a sweep that names its own files does not need them.
+  fs::path default_hardware = find_input("hardware/tpu_like_quad_core.yaml").value_or("hardware/tpu_like_quad_core.yaml");
+  fs::path default_workload =
+      find_input("workload/2conv_1_8_32_32_16_32_3.onnx").value_or("workload/2conv_1_8_32_32_16_32_3.onnx");
 };
 
 PointResolver::PointResolver(const sweep::SweepFile& sweep) : sweep_(sweep), hashes_(std::make_unique<Hashes>()) {}

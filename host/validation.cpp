@@ -9,6 +9,7 @@
 #include <stream/pipeline/run.hpp>
 
 #include "host_context.hpp"
+#include "inputs.hpp"
 #include "plugin_host.hpp"
 
 namespace stream::host {
@@ -107,9 +108,32 @@ void add_probe_errors(const Accelerator& acc, const std::vector<cost::CoreProble
   }
 }
 
-Validation validate_inputs(const ValidateRequest& opt, HostContext& ctx) {
+namespace {
+
+// Each path by the one rule of inputs.hpp; a missing file is one error listing the places tried,
+// and the path is then left out (empty), so that no second "cannot read" error follows.
+ValidateRequest resolved_request(const ValidateRequest& given, Diagnostics& diag, bool& hardware_found) {
+  ValidateRequest r = given;
+  hardware_found = true;
+  for (std::string* path : {&r.hardware, &r.workload, &r.mapping}) {
+    try {
+      *path = resolve_input(*path).string();
+    } catch (const Error& e) {
+      diag.error(e.where(), e.message());
+      if (path == &r.hardware) hardware_found = false;
+      path->clear();
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+Validation validate_inputs(const ValidateRequest& request, HostContext& ctx) {
   Validation v;
-  v.accelerator = read_accelerator(opt.hardware, v.diag);
+  bool hardware_found = true;
+  const ValidateRequest opt = resolved_request(request, v.diag, hardware_found);
+  if (hardware_found) v.accelerator = read_accelerator(opt.hardware, v.diag);
   // A run sums replaced connections up in one line; validate is where a user looks for each.
   if (v.accelerator) {
     for (const auto& d : v.accelerator->replacement_details) v.diag.warning(d.where, d.message);

@@ -9,6 +9,7 @@
 #include <stream/registry/decompose.hpp>
 
 #include "host_context.hpp"
+#include "inputs.hpp"
 #include "plugin_host.hpp"
 
 namespace stream::host {
@@ -73,7 +74,7 @@ Workload load_source(HostContext& ctx, const WorkloadSource& source) {
     for (const auto& [name, value] : key_values(source.inputs, "--input", "NAME=VALUE"))
       options.values["input:" + name] = value;
     if (source.report_unsupported) options.values["report_unsupported"] = "1";
-    workload = registries.load_workload(source.file, options);
+    workload = registries.load_workload(resolve_input(source.file), options);
   }
   if (!source.decompose) return workload;
   auto result = decompose_workload(workload, registries);

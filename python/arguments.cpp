@@ -9,7 +9,6 @@
 namespace stream::python {
 
 namespace py = pybind11;
-namespace fs = std::filesystem;
 
 std::vector<std::string> key_values(const StringMap& values) {
   std::vector<std::string> out;
@@ -28,11 +27,10 @@ StringMap stringified(const py::dict& values) {
 // "block:KEY", a registered block key that is not a file, or else a file (the bundled inputs too).
 host::WorkloadSource workload_source(const std::string& path_or_block, const StringMap& params, Session& s) {
   host::WorkloadSource source;
-  std::error_code ec;
   const bool block_prefix = path_or_block.rfind("block:", 0) == 0;
   const std::string key = block_prefix ? path_or_block.substr(6) : path_or_block;
   bool is_block = block_prefix;
-  if (!is_block && !fs::exists(host::resolve_input(path_or_block), ec)) {
+  if (!is_block && !host::find_input(path_or_block)) {
     const std::lock_guard lock(s.mutex);
     const auto keys = s.context.plugins().registries().block_keys();
     is_block = std::find(keys.begin(), keys.end(), key) != keys.end();

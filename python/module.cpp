@@ -65,9 +65,8 @@ py::object validate(const std::string& hardware, const std::optional<std::string
   nlohmann::json j;
   {
     py::gil_scoped_release release;
-    host::ValidateRequest request{host::resolve_input(hardware).string(), "", "", tiling.value_or("")};
-    if (workload) request.workload = host::resolve_input(*workload).string();
-    if (mapping) request.mapping = host::resolve_input(*mapping).string();
+    // Paths resolve inside validate_inputs (host/inputs.hpp): a missing file is one of the errors.
+    host::ValidateRequest request{hardware, workload.value_or(""), mapping.value_or(""), tiling.value_or("")};
     const std::lock_guard lock(s.mutex);
     j = host::validation_json(host::validate_inputs(request, s.context), request);
   }

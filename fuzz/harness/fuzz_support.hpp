@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <system_error>
 #include <fstream>
 #include <string>
 
@@ -21,14 +22,19 @@ inline std::string as_text(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};
 }
 
-/// A per-process directory under $TMPDIR for readers that only take a path.
+/// A per-process directory under $TMPDIR for readers that only take a path, removed when the
+/// fuzzer exits (libFuzzer ends a bounded run with exit(), which runs static destructors).
 inline const std::filesystem::path& scratch_dir() {
-  static const std::filesystem::path dir = [] {
-    auto d = std::filesystem::temp_directory_path() / ("stream-fuzz-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(d);
-    return d;
-  }();
-  return dir;
+  struct Scratch {
+    std::filesystem::path path = std::filesystem::temp_directory_path() / ("stream-fuzz-" + std::to_string(::getpid()));
+    Scratch() { std::filesystem::create_directories(path); }
+    ~Scratch() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const Scratch dir;
+  return dir.path;
 }
 
 /// Writes the input to scratch_dir()/name and returns the path.

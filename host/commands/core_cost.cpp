@@ -125,9 +125,9 @@ void run(const Options& o, HostContext& ctx) {
   if (o.cases.empty() == o.hardware.empty())
     throw Error("give either --cases FILE, or --hardware H with a workload (--workload W or --block KEY)");
   if (!o.hardware.empty()) return run_workload(o, ctx);
-  const fs::path cases_path(o.cases);
+  const fs::path cases_path = resolve_input(o.cases);
   const auto cases = cost::read_cost_cases(cases_path);
-  const fs::path cores_dir = o.cores_dir.empty() ? default_cores_dir(cases_path) : fs::path(o.cores_dir);
+  const fs::path cores_dir = o.cores_dir.empty() ? default_cores_dir(cases_path) : resolve_input(o.cores_dir);
   std::map<std::string, cost::CoreModel> cores;
   cost::CostOptions opt;
   opt.lpf_limit = o.lpf_limit;

@@ -12,6 +12,7 @@
 #include <stream/error.hpp>
 
 #include "../command.hpp"
+#include "../inputs.hpp"
 #include "../sweep_runner.hpp"
 #include "sweep_submit.hpp"
 
@@ -33,8 +34,9 @@ struct Options {
 
 void run(const Options& o, HostContext& ctx) {
   const auto outcome =
-      run_sweep(
-      {sweep::load_sweep_file(o.file), o.out, o.jobs, o.shard, o.keep_points, nullptr, false, o.strict, o.restart}, ctx);
+      run_sweep({sweep::load_sweep_file(resolve_input(o.file)), o.out, o.jobs, o.shard, o.keep_points, nullptr, false,
+                 o.strict, o.restart},
+                ctx);
   std::printf("%zu points: %zu ok, %zu not (see status and reason); Pareto front: %zu\n", outcome.points, outcome.ok,
               outcome.points - outcome.ok, outcome.pareto.size());
   std::printf("results in %s (results.csv, results.jsonl, pareto.csv, report.html)\n", o.out.c_str());

@@ -14,6 +14,7 @@
 #include <stream/error.hpp>
 #include <stream/sweep/sweep_file.hpp>
 
+#include "../inputs.hpp"
 #include "../slurm_submit.hpp"
 #include "../sweep_point.hpp"
 #include "../sweep_preflight.hpp"
@@ -54,11 +55,12 @@ SlurmArrayJob array_job(const SubmitOptions& o) {
   if (o.array_size && *o.array_size < 1)
     throw Error("stream sweep submit: --array-size must be at least 1, got " + std::to_string(*o.array_size));
   if (o.jobs < 1) throw Error("stream sweep submit: --jobs must be at least 1, got " + std::to_string(o.jobs));
-  const auto sweep = sweep::load_sweep_file(o.file);
+  const fs::path file = resolve_input(o.file);
+  const auto sweep = sweep::load_sweep_file(file);
   check_sweep_overrides(sweep, PointResolver(sweep));  // here, not in every task
   SlurmArrayJob job;
   job.stream = fs::path(boost::dll::program_location().string());
-  job.sweep_file = fs::absolute(o.file).lexically_normal();
+  job.sweep_file = fs::absolute(file).lexically_normal();
   job.out = fs::absolute(o.out).lexically_normal();
   if (!job.out.has_filename()) job.out = job.out.parent_path();  // "dir/" names dir
   job.tasks = task_count(o, sweep::point_count(sweep));  // the sample's, or the product (at most 10^8)

@@ -19,7 +19,8 @@ function check(what, ok, detail) {
   if (!ok) failures++;
 }
 
-const transport = new StdioClientTransport({ command: stream, args: ["mcp", "--out", out], stderr: "inherit" });
+// The server runs in the (empty) scratch folder: relative inputs resolve as for every command.
+const transport = new StdioClientTransport({ command: stream, args: ["mcp", "--out", out], cwd: scratch, stderr: "inherit" });
 const client = new Client({ name: "stream-test-client", version: "1.0.0" });
 await client.connect(transport);
 
@@ -92,6 +93,20 @@ check("bad hardware is a tool error naming the file", broken.isError === true &&
 
 const report = await client.callTool({ name: "validate", arguments: { hardware: bad } });
 check("validate reports the place", report.structuredContent.valid === false && report.structuredContent.errors[0].line === 4, report);
+
+// Relative paths resolve as for every command (host/inputs.hpp): from the working directory, then
+// the bundled inputs, `inputs/...` too; a missing file is an error listing every place tried.
+const relative = await client.callTool({ name: "run_mapping", arguments: {
+  hardware: "inputs/hardware/tpu_like_quad_core.yaml", workload: "workload/2conv_1_8_32_32_16_32_3.onnx", experiment_id: "relative" } });
+check("relative bundled paths run (14344 cycles)", !relative.isError && relative.structuredContent.total_latency === 14344, relative);
+const tried = (given) => `${given}: no such file (tried ${scratch}/${given}, ${source}/inputs/${given})`;
+const missing = await client.callTool({ name: "run_mapping", arguments: { workload: "nope.onnx", experiment_id: "missing" } });
+check("a missing workload lists the places tried", missing.isError === true && missing.content[0].text.includes(tried("nope.onnx")), missing);
+const missingMapping = await client.callTool({ name: "validate", arguments: {
+  hardware: "hardware/tpu_like_quad_core.yaml", mapping: "mapping/nope.yaml" } });
+check("validate lists the places tried", missingMapping.structuredContent.valid === false &&
+  `${missingMapping.structuredContent.errors[0].file}: ${missingMapping.structuredContent.errors[0].message}` === tried("mapping/nope.yaml"),
+  missingMapping);
 
 const sweep = await client.callTool({ name: "sweep", arguments: {
   spec: { axes: { hardware: ["eyeriss_like_single_core.yaml", "tpu_like_quad_core.yaml"] } }, name: "two" } });

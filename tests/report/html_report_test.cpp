@@ -5,10 +5,13 @@
 // slot latencies. Same inputs, same bytes: stream_run_test's rerun comparison covers the file.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <regex>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
 
 #include "report_runs.hpp"
 
@@ -103,4 +106,48 @@ TEST(HtmlReport, SummaryOnlyRunsWriteNoReport) {
   const auto run = stream::test::report_run("html_summary_only", "--summary-only");
   EXPECT_TRUE(fs::exists(run / "summary.json"));
   EXPECT_FALSE(fs::exists(run / "report.html"));
+}
+
+// One name per resource: the schedule's rows, the bottleneck table, resource_slack in
+// slot_latency_breakdown.yaml and the trace's links all say "bus 5 (cores 0, 1, 2, 3, 4)" for the
+// Eyeriss-like dual core's DRAM bus (core_connectivity entry 5, the file's sixth), never "Bus 24",
+// "bus (connection 5)" or "link 24". A transfer binds "off-chip" when it reads DRAM (the graph input
+// and the weights), not when a core-to-core transfer merely uses that bus.
+TEST(HtmlReport, EachLinkHasOneNameAndOnlyDramTransfersBindOffChip) {
+  const auto run = stream::test::report_run(
+      "html_names", "--hardware '" + std::string(STREAM_INPUTS_DIR) + "/hardware/eyeriss_like_dual_core.yaml' --workload '" +
+                        stream::test::kMultiGroupWorkload + "'");
+  const json data = embedded_data(stream::test::read(run / "report.html"));
+  ASSERT_TRUE(data.is_object());
+  const std::string bus = "bus 5 (cores 0, 1, 2, 3, 4)";
+  const std::regex one_name(R"re(link \d+->\d+|bus \d+ \(cores [0-9, ]+\))re");
+  std::map<std::string, std::string> kind_of;  // transfer -> kind, group 0's bottleneck
+  for (const auto& g : data["groups"]) {
+    std::set<std::string> rows, named;
+    for (const auto& r : g["schedule"]["rows"])
+      if (r["kind"] == "link") rows.insert(std::regex_replace(r["label"].get<std::string>(), std::regex(" \\(bw=[^)]*\\)$"), ""));
+    EXPECT_EQ(rows, std::set<std::string>{bus});
+    for (const auto& b : g["bottleneck"]) {
+      // A transfer between two tensors on one core moves over no link; the cell says so.
+      if (b["kind"] == "link" || b["kind"] == "off-chip") {
+        EXPECT_TRUE(b["resource"] == bus || b["resource"].get<std::string>().rfind("no link: within core ", 0) == 0) << b["node"];
+      }
+      EXPECT_NE(b["resource"], "") << "slot " << b["slot"] << " has an empty 'on' cell";
+      if (g["index"] == 0) kind_of[b["node"]] = b["kind"];
+    }
+    const auto dir = run / ("group_" + std::to_string(g["index"].get<int>()));
+    for (const auto& r : YAML::LoadFile((dir / "slot_latency_breakdown.yaml").string())["resource_slack"])
+      if (r["kind"].as<std::string>() == "link") named.insert(r["resource"].as<std::string>());
+    const auto trace = json::parse(stream::test::read(dir / "steady_state_trace.json"));
+    for (const auto& e : trace["traceEvents"])
+      if (e.contains("args") && e["args"].contains("this_link")) named.insert(e["args"]["this_link"].get<std::string>());
+    EXPECT_EQ(named, rows);
+    for (const auto& n : named) EXPECT_TRUE(std::regex_match(n, one_name)) << n;
+  }
+  // Group 0 (conv1, relu, maxpool): the input image and conv1's weights come from DRAM; conv1's
+  // output goes from the compute cores to the next layer's core over the same bus.
+  ASSERT_TRUE(kind_of.count("Transfer(input.1)"));
+  EXPECT_EQ(kind_of["Transfer(input.1)"], "off-chip");
+  ASSERT_TRUE(kind_of.count("Transfer(/conv1/Conv_output_0)"));
+  EXPECT_EQ(kind_of["Transfer(/conv1/Conv_output_0)"], "link");
 }

@@ -85,13 +85,13 @@ void check_rows(const XmlElement& root, bool expect_links) {
   int last_core = -1;
   bool in_links = false, any_link = false;
   for (const auto& l : labels) {
-    if (l.rfind("Core ", 0) == 0) {
+    if (l.rfind("core ", 0) == 0) {
       EXPECT_FALSE(in_links) << l << " after a link row";
       const int id = std::stoi(l.substr(5));
       EXPECT_GT(id, last_core) << "cores out of numeric order at " << l;
       last_core = id;
     } else {
-      EXPECT_TRUE(l.rfind("Link ", 0) == 0 || l.rfind("Bus ", 0) == 0) << l;
+      EXPECT_TRUE(l.rfind("link ", 0) == 0 || l.rfind("bus ", 0) == 0) << l;
       in_links = any_link = true;
     }
   }

@@ -76,7 +76,7 @@ TEST(SteadyStateTrace, DefaultRunIsAStrictChromeTraceWithLanes) {
   // Threads are numbered in row order: cores by ascending id first, then links.
   std::vector<int> cores;
   for (const auto& [track, name] : check.thread_names)
-    if (name.rfind("Core ", 0) == 0 && name.find(" lane ") == std::string::npos) cores.push_back(std::stoi(name.substr(5)));
+    if (name.rfind("core ", 0) == 0 && name.find(" lane ") == std::string::npos) cores.push_back(std::stoi(name.substr(5)));
   EXPECT_TRUE(std::is_sorted(cores.begin(), cores.end()));
   EXPECT_GE(cores.size(), 2u);
 }

@@ -28,10 +28,6 @@ std::string Connection::str() const {
   return std::string(name(type)) + " " + format_ids(cores) + " bw " + format_number(bandwidth);
 }
 
-std::string CommunicationLink::str() const {
-  if (is_bus()) return "bus (connection " + std::to_string(connection) + ") bw " + format_number(bandwidth);
-  return std::to_string(sender) + "->" + std::to_string(receiver) + " bw " + format_number(bandwidth);
-}
 
 const Core& Accelerator::core(int id) const {
   if (id < 0 || static_cast<std::size_t>(id) >= cores.size())
@@ -295,6 +291,15 @@ std::vector<std::vector<int>> Accelerator::all_shortest_paths(int from, int to) 
     }
   }
   return out;
+}
+
+std::string Accelerator::link_name(int link_id) const {
+  const auto& link = links_.at(static_cast<std::size_t>(link_id));
+  if (!link.is_bus()) return "link " + std::to_string(link.sender) + "->" + std::to_string(link.receiver);
+  std::string members;
+  if (link.connection < connectivity.size())
+    for (int c : connectivity[link.connection].cores) members += (members.empty() ? "" : ", ") + std::to_string(c);
+  return "bus " + std::to_string(link.connection) + " (cores " + members + ")";
 }
 
 bool Accelerator::touches_offchip(const CommunicationLink& link) const {

@@ -96,7 +96,7 @@ void write_totals(yamlx::YamlText& out, const pipeline::GroupResult& g) {
 
 // Slack of each resource (core, link) = its idle time within one iteration, least first; resources
 // in first-use order among equals.
-void write_resource_slack(yamlx::YamlText& out, const pipeline::GroupResult& g) {
+void write_resource_slack(yamlx::YamlText& out, const pipeline::GroupResult& g, const hardware::Accelerator& acc) {
   const auto& ss = g.schedule;
   const auto& a = g.allocation;
   std::map<std::string, std::int64_t> busy;
@@ -110,7 +110,7 @@ void write_resource_slack(yamlx::YamlText& out, const pipeline::GroupResult& g) 
     if (n.kind == SsKind::Compute)
       for (int c : n.cores) occupy("core " + std::to_string(c), "core", n.slot);
     if (n.kind == SsKind::Transfer && a.plan[i] >= 0)
-      for (int l : n.plans[static_cast<std::size_t>(a.plan[i])].links) occupy("link " + std::to_string(l), "link", n.slot);
+      for (int l : n.plans[static_cast<std::size_t>(a.plan[i])].links) occupy(acc.link_name(l), "link", n.slot);
   }
   std::vector<std::tuple<std::int64_t, std::string, std::string>> slack;
   for (const auto& [r, k] : resources) slack.emplace_back(a.latency_per_iteration - busy[r], r, k);
@@ -163,7 +163,7 @@ void write_compute_contributors(yamlx::YamlText& out, const pipeline::GroupResul
 }
 
 // The transfers of slot s over their chosen plan: path cycles, reuse and MILP contribution.
-void write_transfer_contributors(yamlx::YamlText& out, const pipeline::GroupResult& g, int s) {
+void write_transfer_contributors(yamlx::YamlText& out, const pipeline::GroupResult& g, const hardware::Accelerator& acc, int s) {
   const auto& ss = g.schedule;
   const auto& a = g.allocation;
   out << YAML::Key << "transfer_contributors" << YAML::Value << YAML::BeginSeq;
@@ -175,6 +175,9 @@ void write_transfer_contributors(yamlx::YamlText& out, const pipeline::GroupResu
     out << YAML::Key << "tensor_bits" << YAML::Value << ss.tensors[static_cast<std::size_t>(n.inputs.front())].bits;
     out << YAML::Key << "min_link_bw" << YAML::Value;
     num(out, p.min_bandwidth);
+    out << YAML::Key << "links" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (int l : p.links) out << acc.link_name(l);
+    out << YAML::EndSeq;
     out << YAML::Key << "raw_path_cycles" << YAML::Value << p.latency;
     if (!p.link_costs.empty()) {  // a DMA-priced plan: its slowest link's runs and descriptors
       const auto slowest = std::max_element(p.link_costs.begin(), p.link_costs.end(),
@@ -192,13 +195,13 @@ void write_transfer_contributors(yamlx::YamlText& out, const pipeline::GroupResu
   out << YAML::EndSeq;
 }
 
-void write_slots(yamlx::YamlText& out, const pipeline::GroupResult& g) {
+void write_slots(yamlx::YamlText& out, const pipeline::GroupResult& g, const hardware::Accelerator& acc) {
   out << YAML::Key << "slots" << YAML::Value << YAML::BeginSeq;
   for (int s = 0; s <= g.schedule.max_slot; ++s) {
     out << YAML::BeginMap << YAML::Key << "slot" << YAML::Value << s;
     out << YAML::Key << "slot_latency_cycles" << YAML::Value << g.allocation.slot_latency[static_cast<std::size_t>(s)];
     write_compute_contributors(out, g, s);
-    write_transfer_contributors(out, g, s);
+    write_transfer_contributors(out, g, acc, s);
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
@@ -206,14 +209,14 @@ void write_slots(yamlx::YamlText& out, const pipeline::GroupResult& g) {
 
 }  // namespace
 
-std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& g) {
+std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& g, const hardware::Accelerator& acc) {
   yamlx::YamlText out;
   out << YAML::BeginMap;
   write_totals(out, g);
   if (!g.allocation.slot_latency.empty()) {  // without an allocation the file holds the totals only
-    write_resource_slack(out, g);
+    write_resource_slack(out, g, acc);
     write_tensor_reuse(out, g);
-    write_slots(out, g);
+    write_slots(out, g, acc);
   }
   out << YAML::EndMap;
   return done(out);

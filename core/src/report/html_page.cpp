@@ -16,7 +16,7 @@ svg { display: block; font-size: 11px; } svg.schedule { cursor: grab; user-selec
 rect.bar.compute { fill: #3a7d44; stroke: #fff; stroke-width: 0.5; }
 rect.bar.transfer { fill: #b5523b; stroke: #fff; stroke-width: 0.5; }
 .hint { color: #666; font-size: 12px; } .controls button { margin-right: 4px; }
-td.none { color: #aaa; } table.results th { cursor: pointer; } tr.front td { background: #fde8e8; }
+td.none { color: #aaa; } table.groups td:nth-child(2) { text-align: left; } table.results th { cursor: pointer; } tr.front td { background: #fde8e8; }
 tr.estimated td:first-child::before { content: "\2248 "; color: #b36b00; } tr.estimated td { font-style: italic; }
 )CSS";
 

@@ -4,6 +4,7 @@
 
 #include "html_page.hpp"
 #include "report_data.hpp"
+#include "workload_graph.hpp"
 
 namespace stream::report {
 
@@ -16,6 +17,7 @@ std::string report_html(const pipeline::RunResult& r, const hardware::Accelerato
   data["summary"] = nlohmann::ordered_json::parse(summary_json);
   data["groups"] = nlohmann::ordered_json::array();
   for (const auto& g : r.groups) data["groups"].push_back(detail::group_report_data(g, acc));
+  data["workload_graph"] = detail::workload_graph_data(r);
   return detail::html_page("Stream report", "report-data", data, detail::kReportPageScript);
 }
 

@@ -28,7 +28,7 @@ const pipeline::LayoutChoice* choice_of(const pipeline::RunResult& r, const std:
 
 // A DMA conversion's two sides: runs, descriptors and cycles of the read and of the write.
 void dma_sides_yaml(yamlx::YamlText& out, const pipeline::DmaConversionCost& d, const hardware::Accelerator& acc) {
-  out << YAML::Key << "dma_link" << YAML::Value << acc.links().at(static_cast<std::size_t>(d.link)).str();
+  out << YAML::Key << "dma_link" << YAML::Value << acc.link_name(d.link);
   auto side = [&](const char* key, const auto& cost) {
     out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginMap;
     out << YAML::Key << "runs" << YAML::Value << cost.runs;

@@ -48,7 +48,7 @@ json schedule_data(const pipeline::GroupResult& g, const Timeline& t) {
 json memory_data(const pipeline::GroupResult& g, const hardware::Accelerator& acc) {
   json cores = json::array();
   for (const auto& [c, occ] : pipeline::slot_occupancy(g))
-    cores.push_back({{"core", c}, {"label", "Core " + std::to_string(c) + " [" + acc.core(c).name + "]"},
+    cores.push_back({{"core", c}, {"label", "core " + std::to_string(c) + " [" + acc.core(c).name + "]"},
                      {"capacity_bits", acc.core(c).memory_capacity()}, {"reserved_bits", occ.reserved_bits},
                      {"occupancy_bits", occ.bits}});
   return cores;
@@ -77,13 +77,36 @@ json cost_data(const pipeline::GroupResult& g) {
   return {{"cores", core_ids}, {"nodes", nodes}};
 }
 
+// Where a slot's binding contributor runs: its cores, or its plan's links by their one name
+// (a transfer within one core uses no link, and says so rather than leaving the cell empty).
+std::string contributor_place(const schedule::SsNode& n, int plan, const hardware::Accelerator& acc) {
+  std::string where;
+  if (plan < 0) {
+    for (int c : n.cores) where += (where.empty() ? "core " : ", ") + std::to_string(c);
+    return where;
+  }
+  const auto& p = n.plans[static_cast<std::size_t>(plan)];
+  for (int l : p.links) where += (where.empty() ? "" : ", ") + acc.link_name(l);
+  if (!where.empty()) return where;
+  for (int c : p.targets) where += (where.empty() ? "no link: within core " : ", ") + std::to_string(c);
+  return where.empty() ? "no link" : where;
+}
+
+// A transfer binds "off-chip" when it reads or writes the off-chip core, not merely because its
+// bus also reaches DRAM: a core-to-core transfer on a shared bus is on-chip traffic.
+bool moves_offchip(const schedule::TransferPlan& p, const hardware::Accelerator& acc) {
+  auto is_offchip = [&](int c) { return c == acc.offchip_core_id; };
+  return acc.offchip_core_id >= 0 &&
+         (std::any_of(p.sources.begin(), p.sources.end(), is_offchip) || std::any_of(p.targets.begin(), p.targets.end(), is_offchip));
+}
+
 json bottleneck_data(const pipeline::GroupResult& g, const hardware::Accelerator& acc) {
   const auto& ss = g.schedule;
   const auto& a = g.allocation;
   json out = json::array();
   for (int s = 0; s <= ss.max_slot && s < static_cast<int>(a.slot_latency.size()); ++s) {
     json best = {{"slot", s}, {"latency_cycles", a.slot_latency[static_cast<std::size_t>(s)]}, {"kind", "none"},
-                 {"node", ""}, {"resource", ""}, {"contribution_cycles", 0.0}};
+                 {"node", "-"}, {"resource", "-"}, {"contribution_cycles", 0.0}};
     double top = -1;
     for (std::size_t i = 0; i < ss.nodes.size(); ++i) {
       const auto& n = ss.nodes[i];
@@ -93,19 +116,21 @@ json bottleneck_data(const pipeline::GroupResult& g, const hardware::Accelerator
       const double v = transfer ? a.transfer_contribution[i] : static_cast<double>(n.active_latency);
       if (v <= top) continue;
       top = v;
-      std::string where, kind = transfer ? "link" : "compute";
-      for (int r : transfer ? n.plans[static_cast<std::size_t>(a.plan[i])].links : n.cores) {
-        where += (where.empty() ? "" : ", ") + (transfer ? acc.links()[static_cast<std::size_t>(r)].str() : "core " + std::to_string(r));
-        if (transfer && acc.touches_offchip(acc.links()[static_cast<std::size_t>(r)])) kind = "off-chip";
-      }
-      best["kind"] = kind;
+      const int plan = transfer ? a.plan[i] : -1;
+      best["kind"] = !transfer ? "compute" : moves_offchip(n.plans[static_cast<std::size_t>(plan)], acc) ? "off-chip" : "link";
       best["node"] = n.name;
-      best["resource"] = where;
+      best["resource"] = contributor_place(n, plan, acc);
       best["contribution_cycles"] = v;
     }
     out.push_back(best);
   }
   return out;
+}
+
+json layer_names(const Workload& w) {
+  json names = json::array();
+  for (std::size_t i : w.computation_nodes()) names.push_back(w.node(i).name);
+  return names;
 }
 
 }  // namespace
@@ -121,7 +146,8 @@ json group_report_data(const pipeline::GroupResult& g, const hardware::Accelerat
             {"latency_per_iteration_cycles", a.latency_per_iteration},
             {"overlap_cycles", a.overlap},
             {"total_latency_cycles", a.total_latency},
-            {"memory_fallback_actions", actions}};
+            {"memory_fallback_actions", actions},
+            {"layers", layer_names(g.workload)}};
   if (a.slot_latency.empty()) return j;
   const auto t = timeline(g, acc);
   j["schedule"] = schedule_data(g, t);

@@ -12,8 +12,9 @@
 //
 // Bottleneck: the slot latency is at least every contribution of its slot (a compute node's
 // active latency, a transfer's A / R on its links); the slot's binding contributor is the largest
-// (first in node order among equals), classed compute, link or off-chip (a link or bus touching
-// the off-chip core).
+// (first in node order among equals), classed compute, link or off-chip (a transfer from or to
+// the off-chip core; a core-to-core transfer on a bus that also reaches DRAM is a link), and
+// placed on its cores or on its links by their one name (Accelerator::link_name).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -1,5 +1,7 @@
-// Draws report.html from the JSON in #report-data (written by report_data.cpp): the summary, and
-// per group its schedule (zoom with the wheel or the buttons, pan by dragging), memory occupancy
+// Draws report.html from the JSON in #report-data (written by report_data.cpp and
+// workload_graph.cpp): the summary with the energy split, the groups one after another and a
+// table of them with their layers (each linking to its section), the workload graph coloured by
+// fusion group, and per group (with links to the previous and next) its schedule (zoom with the wheel or the buttons, pan by dragging), memory occupancy
 // per core against capacity, the cost table as heatmaps and the binding contributor per slot.
 // Sets data-rendered="ok" on <body> when done, data-error when a script error occurred. Runs after
 // page_common.js (SVGNS, el, the error hook).
@@ -30,7 +32,9 @@
     const body = el("tbody", {}, t);
     rows.forEach(function (r) {
       const row = el("tr", {}, body);
-      r.forEach(function (c) { el("td", {}, row, c); });
+      r.forEach(function (c) {
+        if (c instanceof Node) el("td", {}, row).appendChild(c); else el("td", {}, row, c);
+      });
     });
     return t;
   }
@@ -42,17 +46,90 @@
     table(sec, ["total latency", "total energy", "EDP", "MAC spatial utilisation", "end-to-end MAC utilisation", "cost fallbacks"],
           [[num(S.total_latency) + " cycles", num(S.total_energy) + " pJ", num(S.edp) + " pJ·cycles",
             pct(S.mac_spatial_utilization), pct(S.end_to_end_mac_utilization), fallbacks]]);
+    energySplit(S, sec);
+    el("h3", {}, sec, "The whole network, group by group");
+    networkTimeline(S, D.groups, sec);
     const rows = [];
     for (const key in S.groups || {}) {
       const g = S.groups[key], m = g.metrics || {}, f = g.memory_fallback;
+      const layers = (byKey[key] || {}).layers || [];
       const mf = f ? "fill " + f.fill_fraction + (f.excluded_cores.length ? ", excluded cores " + f.excluded_cores.join(" ") : "") +
                      (f.split_from !== undefined ? ", cut from group " + f.split_from : "") : "none";
-      rows.push([key, num(g.latency) + " cycles", num(g.percentage) + " %", num(g.energy) + " pJ", g.status,
-                 pct(m.mac_spatial_utilization), pct(m.end_to_end_mac_utilization), g.costs ? String(g.costs.fallback) : "-", mf]);
+      rows.push([el("a", { href: "#" + key }, null, key), layerList(layers), num(g.latency) + " cycles", num(g.percentage) + " %",
+                 num(g.energy) + " pJ", g.status, pct(m.mac_spatial_utilization), pct(m.end_to_end_mac_utilization), g.costs ? String(g.costs.fallback) : "-", mf]);
     }
-    table(sec, ["group", "latency", "share", "energy", "status", "MAC spatial util.", "end-to-end util.", "cost fallbacks",
-                "memory fallback"], rows);
+    table(sec, ["group", "layers", "latency", "share", "energy", "status", "MAC spatial util.", "end-to-end util.", "cost fallbacks",
+                "memory fallback"], rows).setAttribute("class", "groups");
     conversions(S, sec);
+  }
+
+  function layerList(layers) {
+    const shown = layers.slice(0, 4).join(", ");
+    return layers.length + (layers.length ? ": " + shown + (layers.length > 4 ? ", ..." : "") : "");
+  }
+
+  // Energy by where it is spent, over every group: the cores' computation, the links' transfers
+  // (docs/energy.md) and the off-chip memory's accesses.
+  function energySplit(S, sec) {
+    const parts = { compute: 0, transfer: 0, offchip: 0 };
+    for (const key in S.groups || {}) {
+      const b = S.groups[key].energy_breakdown || {};
+      for (const k in parts) parts[k] += b[k] || 0;
+    }
+    const total = parts.compute + parts.transfer + parts.offchip;
+    const share = function (v) { return total > 0 ? (100 * v / total).toFixed(1) + " %" : "-"; };
+    el("h3", {}, sec, "Energy split");
+    table(sec, ["compute (cores)", "transfers (links)", "off-chip memory accesses"],
+          [[num(parts.compute) + " pJ (" + share(parts.compute) + ")", num(parts.transfer) + " pJ (" + share(parts.transfer) + ")",
+            num(parts.offchip) + " pJ (" + share(parts.offchip) + ")"]]);
+    el("p", { class: "hint" }, sec, "transfers: words moved on each link x its unit_energy_cost (0 when the accelerator file " +
+       "gives none); off-chip: accesses of the DRAM port's width x its read or write cost (docs/energy.md).");
+  }
+
+  // The groups one after another on one cycle axis (they run in sequence), each as wide as its
+  // latency; a click goes to the group's section.
+  function networkTimeline(S, groups, sec) {
+    const left = 280, width = 940, total = Math.max(S.total_latency || 0, 1);
+    const svg = el("svg", { id: "network-timeline", width: left + width + 20, height: 62 }, sec);
+    el("text", { x: 6, y: 24 }, svg, "groups in order (" + groups.length + ")");
+    let t = 0;
+    groups.forEach(function (g, i) {
+      const x0 = left + width * t / total, w = Math.max(1, width * g.total_latency_cycles / total);
+      const grp = el("g", { class: "group-span", "data-group": g.index, style: "cursor:pointer" }, svg);
+      el("title", {}, grp, "group " + g.index + ": " + g.total_latency_cycles + " cycles from cycle " + t + "; layers " +
+         layerList(g.layers || []));
+      el("rect", { x: x0, y: 8, width: w, height: 26, fill: i % 2 ? "#5b8fd6" : "#2c5aa0", stroke: "#fff" }, grp);
+      if (textWidth(String(g.index), 11) < w - 4) el("text", { x: x0 + 2, y: 25, fill: "#fff" }, grp, String(g.index));
+      grp.addEventListener("click", function () { location.hash = "group_" + g.index; });
+      t += g.total_latency_cycles;
+    });
+    el("text", { x: left, y: 52, fill: "#555" }, svg, "0");
+    el("text", { x: left + width, y: 52, "text-anchor": "end", fill: "#555" }, svg, num(total) + " cycles");
+  }
+
+  // The layers as a layered graph (columns from the C++ side), coloured by fusion group; a
+  // layer's tooltip gives its name, type and group, a click goes to the group.
+  function workloadGraph(W, parent) {
+    if (!W || !W.nodes.length) return;
+    const dx = 26, dy = 16, pad = 12, r = 5;
+    const width = pad * 2 + Math.max(W.columns - 1, 0) * dx, height = pad * 2 + Math.max(W.rows - 1, 0) * dy;
+    const box = el("div", { class: "graph", style: "overflow:auto; max-height:520px; border:1px solid #ddd" }, parent);
+    const svg = el("svg", { id: "workload-graph", width: width, height: height }, box);
+    const at = function (n) { return [pad + n.column * dx, pad + n.row * dy]; };
+    const colour = function (g) { return "hsl(" + Math.round((g * 137.508) % 360) + ",60%,45%)"; };
+    W.edges.forEach(function (e) {
+      const a = at(W.nodes[e[0]]), b = at(W.nodes[e[1]]);
+      el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: "#bbb" }, svg);
+    });
+    W.nodes.forEach(function (n) {
+      const p = at(n), grp = el("g", { class: "layer", "data-group": n.group, style: "cursor:pointer" }, svg);
+      el("title", {}, grp, n.name + " (" + n.type + "), group " + n.group);
+      el("circle", { cx: p[0], cy: p[1], r: r, fill: colour(n.group), stroke: "#fff" }, grp);
+      grp.addEventListener("click", function () { location.hash = "group_" + n.group; });
+    });
+    const plural = function (n, w) { return n + " " + w + (n === 1 ? "" : "s"); };
+    el("p", { class: "hint" }, parent, plural(W.nodes.length, "layer") + ", " + plural(W.edges.length, "edge") + "; one colour per fusion group, " +
+       "columns by the longest chain of layers before each; hover a layer for its name, click it to go to its group.");
   }
 
   // --layout choose: the layout conversions, the groups on a core and those on the DMA (which have
@@ -237,6 +314,11 @@
   function group(g, root) {
     const sec = el("section", { class: "group", id: "group_" + g.index }, root);
     el("h2", {}, sec, "Group " + g.index + " (" + g.status + ")");
+    const nav = el("p", { class: "nav" }, sec), at = D.groups.indexOf(g);
+    if (at > 0) el("a", { href: "#group_" + D.groups[at - 1].index }, nav, "\u2190 group " + D.groups[at - 1].index);
+    el("a", { href: "#summary", style: "margin: 0 12px" }, nav, "summary");
+    if (at + 1 < D.groups.length) el("a", { href: "#group_" + D.groups[at + 1].index }, nav, "group " + D.groups[at + 1].index + " \u2192");
+    el("p", { class: "layers" }, sec, "Layers (" + (g.layers || []).length + "): " + (g.layers || []).join(", "));
     el("p", {}, sec, g.iterations + " iteration(s) of " + g.latency_per_iteration_cycles + " cycles; consecutive iterations overlap by " +
        g.overlap_cycles + " cycles; total " + g.total_latency_cycles + " cycles" +
        (g.memory_fallback_actions.length ? "; memory fallback: " + g.memory_fallback_actions.join("; ") : ""));
@@ -252,8 +334,13 @@
   }
 
   const D = JSON.parse(document.getElementById("report-data").textContent);
+  const byKey = {};
+  D.groups.forEach(function (g) { byKey["group_" + g.index] = g; });
   const root = document.getElementById("report");
   summary(D.summary, root);
+  const graph = el("section", { id: "workload" }, root);
+  el("h2", {}, graph, "Workload graph and fusion groups");
+  workloadGraph(D.workload_graph, graph);
   D.groups.forEach(function (g) { group(g, root); });
   // Where the first group's panels are, for the browser test's screenshot check.
   const where = function (sel) {
@@ -262,6 +349,7 @@
     const r = e.getBoundingClientRect();
     return [Math.round(r.left), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)];
   };
-  document.body.setAttribute("data-panels", JSON.stringify({ schedule: where("svg.schedule"), memory: where("div.memory") }));
+  document.body.setAttribute("data-panels", JSON.stringify({ schedule: where("svg.schedule"), memory: where("div.memory"),
+                                                             timeline: where("#network-timeline"), graph: where("#workload-graph") }));
   document.body.setAttribute("data-rendered", "ok");
 })();

@@ -36,7 +36,7 @@ inline std::vector<Resource> resources(const pipeline::GroupResult& g, const har
           const int col = it == acc.coordinates.end() ? c : it->second[0];
           const int row = it == acc.coordinates.end() ? 0 : it->second[1];
           r.sort_key = c;
-          r.label = "Core " + std::to_string(c) + " [" + acc.core(c).type.str() + "] (col=" + std::to_string(col) +
+          r.label = "core " + std::to_string(c) + " [" + acc.core(c).type.str() + "] (col=" + std::to_string(col) +
                     ", row=" + std::to_string(row) + ")";
           out.push_back(r);
         }
@@ -52,8 +52,7 @@ inline std::vector<Resource> resources(const pipeline::GroupResult& g, const har
         r.sort_key = link.is_bus() ? 2000000000 + l : 1000000000 + std::int64_t{std::max(link.sender, 0)} * 100000 + std::max(link.receiver, 0);
         char bw[32];
         std::snprintf(bw, sizeof bw, "%g", link.bandwidth);
-        r.label = link.is_bus() ? "Bus " + std::to_string(l) + " (bw=" + bw + ")"
-                                : "Link " + std::to_string(link.sender) + "\u2192" + std::to_string(link.receiver) + " (bw=" + bw + ")";
+        r.label = acc.link_name(l) + " (bw=" + bw + ")";
         out.push_back(r);
       }
   }

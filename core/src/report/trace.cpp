@@ -142,7 +142,7 @@ class TraceBuilder {
     for (const auto& l : out_t.loops)
       loops.push_back({{"dim", "z" + std::to_string(l.dim)}, {"size", l.size}, {"relevant", l.effect == schedule::LoopEffect::Varying}});
     std::string path = "Path";
-    for (int l : p.links) path += " " + acc_.links()[static_cast<std::size_t>(l)].str();
+    for (int l : p.links) path += " " + acc_.link_name(l);
     for (int l : p.links)
       pending_.push_back({row_of(false, l), json{{"name", n.name + " [" + std::to_string(k) + "]"},
                         {"cat", const_in || const_out ? "transfer_const" : "transfer"},
@@ -164,7 +164,7 @@ class TraceBuilder {
                           {"input_of", in_t.name},
                           {"output_of", out_t.name},
                           {"full_path", path},
-                          {"this_link", acc_.links()[static_cast<std::size_t>(l)].str()},
+                          {"this_link", acc_.link_name(l)},
                           {"tensor_bits", in_t.bits},
                           {"reuse", {{"reuse_factor", R}, {"loops", loops}}}}}}});
   }

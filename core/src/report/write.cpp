@@ -43,7 +43,7 @@ void write_results(const pipeline::RunResult& r, const hardware::Accelerator& ac
     make_directory(gd);
     write(gd / "mapping.yaml", mapping::mapping_yaml(g.workload, g.mapping));
     write(gd / "core_cost_lut.yaml", core_cost_lut_yaml(g));
-    write(gd / "slot_latency_breakdown.yaml", slot_latency_breakdown_yaml(g));
+    write(gd / "slot_latency_breakdown.yaml", slot_latency_breakdown_yaml(g, acc));
     write(gd / "optimization_metrics.yaml", optimization_metrics_yaml(g, solver, inline_timings));
     if (!g.allocation.slot_latency.empty()) {
       write(gd / "steady_state_trace.json", steady_state_trace_json(g, acc));

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "scratch_dir.hpp"
 #include "stream_cli.hpp"
 
 namespace fs = std::filesystem;
@@ -19,7 +20,8 @@ namespace {
 // tpu_like_quad_core with the compute cores' DRAM read cost replaced by `r_cost`.
 fs::path hardware_with_dram_read_cost(const std::string& r_cost) {
   const fs::path src = fs::path(STREAM_INPUTS_DIR) / "hardware";
-  const fs::path dir = fs::temp_directory_path() / ("stream_nonfinite_" + std::to_string(::getpid()) + "_" + r_cost);
+  static const stream::test::ScratchDir scratch("stream_nonfinite_");
+  const fs::path dir = scratch.path() / r_cost;
   fs::create_directories(dir / "cores");
   fs::copy_file(src / "tpu_like_quad_core.yaml", dir / "hw.yaml", fs::copy_options::overwrite_existing);
   for (const auto& e : fs::directory_iterator(src / "cores"))

@@ -1,8 +1,6 @@
 // Shared helpers of the torch frontend tests: load a program built in memory, find nodes.
 #pragma once
 
-#include <unistd.h>
-
 #include <atomic>
 #include <functional>
 #include <filesystem>
@@ -14,17 +12,14 @@
 #include <stream/registry/registries.hpp>
 
 #include "pt2_writer.hpp"
+#include "scratch_dir.hpp"
 #include "stream_torch/torch_frontend.hpp"
 
 namespace torch_test {
 
 inline std::filesystem::path temp_dir() {
-  static const auto dir = [] {
-    auto d = std::filesystem::temp_directory_path() / ("stream_torch_test_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(d);
-    return d;
-  }();
-  return dir;
+  static const stream::test::ScratchDir dir("stream_torch_test_");
+  return dir.path();
 }
 
 inline std::filesystem::path temp_file(const std::string& stem) {

@@ -74,13 +74,15 @@ int count_colour(const Image& img, const std::vector<int>& r, unsigned hex, int 
   return n;
 }
 
-void check_in_browser(const fs::path& run, const std::string& name) {
+// `dom_out`: the DOM after the script ran, for the caller's own checks.
+void check_in_browser(const fs::path& run, const std::string& name, std::string* dom_out = nullptr) {
   SCOPED_TRACE(name);
   const auto page = run / "report.html";
   const auto scratch = run.parent_path();
   // 1. The DOM after the script ran, and the console.
   // The same width as the screenshot: the layout (where the panels are) depends on it.
   const auto dom = browse(page, "--window-size=1280,800 --virtual-time-budget=5000 --dump-dom", scratch, "dom.log");
+  if (dom_out) *dom_out = dom;
   const auto log = stream::test::read(scratch / "dom.log");
   for (std::size_t p = log.find(":CONSOLE"); p != std::string::npos; p = log.find(":CONSOLE", p + 1))
     ADD_FAILURE() << "console message: " << log.substr(p, log.find('\n', p) - p);
@@ -93,8 +95,11 @@ void check_in_browser(const fs::path& run, const std::string& name) {
   ASSERT_TRUE(std::regex_search(body, m, std::regex("data-panels=\"([^\"]*)\"")));
   const auto panels = nlohmann::json::parse(std::regex_replace(m[1].str(), std::regex("&quot;"), "\""));
   const auto sched = panels["schedule"].get<std::vector<int>>(), mem = panels["memory"].get<std::vector<int>>();
+  const auto timeline = panels["timeline"].get<std::vector<int>>(), graph = panels["graph"].get<std::vector<int>>();
   ASSERT_EQ(sched.size(), 4u);
   ASSERT_EQ(mem.size(), 4u);
+  ASSERT_EQ(timeline.size(), 4u);
+  ASSERT_EQ(graph.size(), 4u);
   // 2. A screenshot tall enough for both panels of the first group.
   const int height = mem[1] + mem[3] + 20;
   const auto png = scratch / (name + ".png");
@@ -112,6 +117,10 @@ void check_in_browser(const fs::path& run, const std::string& name) {
   // and the capacity in red (#d62728, a line or a note).
   EXPECT_GT(count_colour(img, mem, 0x5b8fd6), 2000) << "no occupancy drawn in the memory panel";
   EXPECT_GT(count_colour(img, mem, 0xd62728, 40), 100) << "no capacity in the memory panel";
+  // The whole network's timeline: the groups' bars (alternating #2c5aa0 and #5b8fd6) fill it.
+  EXPECT_GT(count_colour(img, timeline, 0x2c5aa0) + count_colour(img, timeline, 0x5b8fd6), 20000) << "no groups in the timeline";
+  // The workload graph: group 0's layers are drawn in its colour (hsl(0, 60 %, 45 %) = #b82e2e).
+  EXPECT_GT(count_colour(img, graph, 0xb82e2e), 40) << "no layers of group 0 in the workload graph";
 }
 
 // The sweep report's DOM after the page's script ran, failing the test on any console message.
@@ -135,7 +144,21 @@ std::size_t occurrences(const std::string& text, const std::string& s) {
 TEST(BrowserReport, DefaultAndMultiGroupReportsRenderWithoutConsoleErrors) {
   if (chromium().empty()) GTEST_SKIP() << "chromium not found (/usr/bin/chromium): scripts/setup.sh installs it";
   check_in_browser(stream::test::default_run("browser_default"), "default");
-  check_in_browser(stream::test::multi_group_run("browser_multi"), "multi");
+  std::string dom;
+  check_in_browser(stream::test::multi_group_run("browser_multi"), "multi", &dom);
+  // What the page says of the int8 ResNet-18's ten groups: one bar each on the network's
+  // timeline, its 48 layers in the graph (20 convolutions, 17 ReLUs, 8 Adds, the two pools and
+  // the Gemm), the energy in three parts, each group's layers (group 1 is layer1.0: two
+  // convolutions with their ReLUs and the residual Add) and links between the groups' sections.
+  EXPECT_EQ(occurrences(dom, "class=\"group-span\""), 10u);
+  EXPECT_EQ(occurrences(dom, "<circle"), 48u);
+  EXPECT_NE(dom.find("Energy split"), std::string::npos);
+  for (const char* part : {"compute (cores)", "transfers (links)", "off-chip memory accesses"})
+    EXPECT_NE(dom.find(part), std::string::npos) << part;
+  EXPECT_NE(dom.find("5: /layer1/layer1.0/conv1/Conv, /layer1/layer1.0/relu/Relu, /layer1/layer1.0/conv2/Conv, "
+                     "/layer1/layer1.0/Add, ..."), std::string::npos);
+  EXPECT_NE(dom.find("<a href=\"#group_1\">group 1 \u2192</a>"), std::string::npos);
+  EXPECT_NE(dom.find("<a href=\"#group_9\">group_9</a>"), std::string::npos);
 }
 
 TEST(BrowserReport, SweepReportRendersItsParetoPlotWithoutConsoleErrors) {
@@ -155,6 +178,27 @@ TEST(BrowserReport, SweepReportRendersItsParetoPlotWithoutConsoleErrors) {
   EXPECT_GE(count("<circle"), 20u);
   EXPECT_GE(count("r=\"5\" fill=\"#d62728\""), 1u);
   EXPECT_EQ(count("<tr"), 33u);  // header + 32 points
+  // The plot's colour can be any swept parameter: the sweep file's four axes, no figure column.
+  EXPECT_EQ(count("<option value=\"hardware\">"), 1u);
+  for (const char* axis : {"workload", "cast", "intra_core_tiling"}) {
+    EXPECT_EQ(count("<option value=\"" + std::string(axis) + "\">"), 1u) << axis;
+  }
+  EXPECT_EQ(count("<option value=\"latency\""), 2u);  // x and y offer it, colour does not
+  // Two axes of this sweep change nothing on any system, and the page says so: the 2-conv is
+  // bf16 already (its input's elem_type is 16), so casting it to bf16 is no change, and tiling its
+  // D0 (the batch, of size 1) by 1 is none either. The hardware changes the figures; the one
+  // workload is no axis to judge.
+  EXPECT_EQ(count("class=\"inert-axis\""), 2u);
+  EXPECT_NE(dom.find("Note: cast changes nothing"), std::string::npos);
+  EXPECT_NE(dom.find("Note: intra_core_tiling changes nothing"), std::string::npos);
+  // Coloured by hardware (chosen in the URL): eight systems, eight colours in the legend, and the
+  // front ringed in black.
+  const auto coloured = browse(scratch / "out" / "report.html#colour=hardware",
+                               "--window-size=1280,800 --virtual-time-budget=5000 --dump-dom", scratch, "colour.log");
+  EXPECT_NE(coloured.find("selected=\"selected\">hardware</option>"), std::string::npos);
+  EXPECT_EQ(occurrences(coloured, "\u25cf "), 8u);
+  EXPECT_GE(occurrences(coloured, "stroke=\"#000\""), 1u);
+  EXPECT_EQ(occurrences(coloured, "fill=\"#d62728\""), 0u);
 }
 
 // A sweep with a point resting on estimates (the reference's fp32 2-conv uncast, beside it cast to

@@ -57,7 +57,6 @@ struct CommunicationLink {
   bool bidirectional = false;    ///< true for a bus
   std::size_t connection = 0;    ///< index into Accelerator::connectivity
   [[nodiscard]] bool is_bus() const { return bidirectional; }
-  [[nodiscard]] std::string str() const;  ///< "0->1 bw 32" or "bus[c0] bw 128"
 };
 
 struct MemorySharingGroup {
@@ -127,6 +126,10 @@ class STREAM_API Accelerator {
   [[nodiscard]] std::vector<std::vector<int>> shortest_simple_paths(int from, int to, std::size_t k) const;
   /// True when the link ends at the off-chip core, or is a bus the off-chip core is a member of.
   [[nodiscard]] bool touches_offchip(const CommunicationLink& link) const;
+  /// The one name of a link wherever a result shows it (report, trace, result files, terminal):
+  /// "link 0->1" for one direction of a point-to-point link, "bus 12 (cores 0, 1, 4)" for a bus,
+  /// numbered by its core_connectivity entry, which is where the user finds it in the file.
+  [[nodiscard]] std::string link_name(int link_id) const;
   /// The DMA model of a link's connection; null when the connection has none.
   [[nodiscard]] const DmaModel* dma_of(const CommunicationLink& link) const;
   /// The link ids along a path of core ids.

@@ -3,13 +3,15 @@
 #include <fstream>
 
 #include "../onnx_test_util.hpp"
+#include "scratch_dir.hpp"
 
 using namespace onnx_test;
 
 namespace {
 
 std::filesystem::path write_bytes(const std::string& name, const std::string& bytes) {
-  auto path = std::filesystem::temp_directory_path() / ("stream-onnx-errors-" + std::to_string(::getuid()) + "-" + name);
+  static const stream::test::ScratchDir scratch("stream-onnx-errors-");
+  auto path = scratch.path() / name;
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
 }

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "../onnx_test_util.hpp"
+#include "scratch_dir.hpp"
 #include "stream_cli.hpp"
 
 using namespace onnx_test;
@@ -105,8 +106,8 @@ TEST(HostileSizes, OutOfRangeConstantGatherIndexIsRejected) {
 // `stream run` on the model, output under a fresh temporary directory.
 stream::test::CliResult run_model(const ModelBuilder& m) {
   const auto model = m.save_temp(test_file());
-  const auto out = std::filesystem::temp_directory_path() / ("stream_hostile_" + std::to_string(::getpid()));
-  return stream::test::run_stream("run --workload '" + model.string() + "' --out '" + out.string() + "'");
+  static const stream::test::ScratchDir out("stream_hostile_");
+  return stream::test::run_stream("run --workload '" + model.string() + "' --out '" + out.path().string() + "'");
 }
 
 // Both runs below once ended in a crash or an abort; both models need far more memory than any
