@@ -3,6 +3,9 @@
 // else its latest), ping, tools/list and tools/call, ignores notifications, and answers any other
 // request with "method not found". A tool's stream::Error is a tool result with isError set and
 // the error's text (file:line:column and the problem), not a protocol error, so an agent sees it.
+// A tool whose input schema says `additionalProperties: false` refuses an argument its schema does
+// not list, before it runs: a tool error naming the argument, the nearest known name and the
+// names it takes.
 #pragma once
 
 #include <functional>

@@ -38,14 +38,34 @@ json object_schema(json properties, json required = json::array()) {
 
 const json kString = {{"type", "string"}};
 
+// A tool's arguments: every property described for the agent, and no other accepted
+// (`additionalProperties: false`: the server refuses an unknown argument by name, mcp_server.hpp).
+json tool_input_schema(json properties, json required = json::array()) {
+  json schema = object_schema(std::move(properties), std::move(required));
+  schema["additionalProperties"] = false;
+  return schema;
+}
+
+// A property's schema with its description.
+json with_description(json schema, const char* description) {
+  schema["description"] = description;
+  return schema;
+}
+
+json described_text(const char* description) { return with_description(kString, description); }
+
 std::string text_arg(const json& args, const char* key, const std::string& fallback = "") {
   return args.contains(key) && !args[key].is_null() ? args[key].get<std::string>() : fallback;
 }
 
+constexpr const char* kHardwareWords =
+    "The accelerator YAML: a file, or one of list_inputs' hardware (default: the bundled TPU-like quad core)";
+
 McpTool list_inputs() {
   return {"list_inputs", "The bundled example inputs: hardware descriptions, workloads, mappings and sweep files "
                          "(paths relative to the bundled inputs, usable as they are in the other tools).",
-          object_schema({{"kind", {{"type", "string"}, {"enum", {"hardware", "workload", "mapping", "sweeps"}}}}}),
+          tool_input_schema({{"kind", with_description({{"type", "string"}, {"enum", {"hardware", "workload", "mapping", "sweeps"}}},
+                                           "Which inputs to list (default: hardware)")}}),
           object_schema({{"inputs_dir", kString}, {"files", {{"type", "array"}, {"items", kString}}}}),
           [](const json& args) {
             const fs::path root = bundled_inputs_dir();
@@ -63,12 +83,12 @@ McpTool list_inputs() {
 
 McpTool list_blocks(HostContext& ctx) {
   return {"list_blocks", "The reference blocks (parameterised workloads): key, label, description, parameters.",
-          object_schema(json::object()), object_schema({{"blocks", {{"type", "array"}}}}),
+          tool_input_schema(json::object()), object_schema({{"blocks", {{"type", "array"}}}}),
           [&ctx](const json&) { return json{{"blocks", json::parse(blocks_json(ctx.plugins().registries()).dump())}}; }};
 }
 
 McpTool list_plugins(HostContext& ctx) {
-  return {"list_plugins", "The plugins found: id, version, status, what each provides.", object_schema(json::object()),
+  return {"list_plugins", "The plugins found: id, version, status, what each provides.", tool_input_schema(json::object()),
           object_schema({{"plugins", {{"type", "array"}}}}), [&ctx](const json&) {
             json plugins = json::array();
             for (const auto& r : ctx.plugins().plugins()) plugins.push_back(plugin_json(r));
@@ -80,8 +100,14 @@ McpTool validate(HostContext& ctx) {
   return {"validate",
           "Check a hardware description (and optionally a workload and a mapping): every problem with file, line "
           "and column, or a summary of the accelerator and the automatic mapping.",
-          object_schema({{"hardware", kString}, {"workload", kString}, {"mapping", kString}, {"tiling", kString}},
-                        {"hardware"}),
+          tool_input_schema({{"hardware", described_text("The accelerator YAML to check: a file, or one of list_inputs' "
+                                                         "hardware")},
+                        {"workload", described_text("A workload model to check against the hardware (optional): a file, or one "
+                                          "of list_inputs' workloads")},
+                        {"mapping", described_text("A mapping YAML to check against the hardware and workload (optional)")},
+                        {"tiling", described_text("An intra-core tiling to check, Node.D<n>=<tile>,... (optional; as stream "
+                                        "validate --intra-core-tiling)")}},
+                       {"hardware"}),
           object_schema({{"valid", {{"type", "boolean"}}}, {"errors", {{"type", "array"}}}, {"warnings", {{"type", "array"}}}},
                         {"valid", "errors", "warnings"}),
           [&ctx](const json& args) {
@@ -147,13 +173,24 @@ json run_summary(const RunOutcome& outcome, const fs::path& out_dir) {
 }
 
 json run_input_schema() {
-  return object_schema({{"hardware", kString}, {"workload", kString}, {"block", kString},
-                        {"params", {{"type", "object"}}}, {"inputs", {{"type", "object"}}}, {"mapping", kString},
-                        {"intra_core_tiling", kString},
-                        {"fusion_cut_points", kString}, {"experiment_id", kString},
-                        {"cast", {{"type", "string"}, {"description", "an element type, as stream run --cast takes it: bf16, f16, int8, f8e4m3fn, int4, ..."}}},
-                        {"time_limit", {{"type", "number"}, {"minimum", 0}}},
-                        {"strict", {{"type", "boolean"}}}});
+  return tool_input_schema(
+      {{"hardware", described_text(kHardwareWords)},
+       {"workload", described_text("The workload model (ONNX, or torch.export .pt2): a file, or one of list_inputs' workloads "
+                         "(default: the bundled 2-conv)")},
+       {"block", described_text("Instead of a workload file, a reference block's key (list_blocks), with params")},
+       {"params", with_description({{"type", "object"}}, "The block's parameters, name: value (with block)")},
+       {"inputs", with_description({{"type", "object"}}, "Scalar graph inputs' values, name: value, as stream run --input "
+                                                  "NAME=VALUE (an If on one takes its branch)")},
+       {"mapping", described_text("A mapping YAML, or search[?max=N&...] for the SwiGLU mapping search (default: automatic)")},
+       {"intra_core_tiling", described_text("Node.D<n>=<tile>,... for the automatic mapping")},
+       {"fusion_cut_points", described_text("per-layer, or node names N1,N2 (default: automatic)")},
+       {"experiment_id", described_text("The result folder's name under the output directory, one path component (default: "
+                              "built from the inputs)")},
+       {"cast", described_text("An element type to cast the model's floating-point tensors to, as stream run --cast takes it: "
+                     "bf16, f16, int8, f8e4m3fn, int4, ...")},
+       {"time_limit", with_description({{"type", "number"}, {"minimum", 0}}, "Per-level MILP time limit in seconds (0: none)")},
+       {"strict", with_description({{"type", "boolean"}}, "An ideal-cycle estimate for a Conv/Gemm/MatMul-like node is an "
+                                                   "error instead of a figure")}});
 }
 
 json run_output_schema() {
@@ -178,7 +215,7 @@ McpTool run_mapping(HostContext& ctx, const fs::path& out_dir) {
           }};
 }
 
-const json kJobSchema = object_schema({{"job", kString}}, {"job"});
+const json kJobSchema = tool_input_schema({{"job", described_text("The job's id, as submit_run returned it")}}, {"job"});
 const json kJobStatusSchema =
     object_schema({{"job", kString}, {"status", {{"type", "string"}, {"enum", {"running", "done", "failed", "cancelled"}}}},
                    {"last_step", kString}, {"error", kString}},
@@ -234,7 +271,10 @@ McpTool read_result_file(const fs::path& out_dir) {
   return {"read_result_file",
           "Read a result file (summary.yaml, group_0/core_cost_lut.yaml, ...) by its path relative to the output "
           "directory, as run_mapping's files lists it; at most 1 MiB. Symbolic links and '..' are refused.",
-          object_schema({{"path", {{"type", "string"}, {"maxLength", kMaxBeneathPathBytes}}}}, {"path"}),
+          tool_input_schema({{"path", with_description({{"type", "string"}, {"maxLength", kMaxBeneathPathBytes}},
+                                           "The file's path relative to the output directory (as a run's files "
+                                           "list it)")}},
+                       {"path"}),
           object_schema({{"path", kString}, {"text", kString}}, {"path", "text"}),
           [out_dir](const json& args) {
             const std::string path = text_arg(args, "path");
@@ -246,8 +286,11 @@ McpTool small_sweep(HostContext& ctx, const fs::path& out_dir) {
   return {"sweep",
           "A small sweep (at most 64 points): spec is a sweep file's content (axes: hardware, workload, mapping, "
           "intra_core_tiling, cast, block parameters; docs/sweep.md). Rows per point with status and figures.",
-          object_schema({{"spec", {{"type", "object"}}}, {"name", kString}, {"jobs", {{"type", "integer"}, {"minimum", 1}}}},
-                        {"spec"}),
+          tool_input_schema({{"spec", with_description({{"type", "object"}}, "The sweep file's content (axes, zip, sample, "
+                                                                 "budget; docs/sweep.md)")},
+                        {"name", described_text("The sweep's folder under sweeps/ in the output directory (default: sweep)")},
+                        {"jobs", with_description({{"type", "integer"}, {"minimum", 1}}, "Points evaluated at once (default 1)")}},
+                       {"spec"}),
           object_schema({{"rows", {{"type", "array"}}}, {"pareto", {{"type", "array"}}}, {"ok", {{"type", "integer"}}},
                          {"output_dir", kString}},
                         {"rows", "ok", "output_dir"}),

@@ -119,11 +119,15 @@ hardware::Accelerator take_accelerator(std::future<AcceleratorRead>& reading, co
 
 }  // namespace
 
+std::filesystem::path result_directory(const RunRequest& o) {
+  return std::filesystem::path(o.out) / experiment_id(o, o.workload);
+}
+
 namespace {
 
 PreparedRun prepare(const RunRequest& o, HostContext& ctx, const Progress& say) {
   PreparedRun run;
-  run.out_dir = std::filesystem::path(o.out) / experiment_id(o, o.workload);  // a bad id: before any work
+  run.out_dir = result_directory(o);  // a bad id: before any work
   run.options.layout = pipeline::parse_layout_mode(o.layout, "--layout");    // so is a bad layout mode
   run.options.cost_profile = pipeline::parse_cost_profile(o.cost_profile, "--cost-profile");  // and profile
   const auto hw_path = resolve_input(o.hardware);

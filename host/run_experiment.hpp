@@ -80,6 +80,9 @@ struct RunOutcome {
   report::CostFallbacks fallbacks;
 };
 
+/// Where the run's results go: OUT/ID, the given experiment id or one built from the inputs
+/// (throws stream::Error for an id that is not one path component). Reads no file.
+[[nodiscard]] std::filesystem::path result_directory(const RunRequest& request);
 /// Reads the inputs and builds the options; throws stream::Error for bad input (before any work).
 [[nodiscard]] PreparedRun prepare_run(const RunRequest& request, HostContext& ctx, const Progress& progress);
 /// Runs the pipeline and writes the result files into out_dir; uses no plugin host. Under

@@ -222,6 +222,7 @@ ResolvedPoint PointResolver::resolve(const sweep::Point& point) const {
     const auto& axis = s.axes[a];
     const auto& value = axis.values[point.value[a]];
     p.axis_values.push_back(value);
+    p.typed_values.push_back(sweep::typed_value(axis, point.value[a]));
     if (sweep::is_hardware_override(axis.name)) p.overrides.push_back({std::string(sweep::override_path(axis.name)), value});
     else if (is_named_axis(axis.name)) identity += axis.name + "=" + apply_axis(s, axis.name, value, p, hashes) + "\n";
     else if (axis.name.starts_with(kInputPrefix)) inputs.push_back(axis.name.substr(kInputPrefix.size()) + "=" + value);
@@ -243,6 +244,15 @@ ResolvedPoint PointResolver::resolve(const sweep::Point& point) const {
   p.workload.params.insert(p.workload.params.end(), params.begin(), params.end());
   p.id = hex(fnv1a(identity));
   return p;
+}
+
+std::optional<fs::path> PointResolver::first_hardware() const {
+  for (const auto& axis : sweep_.axes)
+    if (axis.name == "hardware") {
+      std::string problem;
+      return hashes_->find(sweep_, axis.name, axis.values.front(), problem);
+    }
+  return hashes_->default_hardware;
 }
 
 std::string PointResolver::sweep_identity() const {

@@ -33,6 +33,7 @@ struct ResolvedPoint {
   std::size_t index = 0;  ///< in the sweep's product order
   std::string id;
   std::vector<std::string> axis_values;  ///< as written, per axis
+  std::vector<sweep::TypedValue> typed_values;  ///< as the results hold them, per axis (sweep::typed_value)
   std::filesystem::path hardware;
   std::vector<hardware::HardwareOverride> overrides;  ///< the `hardware/<path>` axes, in file order
   WorkloadSource workload;
@@ -58,6 +59,9 @@ class PointResolver {
   /// hardware and workload when there is no such axis. Shards of one sweep share it; a shard of an
   /// edited sweep file or input file has another (sweep_shard.hpp).
   [[nodiscard]] std::string sweep_identity() const;
+  /// The first hardware file: the hardware axis's first value, resolved, or the default when
+  /// there is no such axis; none when that value does not resolve (its points say why).
+  [[nodiscard]] std::optional<std::filesystem::path> first_hardware() const;
 
  private:
   struct Hashes;

@@ -37,6 +37,7 @@
 #include "host_context.hpp"
 #include "plugin_host.hpp"
 #include "sweep_lock.hpp"
+#include "sweep_preflight.hpp"
 #include "sweep_row.hpp"
 #include "sweep_shard.hpp"
 #include "validation.hpp"
@@ -209,11 +210,17 @@ pipeline::RunResult run_point(const ResolvedPoint& p, const Workload& w, const h
   return std::move(*s.best_run);
 }
 
+// An axis value as its row holds it: numbers and truth values as JSON's, text as valid UTF-8.
+Row cell(const sweep::TypedValue& value) {
+  if (const auto* text = std::get_if<std::string>(&value)) return io::to_valid_utf8(*text);
+  return std::visit([](const auto& v) { return Row(v); }, value);
+}
+
 Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const SharedInputs& in,
              const std::optional<fs::path>& keep_dir, const std::shared_ptr<pipeline::RunCache>& cache, bool strict) {
   const auto t0 = std::chrono::steady_clock::now();
   Row row{{"point", p.index}, {"id", p.id}};
-  for (std::size_t a = 0; a < sweep.axes.size(); ++a) row[sweep.axes[a].name] = io::to_valid_utf8(p.axis_values[a]);
+  for (std::size_t a = 0; a < sweep.axes.size(); ++a) row[sweep.axes[a].name] = cell(p.typed_values[a]);
   std::string status = "failed", reason = p.problem;
   if (reason.empty()) {
     const auto variant = p.overrides.empty()
@@ -468,6 +475,25 @@ void count_strict_failure(const Row& r, SweepOutcome& outcome) {
   if (outcome.strict_failures++ == 0) outcome.first_strict_failure = "point " + r["id"].get<std::string>() + ": " + reason;
 }
 
+// A rerun into a directory that has rows says so: silently skipping every point of a finished
+// sweep looked like a sweep that did nothing.
+void say_what_is_done(std::uint64_t points, std::uint64_t done, const fs::path& dir) {
+  if (done == 0)
+    std::fprintf(stderr, "[stream sweep] %llu points, 0 already in %s\n", static_cast<unsigned long long>(points),
+                 dir.string().c_str());
+  else
+    std::fprintf(stderr, "[stream sweep] resuming: %llu of %llu points already done in %s (--restart starts over)\n",
+                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(points), dir.string().c_str());
+}
+
+// --restart: the results of earlier runs go, so every point runs again. Only what a sweep writes
+// is removed (the row log, the final files, the points' folders with any staging folder a killed
+// run left in them); sweep.json is rewritten next, and the lock file stays, held by this run.
+void clear_results(const fs::path& dir) {
+  for (const char* name : {"results.jsonl", "results.csv", "pareto.csv", "report.html"}) fs::remove(dir / name);
+  fs::remove_all(dir / "points");
+}
+
 }  // namespace
 
 SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
@@ -477,9 +503,11 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   const auto shard = parse_shard(request.shard);
   const ShardPoints points(sweep, shard);
   const PointResolver resolver(sweep);
+  check_sweep_overrides(sweep, resolver);  // before anything is written: a typo stops the sweep at its line
   const fs::path& dir = request.out;
   fs::create_directories(dir);
   const SweepOutputLock output_lock(dir);  // before anything in DIR is read or written
+  if (request.restart) clear_results(dir);  // under the lock: no other sweep is writing them
   write_shard_record(dir, {resolver.sweep_identity(), sweep.path.string(), shard, sweep::product_size(sweep), sweep.sample,
                            request.strict});
   const int jobs =
@@ -498,8 +526,7 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
     return in;
   }();
   const auto to_do = static_cast<std::size_t>(std::count(todo.begin(), todo.end(), true));
-  std::fprintf(stderr, "[stream sweep] %llu points, %llu already in %s\n", static_cast<unsigned long long>(points.size()),
-               static_cast<unsigned long long>(points.size() - to_do), dir.string().c_str());
+  say_what_is_done(points.size(), points.size() - to_do, dir);
   Retries retries;
   {
     RowLog log(dir / "results.jsonl");

@@ -41,6 +41,9 @@ struct SweepRequest {
   /// `--strict`: a point whose figures would rest on an estimate for a Conv/Gemm/MatMul-like node
   /// fails with report::strict_message as its reason (the sweep goes on; the CLI then exits 2).
   bool strict = false;
+  /// `--restart`: remove the rows and result files an earlier run left in `out` (under the
+  /// sweep's lock) and evaluate every point again, instead of resuming.
+  bool restart = false;
 };
 
 struct SweepOutcome {

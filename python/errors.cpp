@@ -1,5 +1,6 @@
 #include "errors.hpp"
 
+#include <stream/diagnostics/diagnostics.hpp>
 #include <stream/error.hpp>
 
 namespace stream::python {
@@ -22,9 +23,38 @@ PyObject* new_type(py::module_& m, const char* name, const char* doc, py::tuple 
   return type;
 }
 
+// The place an error reports: its own, or when it lists several problems (a ValidationError,
+// whose own place is the file alone), the first problem's that has a line, so that `line` and
+// `column` point somewhere (they were 0). Every problem is in `problems`.
+Location place_of(const Error& e) {
+  const auto* several = dynamic_cast<const ValidationError*>(&e);
+  if (several == nullptr || e.where().line > 0) return e.where();
+  for (const auto& d : several->diagnostics())
+    if (d.where.line > 0) {
+      Location where = d.where;
+      if (where.file.empty()) where.file = e.where().file;
+      return where;
+    }
+  return e.where();
+}
+
+py::list problems_of(const Error& e) {
+  py::list out;
+  if (const auto* several = dynamic_cast<const ValidationError*>(&e))
+    for (const auto& d : several->diagnostics()) {
+      py::dict p;
+      p["file"] = d.where.file;
+      p["line"] = d.where.line;
+      p["column"] = d.where.column;
+      p["message"] = d.message;
+      out.append(p);
+    }
+  return out;
+}
+
 void raise(const Error& e) {
   PyObject* type = e.kind() == ErrorKind::BadInput ? input_error : internal_error;
-  const auto& where = e.where();
+  const Location where = place_of(e);
   py::object exc = py::reinterpret_borrow<py::object>(type)(py::str(e.what()));
   exc.attr("message") = e.message();
   exc.attr("file") = where.file;
@@ -32,6 +62,7 @@ void raise(const Error& e) {
   exc.attr("column") = where.column;
   exc.attr("node") = where.node;
   exc.attr("operand") = where.operand;
+  exc.attr("problems") = problems_of(e);
   PyErr_SetObject(type, exc.ptr());
 }
 

@@ -12,7 +12,9 @@
 #include <stream/report/cost_fallbacks.hpp>
 
 #include "arguments.hpp"
+#include "earlier_result.hpp"
 #include "errors.hpp"
+#include "inline_inputs.hpp"
 #include "inputs.hpp"
 #include "json_value.hpp"
 #include "plugin_host.hpp"
@@ -42,13 +44,18 @@ void lock_expansion(pipeline::RunOptions& ro, Session& s) {
   };
 }
 
-host::RunOutcome run(const RunArgs& args, const std::string& workload, const std::map<std::string, std::string>& params) {
-  auto& s = session();
+// The request with its workload: a file, or a block with its parameters.
+host::RunRequest with_workload(const RunArgs& args, const std::string& workload, const std::map<std::string, std::string>& params) {
   host::RunRequest request = args.request;
-  const auto source = workload_source(workload, params, s);
+  const auto source = workload_source(workload, params, session());
   request.workload.file = source.file;
   request.workload.block = source.block;
   request.workload.params = source.params;
+  return request;
+}
+
+host::RunOutcome run(const RunArgs& args, const host::RunRequest& request) {
+  auto& s = session();
   const host::Progress say = [verbose = args.verbose](const std::string& line) {
     if (verbose) std::cerr << "[stream_cpp] " << line << "\n";
   };
@@ -60,16 +67,17 @@ host::RunOutcome run(const RunArgs& args, const std::string& workload, const std
   return host::execute_run(std::move(prepared));
 }
 
-RunFigures evaluate_mapping(const std::string& hardware, const std::string& workload, const std::string& output_path,
+RunFigures evaluate_mapping(const py::object& hardware, const py::object& workload, const std::string& output_path,
                             const std::optional<std::string>& mapping, const std::optional<std::string>& intra_core_tiling,
                             const std::optional<py::object>& fusion_cut_points,
                             const std::optional<std::string>& experiment_id, const py::dict& block_params,
                             const std::optional<std::string>& cast, bool decompose, bool no_decompose, int threads,
                             double time_limit, bool memory_fallback, bool summary_only, bool verbose,
-                            const std::string& layout, bool strict, const py::dict& inputs) {
+                            const std::string& layout, bool strict, const py::dict& inputs, bool skip_if_exists) {
+  InlineInputs objects;  // a dict or a model given as an object, as files for the run's length
   RunArgs args;
   auto& r = args.request;
-  r.hardware = hardware;
+  r.hardware = objects.hardware(hardware);
   r.out = output_path;
   r.mapping = mapping.value_or("");
   r.intra_core_tiling = intra_core_tiling.value_or("");
@@ -93,15 +101,17 @@ RunFigures evaluate_mapping(const std::string& hardware, const std::string& work
   r.layout = layout;  // checked by prepare_run: a bad mode raises
   r.strict = strict;
   args.verbose = verbose;
-  const auto params = stringified(block_params);
+  const auto request = with_workload(args, objects.workload(workload), stringified(block_params));
+  if (skip_if_exists)
+    if (auto earlier = earlier_result(host::result_directory(request))) return std::move(*earlier);
   std::optional<host::RunOutcome> outcome;
   {
     py::gil_scoped_release release;
-    outcome = run(args, workload, params);
+    outcome = run(args, request);
   }
   auto figures = run_figures(*outcome);
   if (const auto note = report::fallback_note(outcome->fallbacks); !note.empty())
-    warn_estimates(note + " (Result.estimate_reasons, core_cost_lut.yaml)");
+    warn_estimates(note + " (Result.estimate_reasons, " + report::estimate_reasons_file(!summary_only) + ")");
   return figures;
 }
 
@@ -115,9 +125,9 @@ sweep::SweepFile sweep_spec(const py::object& spec) {
 }
 
 py::object sweep(const py::object& spec, const fs::path& out, int jobs, const std::optional<std::string>& shard,
-                 bool keep_points, bool strict) {
+                 bool keep_points, bool strict, bool restart) {
   auto& s = session();
-  host::SweepRequest request{sweep_spec(spec), out, jobs, shard.value_or(""), keep_points, &s.mutex, true, strict};
+  host::SweepRequest request{sweep_spec(spec), out, jobs, shard.value_or(""), keep_points, &s.mutex, true, strict, restart};
   host::SweepOutcome outcome;
   {
     py::gil_scoped_release release;
@@ -149,18 +159,23 @@ void register_runs(py::module_& m) {
         py::arg("no_decompose") = false, py::arg("threads") = 1, py::arg("time_limit") = 0.0,
         py::arg("memory_fallback") = true, py::arg("summary_only") = false, py::arg("verbose") = false,
         py::arg("layout") = "fixed", py::arg("strict") = false, py::arg("inputs") = py::dict(),
+        py::arg("skip_if_exists") = false,
         "`stream run`: maps the workload (a model file, or a block key with block_params) onto the hardware and "
         "writes the result files to output_path/experiment_id; returns the figures (Result). Warns with "
         "EstimateWarning when ideal-cycle estimates stood in; strict=True raises StreamInputError instead when one "
         "stands in for a Conv/Gemm/MatMul-like node. inputs={'sr': 16000} gives scalar graph inputs a value "
-        "(--input).");
+        "(--input). hardware may be a dict (the accelerator file's content) and workload ONNX bytes or an "
+        "onnx.ModelProto, as the Python Stream takes them. skip_if_exists=True returns the Result of the results already "
+        "in output_path/experiment_id (its summary.json and cost tables) instead of running again.");
   m.def("sweep", &sweep, py::arg("spec"), py::arg("out"), py::kw_only(), py::arg("jobs") = 0,
         py::arg("shard") = py::none(), py::arg("keep_points") = false, py::arg("strict") = false,
+        py::arg("restart") = false,
         "`stream sweep`: every design point of a sweep file (a path, or its content as a dict); writes results.csv, "
         "results.jsonl, pareto.csv and report.html to out (with keep_points, each point's full results to "
         "out/points/<id>/) and returns {rows, pareto, ok, out}. Rows carry estimates, estimate_latency_share and "
         "estimate_energy_share; with strict=True a point resting on an estimate for a Conv/Gemm/MatMul-like node fails "
-        "with the reason (status failed).");
+        "with the reason (status failed). Run again into the same out, it resumes (the points done are skipped); "
+        "restart=True starts over.");
 }
 
 }  // namespace stream::python

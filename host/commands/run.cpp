@@ -30,7 +30,7 @@
 namespace stream::host::run_command {
 namespace {
 
-void print_table(const RunOutcome& outcome) {
+void print_table(const RunOutcome& outcome, bool group_files) {
   const auto& result = outcome.result;
   std::printf("%-14s %16lld cycles\n", "Total latency:", static_cast<long long>(result.total_latency));
   std::printf("%-14s %16.6g pJ\n", "Total energy:", result.total_energy);
@@ -51,17 +51,20 @@ void print_table(const RunOutcome& outcome) {
                 share, g.energy.total(), g.wall_time_s, allocate::name(g.allocation.status));
   }
   if (outcome.fallbacks.count() > 0)
-    std::printf("estimated: %s (see core_cost_lut.yaml)\n", report::fallback_note(outcome.fallbacks).c_str());
+    std::printf("estimated: %s (see %s)\n", report::fallback_note(outcome.fallbacks).c_str(),
+                report::estimate_reasons_file(group_files).c_str());
 }
 
 void run(const RunRequest& o, HostContext& ctx) {
   const auto t0 = std::chrono::steady_clock::now();
   auto say = [](const std::string& s) { std::cerr << "[stream run] " << s << "\n"; };
   const auto outcome = execute_run(prepare_run(o, ctx, say));
-  if (const auto warning = report::fallback_warning(outcome.fallbacks); !warning.empty())
+  const bool group_files = !o.summary_only;  // a --summary-only run has no core_cost_lut.yaml to point at
+  if (const auto warning = report::fallback_warning(outcome.fallbacks, 3, report::estimate_reasons_file(group_files));
+      !warning.empty())
     std::cerr << "[stream run] warning: " << warning << "\n";
   say("results in " + outcome.out_dir.string());
-  print_table(outcome);
+  print_table(outcome, group_files);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("wall time: %.3f s\n", wall);
   for (const auto& g : outcome.result.groups)

@@ -1,6 +1,6 @@
 // `stream sweep`: design-space exploration in one process.
 //
-//   stream sweep FILE --out DIR [--jobs N] [--shard I/N] [--strict]
+//   stream sweep FILE --out DIR [--jobs N] [--shard I/N] [--strict] [--restart]
 //   stream sweep merge DIR... --out DIR
 //   stream sweep submit FILE --slurm --out DIR ...   (commands/sweep_submit.cpp)
 //
@@ -29,11 +29,14 @@ struct Options {
   std::vector<std::string> merge_dirs;
   bool keep_points = false;
   bool strict = false;
+  bool restart = false;
 };
 
 void run(const Options& o, HostContext& ctx) {
   const auto outcome =
-      run_sweep({sweep::load_sweep_file(resolve_input(o.file)), o.out, o.jobs, o.shard, o.keep_points, nullptr, false, o.strict}, ctx);
+      run_sweep({sweep::load_sweep_file(resolve_input(o.file)), o.out, o.jobs, o.shard, o.keep_points, nullptr, false,
+                 o.strict, o.restart},
+                ctx);
   std::printf("%zu points: %zu ok, %zu not (see status and reason); Pareto front: %zu\n", outcome.points, outcome.ok,
               outcome.points - outcome.ok, outcome.pareto.size());
   std::printf("results in %s (results.csv, results.jsonl, pareto.csv, report.html)\n", o.out.c_str());
@@ -61,6 +64,9 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_flag("--strict", o->strict,
                 "A point whose Conv/Gemm/MatMul-like node would be an ideal-cycle estimate fails with the reason; "
                 "the sweep exits 2 after writing every result when any did (docs/sweep.md)");
+  cmd->add_flag("--restart", o->restart,
+                "Start over: remove the rows and result files of an earlier run in --out and evaluate every point "
+                "(without it a rerun resumes, skipping the points already done)");
   cmd->add_option("--shard", o->shard, "Evaluate shard I of N (I/N, 0-based): every N-th point from the I-th");
   auto* m = cmd->add_subcommand("merge", "Combine the results of sweep shards");
   m->add_option("dirs", o->merge_dirs, "Shard result directories")->required();

@@ -16,6 +16,8 @@
 
 #include "../inputs.hpp"
 #include "../slurm_submit.hpp"
+#include "../sweep_point.hpp"
+#include "../sweep_preflight.hpp"
 
 namespace fs = std::filesystem;
 
@@ -55,6 +57,7 @@ SlurmArrayJob array_job(const SubmitOptions& o) {
   if (o.jobs < 1) throw Error("stream sweep submit: --jobs must be at least 1, got " + std::to_string(o.jobs));
   const fs::path file = resolve_input(o.file);
   const auto sweep = sweep::load_sweep_file(file);
+  check_sweep_overrides(sweep, PointResolver(sweep));  // here, not in every task
   SlurmArrayJob job;
   job.stream = fs::path(boost::dll::program_location().string());
   job.sweep_file = fs::absolute(file).lexically_normal();

@@ -86,6 +86,54 @@ TEST(HardwareOverrides, APathThatMatchesNothingIsAnError) {
   EXPECT_NE(error_of({{"cores//sizes", "1"}}).find("empty segment"), std::string::npos);
 }
 
+// check_overrides: what a sweep checks before any point runs. The keys listed are the file's own
+// (tpu_like_quad_core.yaml's top, tpu_like.yaml's sram_2MB), written out here from the files.
+TEST(CheckOverrides, APathThatReachesNothingNamesWhereItStopsAndWhatIsThere) {
+  const auto top = check_overrides(kTpu, {{"core_conectivity/*/bandwidth", {"64"}}});
+  ASSERT_TRUE(top.has_value());
+  EXPECT_EQ(top->axis, 0u);
+  EXPECT_FALSE(top->value.has_value());
+  EXPECT_NE(top->message.find("no 'core_conectivity' at the top of tpu_like_quad_core.yaml"), std::string::npos) << top->message;
+  EXPECT_NE(top->message.find("did you mean 'core_connectivity'?"), std::string::npos) << top->message;
+  const auto deep = check_overrides(kTpu, {{"core_connectivity/*/bandwidth", {"64"}}, {"cores/tpu_like/memories/sram_2MB/sise", {"1"}}});
+  ASSERT_TRUE(deep.has_value());
+  EXPECT_EQ(deep->axis, 1u);
+  EXPECT_NE(deep->message.find("no 'sise' at cores/tpu_like/memories/sram_2MB in tpu_like_quad_core.yaml"), std::string::npos)
+      << deep->message;
+  EXPECT_NE(deep->message.find("the keys size, r_cost, w_cost, area, latency, operands, ports, served_dimensions"),
+            std::string::npos) << deep->message;
+  // A list: the index past its end, and how many entries it has (12 links and the bus).
+  const auto index = check_overrides(kTpu, {{"core_connectivity/13/bandwidth", {"1"}}});
+  ASSERT_TRUE(index.has_value());
+  EXPECT_NE(index->message.find("a list of 13 entries"), std::string::npos) << index->message;
+}
+
+TEST(CheckOverrides, AValueOfAnotherKindThanTheFilesIsNamedWithItsIndex) {
+  const auto text = check_overrides(kTpu, {{"core_connectivity/12/bandwidth", {"64", "wide"}}});
+  ASSERT_TRUE(text.has_value());
+  EXPECT_EQ(text->value, std::optional<std::size_t>(1));
+  EXPECT_NE(text->message.find("value 'wide' is text, but tpu_like_quad_core.yaml has a number there ('128')"),
+            std::string::npos) << text->message;
+  const auto scalar = check_overrides(kTpu, {{"cores/tpu_like/operational_array/sizes", {"[16, 16]", "16"}}});
+  ASSERT_TRUE(scalar.has_value());
+  EXPECT_EQ(scalar->value, std::optional<std::size_t>(1));
+  EXPECT_NE(scalar->message.find("value '16' is a number, but tpu_like_quad_core.yaml has a list there ([32, 32])"),
+            std::string::npos) << scalar->message;
+}
+
+TEST(CheckOverrides, GoodAxesPassAndLaterAxesSeeTheEarlierFirstValue) {
+  EXPECT_FALSE(check_overrides(kTpu, {{"core_connectivity/*/bandwidth", {"16", "64"}},
+                                      {"cores/*/memories/sram_2MB/size", {"8388608"}},
+                                      {"cores/4/name", {"pool", "7"}}})  // a number where the file has text: a name
+                   .has_value());
+  // An override that replaces a map with another: a later axis reaches into the new map, as the
+  // points' variants do, and not into the file's.
+  EXPECT_FALSE(check_overrides(kTpu, {{"cores/0/operational_array", {"{dimensions: [D1, D2], sizes: [8, 8], new: 1}"}},
+                                      {"cores/0/operational_array/new", {"2"}}})
+                   .has_value());
+  EXPECT_TRUE(check_overrides(kTpu, {{"cores/0/operational_array/new", {"2"}}}).has_value());
+}
+
 TEST(HardwareOverrides, AnInvalidResultNamesTheFileAndTheOverride) {
   const auto e = error_of({{"cores/tpu_like/operational_array/sizes", "[0, 16]"}});
   EXPECT_NE(e.find("tpu_like_quad_core.yaml with cores/tpu_like/operational_array/sizes=[0, 16]"), std::string::npos) << e;

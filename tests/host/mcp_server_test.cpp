@@ -82,3 +82,30 @@ TEST(McpServer, AMessageOverTheSizeLimitIsAParseErrorAndTheNextIsAnswered) {
   const std::string big = R"({"jsonrpc": "2.0", "id": 8, "method": "ping", "params": {"x": ")" + std::string((8u << 20) - 100, 'a') + "\"}}";
   EXPECT_TRUE(serve({big})[0].contains("result"));
 }
+
+// A schema with `additionalProperties: false` makes the server refuse an argument it does not
+// list, as a tool error (isError), before the tool runs; a schema without it passes any.
+TEST(McpServer, AClosedSchemaRefusesAnUnknownArgumentNamingItAndTheNearest) {
+  int calls = 0;
+  const json closed = {{"type", "object"},
+                       {"properties", {{"hardware", {{"type", "string"}}}, {"workload", {{"type", "string"}}}}},
+                       {"additionalProperties", false}};
+  const std::vector<McpTool> tools{{"strict", "s", closed, json::object(), [&](const json& a) { ++calls; return a; }},
+                                   {"open", "o", json::object(), json::object(), [&](const json& a) { ++calls; return a; }}};
+  auto ask = [&](const std::string& tool, const json& arguments) {
+    std::stringstream in, out;
+    in << json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", {{"name", tool}, {"arguments", arguments}}}}.dump()
+       << "\n";
+    stream::host::serve_mcp(in, out, tools, "test");
+    return json::parse(out.str())["result"];
+  };
+  const json typo = ask("strict", {{"hardwar", "x.yaml"}});
+  EXPECT_TRUE(typo["isError"].get<bool>()) << typo;
+  EXPECT_EQ(typo["content"][0]["text"], "error: strict has no argument 'hardwar' (did you mean 'hardware'?); it takes hardware, workload");
+  const json far = ask("strict", {{"zzzzzzzz", 1}});
+  EXPECT_EQ(far["content"][0]["text"], "error: strict has no argument 'zzzzzzzz'; it takes hardware, workload");
+  EXPECT_EQ(calls, 0);
+  EXPECT_FALSE(ask("strict", {{"workload", "w.onnx"}})["isError"].get<bool>());
+  EXPECT_FALSE(ask("open", {{"anything", 1}})["isError"].get<bool>());
+  EXPECT_EQ(calls, 2);
+}

@@ -4,7 +4,9 @@
 // a two-point sweep (Eyeriss-like single core 114999 cycles, TPU-like quad core 14344; goldens.md),
 // and runs as jobs: one to completion, one cancelled. A run resting on estimates (the reference's
 // fp32 2-conv on the TPU-like quad core: 8 of 8 pairs, 100 % of the latency) says so in its
-// structured content and its text, and `strict` makes it a tool error.
+// structured content and its text, and `strict` makes it a tool error. Every input schema is
+// closed (additionalProperties: false) with each property described; an unknown argument is a
+// tool error naming it.
 // Usage: node client.mjs STREAM_BINARY OUTPUT_DIR SCRATCH_DIR SOURCE_DIR
 import { writeFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -28,6 +30,17 @@ check("tools listed", JSON.stringify(names) === JSON.stringify(
   ["cancel_job", "job_result", "job_status", "list_blocks", "list_inputs", "list_plugins", "read_result_file",
    "run_mapping", "submit_run", "sweep", "validate"]), names);
 check("every tool has input and output schemas", tools.every((t) => t.inputSchema.type === "object" && t.outputSchema), tools);
+
+check("every input schema is closed and describes each property", tools.every((t) =>
+  t.inputSchema.additionalProperties === false &&
+  Object.values(t.inputSchema.properties ?? {}).every((p) => typeof p.description === "string" && p.description.length > 0)), tools);
+
+// A misspelt argument is a tool error naming it (it ran the default hardware and succeeded).
+const typo = await client.callTool({ name: "run_mapping", arguments: { hardwar: "hardware/simba_small.yaml", experiment_id: "typo" } });
+check("an unknown argument is a tool error naming it", typo.isError === true &&
+  typo.content[0].text.includes("run_mapping has no argument 'hardwar' (did you mean 'hardware'?)"), typo);
+const noTypoRun = await client.callTool({ name: "read_result_file", arguments: { path: "typo/summary.yaml" } });
+check("and nothing ran", noTypoRun.isError === true, noTypoRun);
 
 const inputs = await client.callTool({ name: "list_inputs", arguments: { kind: "hardware" } });
 check("bundled hardware listed", inputs.structuredContent.files.includes("hardware/tpu_like_quad_core.yaml"), inputs);

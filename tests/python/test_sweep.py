@@ -27,6 +27,11 @@ def test_sweep_of_a_dict(scratch):
     again = stream_cpp.sweep(spec, str(scratch))
     assert [r["id"] for r in again["rows"]] == [r["id"] for r in rows]
     assert [r["wall_s"] for r in again["rows"]] == [r["wall_s"] for r in rows]
+    # A row made wrong by hand: resuming keeps it, restart=True evaluates every point again.
+    log = scratch / "results.jsonl"
+    log.write_text(log.read_text().replace('"latency":14344', '"latency":1'))
+    assert [r.get("latency") for r in stream_cpp.sweep(spec, str(scratch))["rows"]] == [114999, 1, None]
+    assert [r.get("latency") for r in stream_cpp.sweep(spec, str(scratch), restart=True)["rows"]] == [114999, 14344, None]
 
 
 def test_sweep_of_a_file_with_block_parameters(scratch):
@@ -37,6 +42,6 @@ def test_sweep_of_a_file_with_block_parameters(scratch):
     out = stream_cpp.sweep(str(spec_file), str(scratch / "out"))
     rows = out["rows"]
     assert [r["status"] for r in rows] == ["ok", "ok"]
-    assert [r["tokens"] for r in rows] == ["4", "16"]
+    assert [r["tokens"] for r in rows] == [4, 16]  # numbers in the file, numbers in the rows
     assert rows[0]["latency"] < rows[1]["latency"]
     assert (scratch / "out" / "pareto.csv").is_file()

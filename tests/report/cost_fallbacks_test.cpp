@@ -154,3 +154,36 @@ TEST(CostFallbacks, StrictNamesTheFirstMacNodeEstimate) {
             "--strict: group 1 node 'gemm' (Gemm) on core 2 would be an ideal-cycle estimate, not a per-core model "
             "figure: one-input operator on a two-input array [KeyError: I2]");
 }
+
+// The cast hint: an estimate for a node with an f32 tensor, for want of room for its elements,
+// gets "try --cast"; an int8 node with the same reason, or an f32 node estimated for another
+// reason, does not.
+TEST(CostFallbacks, AnFp32NodeOnNarrowHardwareIsToldToTryCast) {
+  const std::string narrow =
+      "no loop ordering fits: memory 'rf_2B' holds 16 bits, less than one 32-bit element of the output (the hardware "
+      "is sized for narrower types: try --cast)";
+  auto one_group = [&](DType type, const std::string& reason) {
+    auto x = make_tensor("x", type, {4, 4}), w = make_tensor("w", type, {4, 4}), y = make_tensor("y", type, {4, 4});
+    pipeline::GroupResult g;
+    g.tiled.workload = Workload({make_in_edge("X", x), make_in_edge("W", w),
+                                 make_computation("mm", "MatMul", {x, w}, {y}, {dims(3, {0, 2}), dims(3, {2, 1}), dims(3, {0, 1})}),
+                                 make_out_edge("Y", y)});
+    auto e = entry(0, 10, 2, true);
+    e.reason = reason;
+    g.costs["mm"] = {e};
+    g.schedule.nodes = {compute("mm", {0}, 10)};
+    g.schedule.iterations = 1;
+    g.allocation.total_latency = 10;
+    g.energy.compute = 2;
+    return report::cost_fallbacks(g);
+  };
+  const auto fp32 = one_group(DType::f32, narrow);
+  EXPECT_EQ(report::cast_hint(fp32),
+            "; the model computes in fp32 and the hardware is sized for narrower types: try --cast bf16 (or int8), as a "
+            "deployment compiler casts it");
+  EXPECT_NE(report::fallback_note(fp32).find("% of the energy; the model computes in fp32"), std::string::npos);
+  EXPECT_NE(report::fallback_warning(fp32, 3, "summary.yaml").find("casts it; see summary.yaml:"), std::string::npos);
+  EXPECT_EQ(report::cast_hint(one_group(DType::i8, narrow)), "");
+  EXPECT_EQ(report::cast_hint(one_group(DType::bf16, narrow)), "");  // already narrow: a cast to bf16 changes nothing
+  EXPECT_EQ(report::cast_hint(one_group(DType::f32, "one-input operator on a two-input array")), "");
+}

@@ -170,3 +170,26 @@ TEST(SweepFile, HardwareOverrideAxesTakeListsAsFlowYaml) {
   expect_error("axes:\n  hardware: [[a, b]]\n", "a value must be a scalar, got", 2);
   expect_error("axes:\n  hardware: [a]\n  hardware/cores//size: [1]\n", "empty segment", 3);
 }
+
+// Values keep what the file wrote, for the results: `2` is a number there, `"2"` text.
+TEST(SweepFile, ValuesKeepTheirYamlType) {
+  const auto s = parse_sweep_file(
+      "axes:\n  seq: [2, \"2\", 0.5, 1e3, true, \"false\", abc, .inf]\n  hardware/array/core/operational_array/sizes: [[8, 8]]\n",
+      "s.yaml");
+  ASSERT_EQ(s.axes.size(), 2u);
+  const auto& a = s.axes[0];
+  EXPECT_EQ(a.kinds, (std::vector<ValueKind>{ValueKind::Integer, ValueKind::Text, ValueKind::Real, ValueKind::Real,
+                                             ValueKind::Boolean, ValueKind::Text, ValueKind::Text, ValueKind::Text}));
+  EXPECT_EQ(typed_value(a, 0), TypedValue(std::int64_t{2}));
+  EXPECT_EQ(typed_value(a, 1), TypedValue(std::string("2")));
+  EXPECT_EQ(typed_value(a, 2), TypedValue(0.5));
+  EXPECT_EQ(typed_value(a, 3), TypedValue(1000.0));
+  EXPECT_EQ(typed_value(a, 4), TypedValue(true));
+  EXPECT_EQ(typed_value(a, 5), TypedValue(std::string("false")));
+  EXPECT_EQ(typed_value(a, 7), TypedValue(std::string(".inf")));  // JSON has no infinity: kept as text
+  EXPECT_EQ(s.axes[1].kinds, std::vector<ValueKind>{ValueKind::Structure});
+  EXPECT_EQ(typed_value(s.axes[1], 0), TypedValue(std::string("[8, 8]")));
+  // The axis name's place, for errors about the axis as a whole (a path that reaches nothing).
+  EXPECT_EQ(s.axes[1].key_where.line, 3);
+  EXPECT_EQ(s.axes[1].key_where.column, 3);
+}

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <mutex>
@@ -147,7 +148,168 @@ YAML::Node parse_value(const HardwareOverride& o) {
   }
 }
 
+// ---- Checking override axes before a sweep runs (check_overrides) ----
+// In a namespace of their own: the sources compile in batches, and names such as `Shape` or
+// `fits` are common.
+namespace override_check {
+
+std::string joined(const std::vector<std::string>& segments, std::size_t count) {
+  std::string s;
+  for (std::size_t k = 0; k < count; ++k) s += (k ? "/" : "") + segments[k];
+  return s;
+}
+
+// Edits between two names, for a "did you mean" on a typo (`cuont` for `count`).
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// A node's text as a message shows it: a scalar quoted, a list or map as short flow YAML.
+std::string shown(const YAML::Node& node) {
+  if (node.IsScalar()) return "'" + node.Scalar() + "'";
+  YAML::Emitter e;
+  e << YAML::Flow << node;
+  std::string text = e.c_str();
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+// What the nodes a path reached before `segment` matched nothing hold there: their keys (and,
+// under `cores`, the cores' names), a list's size, or a value that has no parts.
+std::string what_is_there(const std::vector<YAML::Node>& nodes, const std::string& segment, bool core_table) {
+  std::vector<std::string> keys;
+  auto add = [&](const std::string& k) {
+    if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  };
+  for (const auto& n : nodes) {
+    if (n.IsSequence()) return "a list of " + std::to_string(n.size()) + " entries (give an index below " +
+                               std::to_string(n.size()) + ", or *)";
+    if (!n.IsMap()) return "a single value, " + shown(n) + ", with nothing under it";
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      add(it->first.Scalar());
+      if (core_table && it->second.IsMap() && it->second["name"] && it->second["name"].IsScalar())
+        add(it->second["name"].Scalar());
+    }
+  }
+  if (keys.empty()) return "an empty map";
+  std::string list;
+  for (std::size_t k = 0; k < keys.size() && k < 16; ++k) list += (k ? ", " : "") + keys[k];
+  if (keys.size() > 16) list += ", ... (" + std::to_string(keys.size()) + " in all)";
+  const auto near = std::min_element(keys.begin(), keys.end(), [&](const std::string& a, const std::string& b) {
+    return edit_distance(a, segment) < edit_distance(b, segment);
+  });
+  const bool typo = edit_distance(*near, segment) <= 2;
+  return "the keys " + list + (typo ? " (did you mean '" + *near + "'?)" : "");
+}
+
+// The nodes `segments` reach from `root`, or empty with `problem` saying where it stopped.
+std::vector<YAML::Node> reach(const YAML::Node& root, const std::vector<std::string>& segments, const std::string& file,
+                              std::string& problem) {
+  std::vector<YAML::Node> nodes{root};
+  for (std::size_t d = 0; d < segments.size(); ++d) {
+    const bool core_table = d == 1 && segments[0] == "cores";
+    std::vector<YAML::Node> next;
+    for (const auto& n : nodes)
+      for (const auto& child : select(n, segments[d], core_table)) next.push_back(child);
+    if (next.empty()) {
+      const std::string at = d == 0 ? "at the top of " + file : "at " + joined(segments, d) + " in " + file;
+      problem = "hardware/" + joined(segments, segments.size()) + ": no '" + segments[d] + "' " + at +
+                " (its core files included); there: " + what_is_there(nodes, segments[d], core_table);
+      return {};
+    }
+    nodes = std::move(next);
+  }
+  return nodes;
+}
+
+enum class Shape { Null, Number, Truth, Text, List, Map };
+
+Shape shape_of(const YAML::Node& n) {
+  if (yamlx::is_null(n)) return Shape::Null;
+  if (n.IsSequence()) return Shape::List;
+  if (n.IsMap()) return Shape::Map;
+  if (yamlx::to_number(n)) return Shape::Number;
+  if (!yamlx::is_quoted(n) && (n.Scalar() == "true" || n.Scalar() == "false")) return Shape::Truth;
+  return Shape::Text;
+}
+
+const char* shape_words(Shape s) {
+  switch (s) {
+    case Shape::Null: return "null";
+    case Shape::Number: return "a number";
+    case Shape::Truth: return "true or false";
+    case Shape::Text: return "text";
+    case Shape::List: return "a list";
+    case Shape::Map: return "a map";
+  }
+  return "";
+}
+
+// Whether a value of shape `value` may replace one of shape `found`: any where the file has
+// null, any scalar where it has text, else the same shape.
+bool fits(Shape found, Shape value) {
+  if (found == Shape::Null || found == value) return true;
+  return found == Shape::Text && (value == Shape::Number || value == Shape::Truth);
+}
+
+// Why `value` does not fit every place the path reached, or empty.
+std::string misfit(const std::vector<YAML::Node>& reached, const YAML::Node& value, const std::string& path,
+                   const std::string& file) {
+  const Shape v = shape_of(value);
+  for (const auto& n : reached)
+    if (const Shape found = shape_of(n); !fits(found, v))
+      return "hardware/" + path + ": value " + shown(value) + " is " + shape_words(v) + ", but " + file + " has " +
+             shape_words(found) + " there (" + shown(n) + ")";
+  return "";
+}
+
+}  // namespace override_check
 }  // namespace
+
+std::optional<OverrideProblem> check_overrides(const fs::path& path, const std::vector<OverrideAxis>& axes) {
+  if (axes.empty()) return std::nullopt;
+  YAML::Node tree;
+  try {
+    tree = yamlx::load_file(path);
+  } catch (const YAML::Exception&) {
+    return std::nullopt;  // each point reports the file's own error at its place
+  }
+  inline_cores(tree, path.parent_path());
+  const std::string file = path.filename().string();
+  Undo undo;  // the tree is this check's own: nothing to put back
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    std::vector<std::string> segments;
+    try {
+      segments = override_segments(axes[a].path);
+    } catch (const Error& e) {
+      return OverrideProblem{a, std::nullopt, e.message()};
+    }
+    std::string problem;
+    const auto reached = override_check::reach(tree, segments, file, problem);
+    if (reached.empty()) return OverrideProblem{a, std::nullopt, problem};
+    for (std::size_t v = 0; v < axes[a].values.size(); ++v) {
+      YAML::Node value;
+      try {
+        value = parse_value({axes[a].path, axes[a].values[v]});
+      } catch (const Error& e) {
+        return OverrideProblem{a, v, e.message()};
+      }
+      if (auto why = override_check::misfit(reached, value, axes[a].path, file); !why.empty()) return OverrideProblem{a, v, why};
+    }
+    if (!axes[a].values.empty()) (void)put(tree, segments, 0, parse_value({axes[a].path, axes[a].values[0]}), undo);
+  }
+  return std::nullopt;
+}
 
 std::vector<std::string> override_segments(std::string_view path) {
   std::vector<std::string> segments;

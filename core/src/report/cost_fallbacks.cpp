@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "stream/ir/cast.hpp"
 #include "stream/ir/op_kinds.hpp"
 
 namespace stream::report {
@@ -41,6 +42,18 @@ double group_latency_fraction(const pipeline::GroupResult& g, const CostFallback
 
 double estimate_fraction(double part, double whole) { return whole > 0 ? part / whole : 0.0; }
 
+// An f32 or f64 tensor among the node's operands: what a deployment casts (ir/cast.hpp).
+bool has_wide_float(const Node& n) {
+  auto wide = [](const TensorPtr& t) { return t && is_floating_point(t->dtype) && bits(t->dtype) >= 32; };
+  return std::any_of(n.inputs.begin(), n.inputs.end(), wide) || std::any_of(n.outputs.begin(), n.outputs.end(), wide);
+}
+
+// The reasons cost/fallback_reason.cpp gives when a memory or port is narrower than an element.
+bool narrow_hardware(const CostFallback& e) {
+  return e.reason.find("sized for narrower types") != std::string::npos ||
+         e.reason.find("no loop ordering keeps the operands") != std::string::npos;
+}
+
 }  // namespace
 
 std::size_t CostFallbacks::scheduled() const {
@@ -63,7 +76,8 @@ CostFallbacks cost_fallbacks(const pipeline::GroupResult& g) {
       const bool used = runs_on(node, e.core_id);
       out.scheduled_entries += used ? 1 : 0;
       if (!e.is_fallback()) continue;
-      out.fallbacks.push_back({g.index, it->first, w.node(i).type, e.core_id, e.reason, e.detail, used});
+      out.fallbacks.push_back({g.index, it->first, w.node(i).type, e.core_id, e.reason, e.detail, used,
+                               has_wide_float(w.node(i))});
       // The compute energy counts every scheduled pair's entry once per iteration (energy.hpp).
       if (used) out.estimated_energy += e.energy_total * iterations;
     }
@@ -96,14 +110,27 @@ std::string fallback_note(const CostFallbacks& f) {
   std::ostringstream s;
   s << f.count() << " of " << f.entries << " (node, core) costs are ideal-cycle estimates, not per-core model figures ("
     << f.scheduled() << " used by the schedule), carrying " << share_percent(f.latency_share) << " % of the latency and "
-    << share_percent(f.energy_share) << " % of the energy";
+    << share_percent(f.energy_share) << " % of the energy" << cast_hint(f);
   return s.str();
 }
 
-std::string fallback_warning(const CostFallbacks& f, std::size_t listed) {
+std::string cast_hint(const CostFallbacks& f) {
+  const bool applies = std::any_of(f.fallbacks.begin(), f.fallbacks.end(),
+                                   [](const CostFallback& e) { return e.wide_float && narrow_hardware(e); });
+  if (!applies) return "";
+  return "; the model computes in fp32 and the hardware is sized for narrower types: try --cast bf16 (or int8), as a "
+         "deployment compiler casts it";
+}
+
+std::string estimate_reasons_file(bool group_files) {
+  return group_files ? "core_cost_lut.yaml"
+                     : "summary.yaml's estimate_reasons (--summary-only writes no per-group core_cost_lut.yaml)";
+}
+
+std::string fallback_warning(const CostFallbacks& f, std::size_t listed, const std::string& see) {
   if (f.fallbacks.empty()) return "";
   std::ostringstream s;
-  s << fallback_note(f) << "; see core_cost_lut.yaml:";
+  s << fallback_note(f) << "; see " << see << ":";
   for (std::size_t k = 0; k < f.fallbacks.size() && k < listed; ++k) {
     const auto& e = f.fallbacks[k];
     s << "\n  group " << e.group << " node '" << e.node << "' on core " << e.core_id;

@@ -1,6 +1,7 @@
 #include "stream/sweep/sweep_file.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <set>
 
@@ -24,11 +25,20 @@ std::optional<std::string> axis_value(const YAML::Node& item, bool is_override) 
   return std::string(e.c_str());
 }
 
+ValueKind kind_of(const YAML::Node& item) {
+  if (!item.IsScalar()) return ValueKind::Structure;
+  if (yamlx::to_int(item)) return ValueKind::Integer;
+  if (const auto x = yamlx::to_number(item); x && std::isfinite(*x)) return ValueKind::Real;  // JSON has no inf
+  // Only true/false: YAML 1.1's yes/no/on/off are words a value may well be (a mode's name).
+  if (!yamlx::is_quoted(item) && (item.Scalar() == "true" || item.Scalar() == "false")) return ValueKind::Boolean;
+  return ValueKind::Text;
+}
+
 void read_axes(const yamlx::Ctx& ctx, const YAML::Node& node, SweepFile& sweep) {
   yamlx::MapReader axes(ctx, node, "axes");
   if (!axes.ok()) return;
   for (const auto& e : axes.items()) {
-    Axis axis{e.key, {}, {}};
+    Axis axis{e.key, {}, {}, {}, yamlx::loc(ctx, e.key_node)};
     if (!e.value.IsSequence() || e.value.size() == 0) {
       ctx.diag.error(yamlx::loc(ctx, e.value), "axis '" + e.key + "' must be a non-empty list, got " + yamlx::describe(e.value));
       continue;
@@ -48,6 +58,7 @@ void read_axes(const yamlx::Ctx& ctx, const YAML::Node& node, SweepFile& sweep) 
       }
       axis.values.push_back(*text);
       axis.where.push_back(yamlx::loc(ctx, item));
+      axis.kinds.push_back(kind_of(item));
     }
     sweep.axes.push_back(std::move(axis));
   }
@@ -245,6 +256,24 @@ PointList::PointList(const SweepFile& sweep) : PointList(product_size(sweep), sw
 PointList::PointList(std::uint64_t product, const std::optional<Sample>& sample, const std::filesystem::path& file)
     : size_(checked_count(product, sample, file)) {
   if (samples(product, sample)) chosen_ = sample_numbers(product, *sample);
+}
+
+TypedValue typed_value(const Axis& axis, std::size_t value) {
+  const std::string& text = axis.values[value];
+  switch (axis.kinds[value]) {
+    case ValueKind::Integer:
+      if (const auto i = yamlx::parse_int(text)) return *i;
+      break;
+    case ValueKind::Real:
+      if (const auto x = yamlx::to_number(YAML::Node(text))) return *x;
+      break;
+    case ValueKind::Boolean:
+      return text == "true";
+    case ValueKind::Text:
+    case ValueKind::Structure:
+      break;
+  }
+  return text;
 }
 
 std::vector<Point> points(const SweepFile& sweep) {

@@ -580,9 +580,15 @@ class Loader {
     return v;
   }
 
+  bool reporting_unsupported() const {
+    const auto flag = options_.get("report_unsupported");
+    return flag == "1" || flag == "true" || flag == "yes" || flag == "on";
+  }
+
   // Every op type without a parser, in order of first appearance, before any node is parsed: the
-  // first one is the error, or (report_unsupported) all of them with their node counts.
-  void check_parsers() const {
+  // first one is the error, or (report_unsupported) all of them with their node counts, returned
+  // for parse_nodes to report with the other unsupported things it finds.
+  std::string check_parsers() const {
     struct Unsupported {
       std::string op_type, domain, first_node;
       std::size_t nodes = 0;
@@ -596,7 +602,7 @@ class Loader {
       if (it == missing.end()) it = missing.insert(missing.end(), {w.op_type, w.domain.empty() ? "ai.onnx" : w.domain, w.name});
       ++it->nodes;
     }
-    if (missing.empty()) return;
+    if (missing.empty()) return "";
     auto how = [](const std::string& op) {
       return "Register one from a plugin with PluginRegistrar::add_onnx_parser(\"" + op + "\", parser) and list \"" + op +
              "\" under provides.onnx_ops in its manifest";
@@ -606,14 +612,13 @@ class Loader {
       const auto why = registries_.why_absent(Category::OnnxOp, op);
       return why.empty() ? std::string() : " (" + why + ")";
     };
-    const auto flag = options_.get("report_unsupported");
-    if (flag == "1" || flag == "true" || flag == "yes" || flag == "on") {
+    if (reporting_unsupported()) {
       std::string list;
       for (const auto& u : missing)
         list += "\n  " + u.op_type + " (domain '" + u.domain + "')  x" + std::to_string(u.nodes) + ", first at node '" +
                 u.first_node + "'" + declared(u.op_type);
-      fail("the model uses " + std::to_string(missing.size()) + " unsupported ONNX operator type(s) in " +
-           std::to_string(total) + " node(s):" + list + "\n" + how("<op type>"));
+      return "the model uses " + std::to_string(missing.size()) + " unsupported ONNX operator type(s) in " +
+             std::to_string(total) + " node(s):" + list + "\n" + how("<op type>");
     }
     const auto& u = missing.front();
     const std::string more = total > 1 ? " (" + std::to_string(total - 1) +
@@ -625,8 +630,25 @@ class Loader {
          u.first_node);
   }
 
+  // --report-unsupported: the operator types without a parser and the nodes that read a tensor of
+  // an element type the workload cannot hold (an int64 value computed at run time, as Swin's
+  // relative-position index was before constant subgraphs were evaluated), all in one error.
+  [[noreturn]] void fail_unsupported(const std::string& ops, const std::vector<std::string>& typed) const {
+    std::string text = ops;
+    if (!typed.empty()) {
+      text += (text.empty() ? "" : "\n") + std::string("the model has ") + std::to_string(typed.size()) +
+              " node(s) reading a tensor of an unsupported element type:";
+      for (const auto& t : typed) text += "\n  " + t;
+    }
+    fail(text);
+  }
+
+  static bool is_element_type_problem(const Error& e) { return e.message().rfind("unsupported element type ", 0) == 0; }
+
   std::vector<Node> parse_nodes() {
-    check_parsers();
+    const bool report = reporting_unsupported();
+    const std::string unsupported_ops = check_parsers();  // without --report-unsupported, the first one fails here
+    std::vector<std::string> typed;
     std::vector<Node> out;
     ctx_ = std::make_unique<Context>(*this);
     Context& ctx = *ctx_;
@@ -646,11 +668,17 @@ class Loader {
       for (const auto& i : w.inputs) view.inputs.push_back(view_value(i, false));
       for (std::size_t i = 0; i < w.outputs.size(); ++i) view.outputs.push_back(view_value(w.outputs[i], i > 0));
       const OnnxParser* parser = registries_.onnx_parser(w.op_type);
+      if (parser == nullptr) continue;  // --report-unsupported: listed by check_parsers
       ctx.node = w.name;
       std::vector<Node> produced;
       try {
         produced = (*parser)(view, ctx);
       } catch (const Error& e) {
+        if (report && is_element_type_problem(e)) {
+          typed.push_back("node '" + w.name + "' (" + w.op_type + "): " + e.message());
+          continue;
+        }
+        if (report && !unsupported_ops.empty()) fail_unsupported(unsupported_ops, typed);  // a node after one unparsed
         throw e.within(Location{.file = file_, .node = w.name});
       } catch (const std::bad_alloc&) {  // not the node's fault
         throw;
@@ -667,6 +695,7 @@ class Loader {
         out.push_back(std::move(n));
       }
     }
+    if (!unsupported_ops.empty() || !typed.empty()) fail_unsupported(unsupported_ops, typed);
     return out;
   }
 

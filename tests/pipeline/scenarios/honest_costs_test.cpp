@@ -77,6 +77,27 @@ TEST(HonestCosts, Fp32ModelOnTpuLikeIsEstimatedAndEveryOutputSaysSo) {
   EXPECT_NE(r.cli.out.find("carrying 100 % of the latency"), std::string::npos) << r.cli.out;
 }
 
+// Where the estimates are reported, an fp32 model on hardware sized for narrower types is told to
+// try --cast; a --summary-only run, which writes no core_cost_lut.yaml, points at summary.yaml's
+// estimate_reasons instead (it said "see core_cost_lut.yaml").
+TEST(HonestCosts, SummaryOnlyPointsAtTheSummaryAndTheEstimateHintsCast) {
+  const CostRun r = run("summary_only", "--summary-only");
+  ASSERT_EQ(r.cli.code, 0) << r.cli.out;
+  EXPECT_TRUE(r.lut.empty());  // no group files
+  EXPECT_EQ(r.cli.out.find("see core_cost_lut.yaml"), std::string::npos) << r.cli.out;
+  EXPECT_NE(r.cli.out.find("% of the energy; the model computes in fp32 and the hardware is sized for narrower types: "
+                           "try --cast bf16 (or int8), as a deployment compiler casts it; see summary.yaml's "
+                           "estimate_reasons (--summary-only writes no per-group core_cost_lut.yaml):"),
+            std::string::npos) << r.cli.out;
+  const auto table = r.cli.out.find("estimated: 8 of 8 (node, core) costs");
+  ASSERT_NE(table, std::string::npos) << r.cli.out;
+  EXPECT_NE(r.cli.out.find("try --cast bf16", table), std::string::npos) << r.cli.out;
+  EXPECT_EQ(r.summary["estimate_reasons"][0]["reason"], kRegisterTooSmall);
+  // With the group files, the warning points at them as before, the hint still there.
+  const CostRun full = run("with_files", "");
+  EXPECT_NE(full.cli.out.find("as a deployment compiler casts it; see core_cost_lut.yaml:"), std::string::npos) << full.cli.out;
+}
+
 // --strict: a Conv's estimate is an error naming the first pair and the reason, exit 2, and no
 // result directory is written.
 TEST(HonestCosts, StrictRefusesAConvolutionEstimate) {
@@ -107,6 +128,8 @@ TEST(HonestCosts, StrictAcceptsEstimatesForNodesWithoutMacWork) {
   ASSERT_EQ(summary["estimate_reasons"].size(), 1u);
   EXPECT_EQ(summary["estimate_reasons"][0]["detail"], "KeyError: I2");
   EXPECT_EQ(summary["estimate_reasons"][0]["reason"].get<std::string>().rfind("one-input operator on a two-input array", 0), 0u);
+  // An int8 model whose estimates are for want of a second input: no cast would change them.
+  EXPECT_EQ(cli.out.find("try --cast"), std::string::npos) << cli.out;
 }
 
 // --cast bf16 re-types input, both weights, conv1's output and the output: five tensors.

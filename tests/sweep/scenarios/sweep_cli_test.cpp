@@ -163,7 +163,7 @@ TEST(SweepCli, ResumesSkippingThePointsAlreadyDone) {
   std::ofstream(dir / "out" / "results.jsonl") << kept;
   const auto r = run_stream(sweep);
   ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_NE(r.out.find("4 points, 2 already in"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("resuming: 2 of 4 points already done"), std::string::npos) << r.out;
   EXPECT_EQ(stream::test::sweep_rows(dir / "out" / "results.jsonl"), full);
 }
 
@@ -212,15 +212,76 @@ TEST(SweepCli, HardwareOverridesMakeVariantsOfOneFile) {
   EXPECT_NE(rs[0]["id"], rs[1]["id"]);
 }
 
-TEST(SweepCli, AnOverrideThatMatchesNothingFailsItsPoints) {
-  const auto dir = fixture("override-typo", "axes:\n  hardware/cores/tpu_lik/operational_array/sizes: [[16, 16]]\n");
+// An override path is checked against the first hardware file before any point runs: the issue's
+// typo stops the sweep at its line (exit 2), naming the path and the keys there, and writes nothing.
+TEST(SweepCli, AnOverrideTypoStopsTheSweepAtItsLine) {
+  const auto dir = fixture("override-typo", "axes:\n  hardware: [tpu_like_array.yaml]\n  hardware/array/cuont: [1, 2]\n");
   const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
-  const auto rs = stream::test::sweep_rows(dir / "out" / "results.jsonl");
-  ASSERT_EQ(rs.size(), 1u) << r.out;
-  EXPECT_EQ(rs[0]["status"], "failed");
-  EXPECT_NE(rs[0]["reason"].get<std::string>().find("cores/tpu_lik/operational_array/sizes matches nothing"),
-            std::string::npos)
-      << rs[0]["reason"];
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("sweep.yaml:3:3: hardware/array/cuont: no 'cuont' at array in tpu_like_array.yaml"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("there: the keys core, count, link_bandwidth, offchip, bus_bandwidth (did you mean 'count'?)"),
+            std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  // The default hardware (no hardware axis) is the file checked; a core name that is not there.
+  std::ofstream(dir / "sweep.yaml") << "axes:\n  hardware/cores/tpu_lik/operational_array/sizes: [[16, 16]]\n";
+  const auto d = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(d.code, 2) << d.out;
+  EXPECT_NE(d.out.find("sweep.yaml:2:3: hardware/cores/tpu_lik/operational_array/sizes: no 'tpu_lik' at cores"),
+            std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("did you mean 'tpu_like'?"), std::string::npos) << d.out;
+}
+
+TEST(SweepCli, AnOverrideValueOfTheWrongTypeStopsTheSweepAtItsLine) {
+  const auto dir = fixture("override-type", "axes:\n  hardware: [tpu_like_array.yaml]\n  hardware/array/count: [2, two]\n");
+  const auto r = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("sweep.yaml:3:29: hardware/array/count: value 'two' is text, but tpu_like_array.yaml has a "
+                       "number there ('4')"),
+            std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  // `stream sweep submit` reads the sweep first: the same error, before any script is written.
+  const auto s = run_stream("sweep submit " + (dir / "sweep.yaml").string() + " --slurm --dry-run --out " + (dir / "slurm").string());
+  EXPECT_EQ(s.code, 2) << s.out;
+  EXPECT_NE(s.out.find("sweep.yaml:3:29:"), std::string::npos) << s.out;
+  EXPECT_FALSE(fs::exists(dir / "slurm" / "shards.sbatch"));
+}
+
+// Axis values keep their YAML type in the rows (a number was "2"); a rerun says it resumes, and
+// --restart evaluates every point again (a row tampered with is recomputed, not kept).
+TEST(SweepCli, NumbersStayNumbersARerunSaysItResumesAndRestartStartsOver) {
+  const auto dir = fixture("typed", "axes:\n  hardware: [tpu_like_array.yaml]\n  hardware/array/count: [1, 2]\n"
+                                    "  cast: [none, \"bf16\"]\n");
+  const auto sweep = "sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string();
+  const auto first = run_stream(sweep);
+  ASSERT_EQ(first.code, 0) << first.out;
+  const auto rows = stream::test::sweep_rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_TRUE(rows[2]["hardware/array/count"].is_number_integer()) << rows[2];
+  EXPECT_EQ(rows[2]["hardware/array/count"], 2);
+  EXPECT_EQ(rows[3]["cast"], "bf16");
+  EXPECT_EQ(read(dir / "out" / "results.csv").find("\"2\""), std::string::npos);
+
+  const auto again = run_stream(sweep);
+  ASSERT_EQ(again.code, 0) << again.out;
+  EXPECT_NE(again.out.find("resuming: 4 of 4 points already done in " + (dir / "out").string() + " (--restart starts over)"),
+            std::string::npos) << again.out;
+
+  // A row made wrong by hand and a points folder with a killed run's staging folder in it.
+  std::string text = read(dir / "out" / "results.jsonl");
+  const auto latency = rows[0]["latency"].get<std::int64_t>();
+  const auto at = text.find("\"latency\":" + std::to_string(latency));
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 10 + std::to_string(latency).size(), "\"latency\":1");
+  std::ofstream(dir / "out" / "results.jsonl") << text;
+  fs::create_directories(dir / "out" / "points" / ".old.partial-x");
+  const auto restarted = run_stream(sweep + " --restart");
+  ASSERT_EQ(restarted.code, 0) << restarted.out;
+  EXPECT_NE(restarted.out.find("4 points, 0 already in"), std::string::npos) << restarted.out;
+  const auto after = stream::test::sweep_rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(after.size(), 4u);
+  EXPECT_EQ(after[0]["latency"], latency);
+  EXPECT_FALSE(fs::exists(dir / "out" / "points"));
 }
 
 // A point's identity covers the core files its hardware names: editing one reruns the point.
@@ -290,7 +351,7 @@ TEST(SweepCli, AnInputAxisGivesAGraphInputItsValues) {
   EXPECT_NE(rs[0]["id"], rs[1]["id"]);
   for (int k : {0, 1}) {
     ASSERT_EQ(rs[k]["status"], "ok") << rs[k];
-    const auto run = run_stream("run --workload " + model.string() + " --input sr=" + rs[k]["input/sr"].get<std::string>() +
+    const auto run = run_stream("run --workload " + model.string() + " --input sr=" + std::to_string(rs[k]["input/sr"].get<int>()) +
                                 " --out " + (dir / "run").string());
     const auto at = run.out.find("Total latency:");
     ASSERT_NE(at, std::string::npos) << run.out;
@@ -339,4 +400,21 @@ TEST(SweepCli, AnUnreadableFileFailsItsPointsNamingIt) {
     EXPECT_EQ(rs[1]["status"], "ok") << rs[1];
     EXPECT_EQ(rs[1]["latency"], 14344);
   }
+}
+
+// docs/energy.md's worked example, the bundled sweep inputs/sweeps/dram_width_2conv.yaml: a DRAM
+// port 4096 bits wide instead of 64 at the same cost per access cuts the 11,680 off-chip accesses
+// to 32 + 5 + 18 + 128 = 183 (1000 pJ each); at 64,000 pJ per access (the same energy per bit) they
+// cost 11,712,000 pJ. Compute stays 7,231,243.392 pJ (docs/energy.md's table).
+TEST(SweepCli, DramWidthChangesOffChipEnergy) {
+  const auto dir = stream::test::fresh_scratch_dir("sweep", "dram_width");
+  const auto r = run_stream("sweep " + (kInputs / "sweeps" / "dram_width_2conv.yaml").string() + " --out " + (dir / "out").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto rs = stream::test::sweep_rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(rs.size(), 3u);
+  const double compute = 7231243.392;
+  EXPECT_NEAR(rs[0]["energy_pj"].get<double>(), compute + 11680 * 1000.0, 1e-3) << rs[0];
+  EXPECT_NEAR(rs[1]["energy_pj"].get<double>(), compute + 183 * 1000.0, 1e-3) << rs[1];
+  EXPECT_NEAR(rs[2]["energy_pj"].get<double>(), compute + 183 * 64000.0, 1e-3) << rs[2];
+  EXPECT_EQ(rs[1]["hardware/cores/6/memories/dram/ports/0/bandwidth_max"], 4096);
 }

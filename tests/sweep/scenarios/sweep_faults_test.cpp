@@ -97,7 +97,7 @@ TEST(SweepFaults, AKillWhileAFinishedSweepRewritesItsFilesLosesNoRow) {
     // The rerun after the kill recomputes nothing and puts the files back as they were.
     const auto rerun = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + out.string());
     ASSERT_EQ(rerun.code, 0) << rerun.out;
-    EXPECT_NE(rerun.out.find("5000 points, 5000 already in"), std::string::npos) << rerun.out;
+    EXPECT_NE(rerun.out.find("resuming: 5000 of 5000 points already done"), std::string::npos) << rerun.out;
     EXPECT_EQ(read(out / "results.jsonl"), rows);
     EXPECT_FALSE(has_partial_file(out));  // the killed run's temporary files are gone
   }
@@ -124,7 +124,7 @@ TEST(SweepFaults, APointThatRanOutOfMemoryIsRetriedOnResume) {
   EXPECT_FALSE(fs::exists(dir / "out" / "results.csv"));
   const auto resumed = run_stream(sweep);
   ASSERT_EQ(resumed.code, 0) << resumed.out;
-  EXPECT_NE(resumed.out.find("2 points, 1 already in"), std::string::npos) << resumed.out;
+  EXPECT_NE(resumed.out.find("resuming: 1 of 2 points already done"), std::string::npos) << resumed.out;
   const auto rows = stream::test::sweep_rows(dir / "out" / "results.jsonl");
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[1]["workload"], "block:oom_block");
@@ -198,5 +198,5 @@ TEST(SweepFaults, ASecondSweepIntoTheSameOutSaysWhoHoldsItAndExits2) {
   // The lock went with the first process: a sweep now runs (and skips every point).
   const auto after = run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + out.string());
   EXPECT_EQ(after.code, 0) << after.out;
-  EXPECT_NE(after.out.find("200 points, 200 already in"), std::string::npos) << after.out;
+  EXPECT_NE(after.out.find("resuming: 200 of 200 points already done"), std::string::npos) << after.out;
 }

@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,31 @@ struct HardwareOverride {
 
 /// The path's segments; throws a stream::Error naming the path when one is empty.
 [[nodiscard]] std::vector<std::string> override_segments(std::string_view path);
+
+/// One override axis of a sweep: its path and every value it takes (YAML text).
+struct OverrideAxis {
+  std::string path;
+  std::vector<std::string> values;
+};
+
+/// Why an override axis cannot apply: its index, the value at fault (none: the path itself) and
+/// the message (the path, and what the file has where the path stops matching, or what it holds
+/// where a value of another type would go).
+struct OverrideProblem {
+  std::size_t axis = 0;
+  std::optional<std::size_t> value;
+  std::string message;
+};
+
+/// Checks override axes against the accelerator file at `path` (its core files inlined) before any
+/// variant is made, so that a typo stops a sweep at once instead of failing each of its points: a
+/// path must reach something, and each value must be of the kind found there (a number for a
+/// number, a list for a list, a map for a map, true/false for a truth value; anything goes where
+/// the file has null). Axes are checked in order, each after the earlier ones' first values are
+/// put in (as a point's variant does). A file that does not read gives no problem here: the points
+/// report it.
+[[nodiscard]] STREAM_API std::optional<OverrideProblem> check_overrides(const std::filesystem::path& path,
+                                                                        const std::vector<OverrideAxis>& axes);
 
 /// Variants of accelerator files: each file and its core files are read once, and a variant is
 /// that tree with the overrides applied (on a working copy, put back after), then validated. Safe

@@ -39,6 +39,9 @@ struct CostFallback {
   std::string reason;  ///< in words (cost/fallback_reason.hpp)
   std::string detail;  ///< the model's own text
   bool scheduled = false;
+  /// The node has an f32 or f64 tensor (ir/cast.hpp's wide floats, 32 bits or more): a
+  /// deployment would cast it (`--cast`), and hardware sized for narrower types cannot hold it.
+  bool wide_float = false;
 };
 
 struct STREAM_API CostFallbacks {
@@ -60,13 +63,25 @@ struct STREAM_API CostFallbacks {
 /// A share (0..1) as the result files write it: percent, two decimals.
 [[nodiscard]] STREAM_API double share_percent(double share);
 
-/// One warning paragraph (empty when nothing fell back): the count, the shares, the first
-/// `listed` pairs and every distinct reason with its count.
-[[nodiscard]] STREAM_API std::string fallback_warning(const CostFallbacks& fallbacks, std::size_t listed = 3);
+/// One warning paragraph (empty when nothing fell back): the count, the shares, the cast hint,
+/// where each pair's reason is (`see`: core_cost_lut.yaml, or where a --summary-only run has
+/// them), the first `listed` pairs and every distinct reason with its count.
+[[nodiscard]] STREAM_API std::string fallback_warning(const CostFallbacks& fallbacks, std::size_t listed = 3,
+                                                      const std::string& see = "core_cost_lut.yaml");
 
-/// One line for the figures' consumers (the MCP answer): "N of M (node, core) costs are
-/// ideal-cycle estimates (K used by the schedule), carrying X % of the latency and Y % of the
-/// energy"; empty when there are none.
+/// Where a run's estimates are explained: each pair's reason in core_cost_lut.yaml, or, for a run
+/// that writes no per-group files (--summary-only), the distinct reasons in summary.yaml.
+[[nodiscard]] STREAM_API std::string estimate_reasons_file(bool group_files);
+
+/// "; the model computes in fp32 ...: try --cast bf16" when an estimate is for a node with an f32
+/// or f64 tensor and its reason is that the hardware is sized for narrower types (a memory or a
+/// port narrower than one element); empty otherwise. Cast models are what such hardware is for,
+/// and the estimate's reason alone did not reach every place the estimate is reported.
+[[nodiscard]] STREAM_API std::string cast_hint(const CostFallbacks& fallbacks);
+
+/// One line for the figures' consumers (the MCP answer, Python's warning, `stream run`'s table):
+/// "N of M (node, core) costs are ideal-cycle estimates (K used by the schedule), carrying X % of
+/// the latency and Y % of the energy", and the cast hint when it applies; empty when there are none.
 [[nodiscard]] STREAM_API std::string fallback_note(const CostFallbacks& fallbacks);
 
 /// --strict (docs/results.md): a node does MAC work when its op type names a convolution, a

@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "stream/error.hpp"
@@ -41,11 +42,23 @@ inline constexpr std::string_view kOverridePrefix = "hardware/";
 [[nodiscard]] inline bool is_hardware_override(std::string_view axis) { return axis.starts_with(kOverridePrefix); }
 [[nodiscard]] inline std::string_view override_path(std::string_view axis) { return axis.substr(kOverridePrefix.size()); }
 
+/// What a value is in the sweep file, so that the results keep it: a plain (unquoted) scalar that
+/// reads as an integer, a real number or true/false is one; anything else, a quoted scalar
+/// included, is text; a hardware override's list or map is a structure (kept as flow YAML).
+enum class ValueKind { Text, Integer, Real, Boolean, Structure };
+
 struct Axis {
   std::string name;
   std::vector<std::string> values;
   std::vector<Location> where;  ///< per value
+  std::vector<ValueKind> kinds;  ///< per value
+  Location key_where;  ///< the axis name's place, for errors about the axis as a whole
 };
+
+/// A value as the results hold it: its number or truth value when the file wrote one (ValueKind),
+/// else its text. A point's identity hashes the text, so `2` and `"2"` are one point.
+using TypedValue = std::variant<std::string, std::int64_t, double, bool>;
+[[nodiscard]] STREAM_API TypedValue typed_value(const Axis& axis, std::size_t value);
 
 struct Sample {
   std::int64_t count = 0;
