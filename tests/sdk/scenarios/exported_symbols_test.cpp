@@ -79,11 +79,14 @@ TEST(CoreExports, OnlyNamespaceStreamAndNoThirdPartySymbols) {
 // atomic file writer (AtomicFileWriter, write_file_atomically, FileWriter::sync: the sweep's final
 // files, the report's and their tests); 472 with OutOfMemory (its constructor, type info and
 // vtable: the host and the plugins catch it by type to name the step that ran out); 473 with
-// Accelerator::link_name (the one name of a link: the report, the trace, the result files).
+// Accelerator::link_name (the one name of a link: the report, the trace, the result files); 477
+// with the sweep's override check and typed axis values (check_overrides, typed_value: the host's
+// sweep and submit) and the estimates' cast hint and file pointer (cast_hint,
+// estimate_reasons_file: the host, Python and MCP say them).
 // A new export is a decision: raise the bound with it.
 TEST(CoreExports, CountIsBounded) {
   const auto symbols = exported_symbols();
-  EXPECT_LE(symbols.size(), 473u);
+  EXPECT_LE(symbols.size(), 477u);
   EXPECT_GE(symbols.size(), 139u);  // what the host and the bundled plugins call, measured alone
 }
 
