@@ -2,7 +2,8 @@
 // replaces, written here the direct way: every trial copies the tile map and re-scores every core
 // from scratch. The incremental step must pick the same dim at every step, so every resident tile
 // and both flags are equal on every problem, except where the greedy stops at the tile cap with a
-// core still over: there the per-tile rule's answer may replace it, and must then fit.
+// core still over: there the per-tile rule's answer (asked for on every problem here) may replace
+// it, and must then fit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -140,6 +141,7 @@ CapacityProblem random_problem(std::mt19937& rng) {
     p.cores.push_back(std::move(core));
   }
   p.max_tiles = std::vector<std::int64_t>{16, 64, 1024, 4096}[static_cast<std::size_t>(pick(4))];
+  p.by_tile_cost_past_cap = true;
   return p;
 }
 
@@ -206,7 +208,7 @@ TEST(CapacityTiler, HandDerivedStepsTiesAndTheTileCap) {
 // y {M, N} 6,455,296 bits, budget half of 16,777,216 = 8,388,608. The reference's greedy halves
 // N (26.46 M left), then K (14.85 M), then cuts M 197 -> 1 (8.42 M, the least overflow of the
 // three), at 197 x 2 x 2 = 788 tiles; one more halving would make 1,576 > 1,024: stuck over.
-// Per tile cost, from the start: halving N or K frees 20.0 M bits (W / 2 plus y / 2 or x / 2) for
+// That is the answer unless asked to search by tile cost past the cap. Per tile cost, from the start: halving N or K frees 20.0 M bits (W / 2 plus y / 2 or x / 2) for
 // a factor 2, cutting M frees 12.8 M for a factor 197: N (first on the tie), then K (11.6 M
 // against N's 10.0 M), then N (5.8 M, tied with K; M's 6.4 M is spread over ln 197), then K
 // (3.7 M against N's 2.9 M): resident {197, 256, 256}, 16 tiles, x 1,613,824 + W 2,097,152 +
@@ -217,6 +219,13 @@ TEST(CapacityTiler, StuckAtTheCapTheWeightDimsAreTiledByTileCost) {
   p.resident = p.per_core;
   p.axes = {{{{0}}, {{2}}}, {{{2}}, {{1}}}, {{{0}}, {{1}}}};  // x {M, K}, W {K, N}, y {M, N}
   p.cores = {{8388608.0, {{0, 197.0 * 1024 * 32}, {1, 1024.0 * 1024 * 32}, {2, 197.0 * 1024 * 32}}}};
+  const auto greedy = refine_capacity(p);  // the reference's rule alone
+  EXPECT_EQ(greedy.resident, (std::vector<std::int64_t>{1, 512, 512}));
+  EXPECT_TRUE(greedy.tile_cap_reached);
+  EXPECT_FALSE(greedy.by_tile_cost);
+  EXPECT_DOUBLE_EQ(core_usage(p, p.cores[0], as_map(greedy.resident)), 8388608.0 + 2 * 512 * 32);  // W [512, 512] + x, y [1, 512]
+
+  p.by_tile_cost_past_cap = true;
   const auto r = refine_capacity(p);
   EXPECT_EQ(r.resident, (std::vector<std::int64_t>{197, 256, 256}));
   EXPECT_TRUE(r.by_tile_cost);

@@ -257,11 +257,11 @@ class Search {
 }  // namespace
 
 // The reference's rule first; only where it stops at the tile cap with a core still over (where the
-// reference keeps a seed that does not fit either) does the per-tile rule search again from the
-// starting tiles, and its answer is kept only when it fits.
+// reference keeps a seed that does not fit either), and when asked, does the per-tile rule search
+// again from the starting tiles, and its answer is kept only when it fits.
 CapacityResult refine_capacity(const CapacityProblem& problem) {
   CapacityResult out = Search(problem).run(Rule::LeastOverflow);
-  if (!out.tile_cap_reached) return out;
+  if (!out.tile_cap_reached || !problem.by_tile_cost_past_cap) return out;
   CapacityResult cheaper = Search(problem).run(Rule::Cheapest);
   if (cheaper.tile_cap_reached) return out;
   cheaper.by_tile_cost = true;

@@ -11,7 +11,8 @@
 // (bounded by a rounding-error margin) are never re-added; the sums that are re-added follow the
 // list order, so every figure is the one a full re-evaluation gives.
 //
-// Beyond the reference: when that greedy reaches the tile cap with a core still over (its myopic
+// Beyond the reference (CapacityProblem::by_tile_cost_past_cap; the pipeline's memory fallback sets
+// it for a group it cannot cut): when that greedy reaches the tile cap with a core still over (its myopic
 // first steps can spend the cap on a prime dim cut to 1, e.g. 197 tokens, leaving a weight tile
 // too large), the search runs again from the starting tiles taking at each step the dim that
 // lowers the worst overflow most per factor of tiles it costs; that answer is kept when it fits.
@@ -37,6 +38,8 @@ struct CapacityProblem {
   };
   std::vector<Core> cores;
   std::int64_t max_tiles = 1024;
+  /// Beyond the reference: past the cap, search again by tile cost (below). Off: the reference's rule.
+  bool by_tile_cost_past_cap = false;
 };
 
 struct CapacityResult {
