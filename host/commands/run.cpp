@@ -55,10 +55,22 @@ void print_table(const RunOutcome& outcome, bool group_files) {
                 report::estimate_reasons_file(group_files).c_str());
 }
 
+// A fused group (the reference's automatic fusion and tiling) slower than its own nodes run as
+// one group per layer: said, not silently given as the only figure.
+void print_per_layer_hints(const pipeline::RunResult& result) {
+  for (const auto& g : result.groups)
+    if (g.per_layer_latency >= 0)
+      std::cerr << "[stream run] hint: group " << g.index << " (" << g.workload.computation_nodes().size()
+                << " compute nodes fused) takes " << g.allocation.total_latency << " cycles; its nodes as one group per layer take "
+                << g.per_layer_latency << " (--fusion-cut-points per-layer)\n";
+}
+
 void run(const RunRequest& o, HostContext& ctx) {
   const auto t0 = std::chrono::steady_clock::now();
   auto say = [](const std::string& s) { std::cerr << "[stream run] " << s << "\n"; };
-  const auto outcome = execute_run(prepare_run(o, ctx, say));
+  auto prepared = prepare_run(o, ctx, say);
+  prepared.options.per_layer_check = true;  // for the hint below; the figures stay the fused groups'
+  const auto outcome = execute_run(std::move(prepared));
   const bool group_files = !o.summary_only;  // a --summary-only run has no core_cost_lut.yaml to point at
   if (const auto warning = report::fallback_warning(outcome.fallbacks, 3, report::estimate_reasons_file(group_files));
       !warning.empty())
@@ -67,6 +79,7 @@ void run(const RunRequest& o, HostContext& ctx) {
   print_table(outcome, group_files);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("wall time: %.3f s\n", wall);
+  print_per_layer_hints(outcome.result);
   for (const auto& g : outcome.result.groups)
     if (g.allocation.slot_latency.empty()) {
       std::cerr << "[stream run] group " << g.index << ": no allocation (" << allocate::name(g.allocation.status)

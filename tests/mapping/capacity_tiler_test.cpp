@@ -1,7 +1,9 @@
 // The capacity tiler's incremental search (mapping/capacity_tiler.hpp) against the greedy it
 // replaces, written here the direct way: every trial copies the tile map and re-scores every core
 // from scratch. The incremental step must pick the same dim at every step, so every resident tile
-// and both flags are equal on every problem.
+// and both flags are equal on every problem, except where the greedy stops at the tile cap with a
+// core still over: there the per-tile rule's answer (asked for on every problem here) may replace
+// it, and must then fit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,37 +23,50 @@ std::vector<std::int64_t> divisors_descending(std::int64_t n) {
   return out;
 }
 
+double core_usage(const CapacityProblem& p, const CapacityProblem::Core& core, const std::map<int, std::int64_t>& r) {
+  double bits = 0.0;
+  for (const auto& [t, b] : core.tensors) {
+    double f = 1.0;
+    for (const auto& accessors : p.axes[static_cast<std::size_t>(t)]) {
+      double widest = 0.0;
+      for (const auto& ds : accessors) {
+        double share = 1.0;
+        for (int g : ds) share *= static_cast<double>(r.at(g)) / static_cast<double>(p.per_core[static_cast<std::size_t>(g)]);
+        widest = std::max(widest, share);
+      }
+      f *= widest;
+    }
+    bits += b * f;
+  }
+  return bits;
+}
+
+double worst_overflow(const CapacityProblem& p, const std::map<int, std::int64_t>& r) {
+  double w = -1e300;
+  for (const auto& core : p.cores) w = std::max(w, core_usage(p, core, r) - core.budget);
+  return w;
+}
+
+double tile_count(const CapacityProblem& p, const std::map<int, std::int64_t>& r) {
+  double n = 1.0;
+  for (const auto& [g, v] : r) n *= static_cast<double>(p.per_core[static_cast<std::size_t>(g)]) / static_cast<double>(v);
+  return n;
+}
+
+std::map<int, std::int64_t> as_map(const std::vector<std::int64_t>& resident) {
+  std::map<int, std::int64_t> r;
+  for (std::size_t j = 0; j < resident.size(); ++j) r[static_cast<int>(j)] = resident[j];
+  return r;
+}
+
+double worst_overflow(const CapacityProblem& p, const std::vector<std::int64_t>& r) { return worst_overflow(p, as_map(r)); }
+double tile_count(const CapacityProblem& p, const std::vector<std::int64_t>& r) { return tile_count(p, as_map(r)); }
+
 // The full re-evaluation greedy (the pre-incremental capacity_refine).
 CapacityResult full_greedy(const CapacityProblem& p) {
-  std::map<int, std::int64_t> resident;
-  for (std::size_t j = 0; j < p.per_core.size(); ++j) resident[static_cast<int>(j)] = p.resident[j];
-  auto usage = [&](const CapacityProblem::Core& core, const std::map<int, std::int64_t>& r) {
-    double bits = 0.0;
-    for (const auto& [t, b] : core.tensors) {
-      double f = 1.0;
-      for (const auto& accessors : p.axes[static_cast<std::size_t>(t)]) {
-        double widest = 0.0;
-        for (const auto& ds : accessors) {
-          double share = 1.0;
-          for (int g : ds) share *= static_cast<double>(r.at(g)) / static_cast<double>(p.per_core[static_cast<std::size_t>(g)]);
-          widest = std::max(widest, share);
-        }
-        f *= widest;
-      }
-      bits += b * f;
-    }
-    return bits;
-  };
-  auto worst = [&](const std::map<int, std::int64_t>& r) {
-    double w = -1e300;
-    for (const auto& core : p.cores) w = std::max(w, usage(core, r) - core.budget);
-    return w;
-  };
-  auto tiles = [&](const std::map<int, std::int64_t>& r) {
-    double n = 1.0;
-    for (const auto& [g, v] : r) n *= static_cast<double>(p.per_core[static_cast<std::size_t>(g)]) / static_cast<double>(v);
-    return n;
-  };
+  std::map<int, std::int64_t> resident = as_map(p.resident);
+  auto worst = [&](const std::map<int, std::int64_t>& r) { return worst_overflow(p, r); };
+  auto tiles = [&](const std::map<int, std::int64_t>& r) { return tile_count(p, r); };
   CapacityResult out;
   out.fitted_at_start = worst(resident) <= 0;
   while (worst(resident) > 0) {
@@ -126,6 +141,7 @@ CapacityProblem random_problem(std::mt19937& rng) {
     p.cores.push_back(std::move(core));
   }
   p.max_tiles = std::vector<std::int64_t>{16, 64, 1024, 4096}[static_cast<std::size_t>(pick(4))];
+  p.by_tile_cost_past_cap = true;
   return p;
 }
 
@@ -133,11 +149,19 @@ CapacityProblem random_problem(std::mt19937& rng) {
 
 TEST(CapacityTiler, IncrementalSearchEqualsTheFullGreedyOnRandomProblems) {
   std::mt19937 rng(20261201);
-  int fitted = 0, capped = 0, refined = 0;
+  int fitted = 0, capped = 0, refined = 0, rescued = 0;
   for (int k = 0; k < 3000; ++k) {
     const CapacityProblem p = random_problem(rng);
     const CapacityResult want = full_greedy(p);
     const CapacityResult got = refine_capacity(p);
+    if (got.by_tile_cost) {  // the greedy was stuck at the cap; the answer that replaces it fits
+      ASSERT_TRUE(want.tile_cap_reached) << "problem " << k;
+      ASSERT_FALSE(got.tile_cap_reached) << "problem " << k;
+      ASSERT_LE(worst_overflow(p, got.resident), 0.0) << "problem " << k;
+      ASSERT_LE(tile_count(p, got.resident), static_cast<double>(p.max_tiles)) << "problem " << k;
+      ++rescued;
+      continue;
+    }
     ASSERT_EQ(got.resident, want.resident) << "problem " << k;
     ASSERT_EQ(got.fitted_at_start, want.fitted_at_start) << "problem " << k;
     ASSERT_EQ(got.tile_cap_reached, want.tile_cap_reached) << "problem " << k;
@@ -149,6 +173,7 @@ TEST(CapacityTiler, IncrementalSearchEqualsTheFullGreedyOnRandomProblems) {
   EXPECT_GT(fitted, 50);
   EXPECT_GT(capped, 50);
   EXPECT_GT(refined, 50);
+  EXPECT_GT(rescued, 0);  // 4 problems stuck at the cap that fit by tile cost
 }
 
 // One core of 100 bits, one 400-bit tensor over dims A (per-core 4) and B (per-core 2), one axis
@@ -176,4 +201,43 @@ TEST(CapacityTiler, HandDerivedStepsTiesAndTheTileCap) {
   const auto fits = refine_capacity(p);
   EXPECT_TRUE(fits.fitted_at_start);
   EXPECT_EQ(fits.resident, (std::vector<std::int64_t>{4, 2}));
+}
+
+// vit_l_16's MLP MatMul x [197, 1024] x W [1024, 4096] (f32) with N split over 4 cores: per core
+// dims M 197, N 1024, K 1024 and tensors x {M, K} 6,455,296 bits, W {K, N} 33,554,432 bits,
+// y {M, N} 6,455,296 bits, budget half of 16,777,216 = 8,388,608. The reference's greedy halves
+// N (26.46 M left), then K (14.85 M), then cuts M 197 -> 1 (8.42 M, the least overflow of the
+// three), at 197 x 2 x 2 = 788 tiles; one more halving would make 1,576 > 1,024: stuck over.
+// That is the answer unless asked to search by tile cost past the cap. Per tile cost, from the start: halving N or K frees 20.0 M bits (W / 2 plus y / 2 or x / 2) for
+// a factor 2, cutting M frees 12.8 M for a factor 197: N (first on the tie), then K (11.6 M
+// against N's 10.0 M), then N (5.8 M, tied with K; M's 6.4 M is spread over ln 197), then K
+// (3.7 M against N's 2.9 M): resident {197, 256, 256}, 16 tiles, x 1,613,824 + W 2,097,152 +
+// y 1,613,824 = 5,324,800 bits <= 8,388,608.
+TEST(CapacityTiler, StuckAtTheCapTheWeightDimsAreTiledByTileCost) {
+  CapacityProblem p;
+  p.per_core = {197, 1024, 1024};  // M, N, K
+  p.resident = p.per_core;
+  p.axes = {{{{0}}, {{2}}}, {{{2}}, {{1}}}, {{{0}}, {{1}}}};  // x {M, K}, W {K, N}, y {M, N}
+  p.cores = {{8388608.0, {{0, 197.0 * 1024 * 32}, {1, 1024.0 * 1024 * 32}, {2, 197.0 * 1024 * 32}}}};
+  const auto greedy = refine_capacity(p);  // the reference's rule alone
+  EXPECT_EQ(greedy.resident, (std::vector<std::int64_t>{1, 512, 512}));
+  EXPECT_TRUE(greedy.tile_cap_reached);
+  EXPECT_FALSE(greedy.by_tile_cost);
+  EXPECT_DOUBLE_EQ(core_usage(p, p.cores[0], as_map(greedy.resident)), 8388608.0 + 2 * 512 * 32);  // W [512, 512] + x, y [1, 512]
+
+  p.by_tile_cost_past_cap = true;
+  const auto r = refine_capacity(p);
+  EXPECT_EQ(r.resident, (std::vector<std::int64_t>{197, 256, 256}));
+  EXPECT_TRUE(r.by_tile_cost);
+  EXPECT_FALSE(r.tile_cap_reached);
+  EXPECT_FALSE(r.fitted_at_start);
+  EXPECT_DOUBLE_EQ(core_usage(p, p.cores[0], as_map(r.resident)), 5324800.0);
+
+  // With 8 tiles neither rule fits (the per-tile rule needs 16): the greedy's answer stays, N
+  // 1024 -> 512 -> 256 and K -> 512 (the N-K tie at the third step goes to the first dim, N).
+  p.max_tiles = 8;
+  const auto capped = refine_capacity(p);
+  EXPECT_EQ(capped.resident, (std::vector<std::int64_t>{197, 256, 512}));
+  EXPECT_TRUE(capped.tile_cap_reached);
+  EXPECT_FALSE(capped.by_tile_cost);
 }

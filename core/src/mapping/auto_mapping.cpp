@@ -398,6 +398,7 @@ class Generator {
       p.cores.push_back(std::move(core));
     }
     p.max_tiles = opt_.max_steady_state_tiles;
+    p.by_tile_cost_past_cap = opt_.by_tile_cost_past_cap;
     return p;
   }
 

@@ -3,8 +3,10 @@
 // mapped group infeasible it proposes the group's next mapping: tiled finer (the capacity tiler's
 // fill fraction halves, twice, while the tiler meets its fill), then mapped again without the
 // specialised cores whose memory alone blocks the allocation (their work moves to the generic
-// cores). A mapping already tried for the group is never proposed again. Out of mappings, a fused
-// group is cut into one group per layer, each of which goes through the fallback on its own.
+// cores), then, for a group that cannot be cut whose tiler stopped at its tile cap, tiled by tile
+// cost past the cap (capacity_tiler.hpp). A mapping already tried for the group is never proposed
+// again. Out of mappings, a fused group is cut into one group per layer, each of which goes
+// through the fallback on its own.
 #pragma once
 
 #include <optional>
@@ -39,8 +41,11 @@ class MemoryFallback {
   [[nodiscard]] std::optional<Remap> next(const GroupResult& g, bool tile_cap_reached);
 
  private:
+  bool by_tile_cost(Remap& r, const GroupResult& g, bool tile_cap_reached);
+
   const hardware::Accelerator& acc_;
   std::vector<mapping::GroupMapping> tried_;
+  bool by_tile_cost_ = false;  ///< the capacity tiler searches by tile cost past its cap (from then on)
 };
 
 /// The fused group cut into one group per layer, or nothing when it is one layer already.

@@ -155,11 +155,47 @@ class Runner {
       const std::string tag = "group " + std::to_string(g.index);
       finish(g, tag);
       g.wall_time_s = since(t_group);
+      check_per_layer(g);  // its runs are timed on their own (superseded runs)
       check_finite(g, tag);
       r_.total_latency = checked_add(r_.total_latency, g.allocation.total_latency, "the run's total latency");
       r_.total_energy += g.energy.total();
       r_.groups.push_back(std::move(g));
     }
+  }
+
+  bool per_layer_check_applies(const GroupResult& g) const {
+    return o_.per_layer_check && fallback_ && o_.cut_mode == CutMode::Auto && g.split_from < 0 && g.converts.empty() &&
+           !g.allocation.slot_latency.empty();
+  }
+
+  // RunOptions::per_layer_check: the fused group's nodes run again as one group per layer, quietly
+  // and off the run's figures (an identical allocation found here may be reused by a later group).
+  // A part that fails, or throws, leaves the group unchecked.
+  void check_per_layer(GroupResult& g) {
+    if (!per_layer_check_applies(g)) return;
+    auto parts = per_layer_groups(g.workload);
+    if (!parts) return;
+    const auto reused = r_.reused_allocations;
+    quiet_ = true;
+    std::int64_t total = 0;
+    try {
+      for (auto& part : *parts) {
+        const auto t0 = clock::now();
+        GroupResult p = run_group({std::move(part), g.index, {}});
+        total = p.allocation.slot_latency.empty() ? -1 : checked_add(total, p.allocation.total_latency, "a latency");
+        r_.superseded_runs.push_back({std::string(kPerLayerCheck), "group_" + std::to_string(g.index) + " layer " +
+                                      std::to_string(&part - parts->data()), std::move(p.attempts), since(t0), 0.0});
+        if (total < 0) break;
+      }
+    } catch (const OutOfMemory&) {  // the environment's: the run stops as it would anyway
+      quiet_ = false;
+      throw;
+    } catch (const Error&) {
+      total = -1;
+    }
+    quiet_ = false;
+    r_.reused_allocations = reused;
+    if (total >= 0 && total < g.allocation.total_latency) g.per_layer_latency = total;
   }
 
   // `--layout choose` (layout_choice.hpp): price the options (a core conversion by a run of its
@@ -286,7 +322,7 @@ class Runner {
   }
 
   void say(const std::string& s) const {
-    if (o_.progress) o_.progress(s);
+    if (o_.progress && !quiet_) o_.progress(s);
   }
 
   allocate::AllocateOptions allocate_options(int index, allocate::Diagnosis diagnosis) const {
@@ -443,6 +479,7 @@ class Runner {
   std::shared_ptr<RunCache> cache_;
   schedule::Router router_;
   bool fallback_;  ///< the memory fallback applies (memory_fallback.hpp): automatic mappings only
+  bool quiet_ = false;  ///< no progress lines (the per-layer check's runs)
   std::unordered_map<std::string, allocate::Allocation> solved_;  ///< optimal allocations by problem
   std::map<std::string, std::pair<std::int64_t, double>> conversions_;  ///< latency, energy (-1: none) by converted name
   RunResult r_;

@@ -134,12 +134,12 @@ Json timings(const pipeline::RunResult& r) {
   for (const auto& c : r.cut_groups)
     cut.push_back(group_run_json({{"split_from", c.split_from}, {"compute_nodes", c.compute_nodes}}, c.wall_time_s, c.attempts));
   j["cut_groups"] = cut;
-  if (r.layout == pipeline::LayoutMode::Choose) {
-    Json runs = Json::array();
-    for (const auto& s : r.superseded_runs)
-      runs.push_back(group_run_json({{"pass", s.pass}, {"name", s.name}}, s.wall_time_s, s.attempts));
-    j["layout_passes"] = runs;
-  }
+  Json runs = Json::array(), checks = Json::array();
+  for (const auto& s : r.superseded_runs)
+    (s.pass == pipeline::kPerLayerCheck ? checks : runs)
+        .push_back(group_run_json({{"pass", s.pass}, {"name", s.name}}, s.wall_time_s, s.attempts));
+  if (r.layout == pipeline::LayoutMode::Choose) j["layout_passes"] = runs;
+  if (!checks.empty()) j["per_layer_checks"] = checks;  // `stream run`'s hint (RunOptions::per_layer_check)
   return j;
 }
 

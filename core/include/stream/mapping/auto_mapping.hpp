@@ -43,6 +43,9 @@ struct AutoMappingOptions {
   /// group's allocation overflows a small specialised core). A node that no other core can run
   /// keeps its usual candidates.
   std::vector<int> excluded_cores;
+  /// The capacity tiler's search by tile cost past the tile cap (capacity_tiler.hpp; beyond the
+  /// reference: the memory fallback sets it for a group it cannot cut).
+  bool by_tile_cost_past_cap = false;
 };
 
 /// Step 1 for one node: candidate core ids in graph order. `fallback` is set when neither a

@@ -10,6 +10,13 @@
 // tensors the tried dim indexes and the cores that hold them, and the sums a trial cannot win with
 // (bounded by a rounding-error margin) are never re-added; the sums that are re-added follow the
 // list order, so every figure is the one a full re-evaluation gives.
+//
+// Beyond the reference (CapacityProblem::by_tile_cost_past_cap; the pipeline's memory fallback sets
+// it for a group it cannot cut): when that greedy reaches the tile cap with a core still over (its myopic
+// first steps can spend the cap on a prime dim cut to 1, e.g. 197 tokens, leaving a weight tile
+// too large), the search runs again from the starting tiles taking at each step the dim that
+// lowers the worst overflow most per factor of tiles it costs; that answer is kept when it fits.
+// Where the reference's greedy fits, nothing changes.
 #pragma once
 
 #include <cstdint>
@@ -31,12 +38,15 @@ struct CapacityProblem {
   };
   std::vector<Core> cores;
   std::int64_t max_tiles = 1024;
+  /// Beyond the reference: past the cap, search again by tile cost (below). Off: the reference's rule.
+  bool by_tile_cost_past_cap = false;
 };
 
 struct CapacityResult {
   std::vector<std::int64_t> resident;  ///< per dim
   bool fitted_at_start = false;        ///< nothing overflowed with the starting tiles
   bool tile_cap_reached = false;       ///< stopped by the tile cap with a core still overflowing
+  bool by_tile_cost = false;           ///< the reference's rule reached the cap; the per-tile rule fits
 };
 
 [[nodiscard]] STREAM_API CapacityResult refine_capacity(const CapacityProblem& problem);

@@ -84,6 +84,11 @@ struct RunOptions {
   CostProfile cost_profile = CostProfile::Reference;
   /// Routes and costs shared with other runs (run_cache.hpp); null: the run keeps its own.
   std::shared_ptr<RunCache> cache;
+  /// Automatic fusion with the memory fallback only: each solved fused group (two compute nodes
+  /// or more) is also run as one group per layer, and the sum of those latencies is kept in
+  /// GroupResult::per_layer_latency when it is lower. Every figure of the run stays the fused
+  /// group's (the reference's rule); `stream run` sets it to print a hint (docs/pipeline.md).
+  bool per_layer_check = false;
 };
 
 /// One MILP solve: an objective level of the lexicographic solve or a diagnosis solve.
@@ -129,6 +134,9 @@ struct GroupResult {
   /// A conversion group of `--layout choose` (layout_choice.hpp): the tensor it converts; empty
   /// for the workload's own groups.
   std::string converts;
+  /// RunOptions::per_layer_check: the latency of the group's nodes as one group per layer, when
+  /// lower than the group's own; -1 otherwise (not checked, not lower, or a part infeasible).
+  std::int64_t per_layer_latency = -1;
 };
 
 /// A fused group the memory fallback cut into one group per layer: its attempts, for timings.
@@ -139,11 +147,14 @@ struct CutGroup {
   double wall_time_s = 0;  ///< from its first mapping to the cut, included
 };
 
-/// A group run whose result is not among the run's groups (`--layout choose`): a first-pass group
-/// the second pass scheduled again, or a conversion group run to price an option; its clocks are
-/// kept for timings.*.
+/// SupersededRun::pass of the per-layer check's runs (RunOptions::per_layer_check).
+inline constexpr const char* kPerLayerCheck = "per-layer check";
+
+/// A group run whose result is not among the run's groups: with `--layout choose` a first-pass
+/// group the second pass scheduled again, or a conversion group run to price an option; a layer
+/// of a fused group run alone by the per-layer check; its clocks are kept for timings.*.
 struct SupersededRun {
-  std::string pass;  ///< "first pass" or "conversion pricing"
+  std::string pass;  ///< "first pass", "conversion pricing" or kPerLayerCheck
   std::string name;  ///< the first pass's `group_<i>`, or the tensor a priced conversion writes
   std::vector<Attempt> attempts;
   double wall_time_s = 0;

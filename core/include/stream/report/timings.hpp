@@ -11,7 +11,8 @@
 // runs whose results the run replaced (the first pass's groups when the second pass scheduled
 // them again, the conversion groups run to price an option), with their attempts; their clocks
 // are in the phases too, and `layout_choice_time_s` is the gathering and pricing of the options
-// and the second pass's rewrite. Seconds, rounded to microseconds. `stream run --inline-timings` repeats the same readings in
+// and the second pass's rewrite. `per_layer_checks` lists the runs of RunOptions::per_layer_check
+// (a fused group's layers alone), clocked in the phases too. Seconds, rounded to microseconds. `stream run --inline-timings` repeats the same readings in
 // summary.* and optimization_metrics.yaml for readers who want one file.
 #pragma once
 
