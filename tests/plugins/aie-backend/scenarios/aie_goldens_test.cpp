@@ -86,8 +86,11 @@ TEST(AieGoldens, SwigluOccupancy) {
   expect_steady_state(run("swiglu_occupancy", swiglu("")), 1704658, 1138, 722);
 }
 
-// DISABLED: SPAN has the same 12 slots (P = 1138), but CBC does not reach the optimum overlap 338
-// in reasonable time (see the test notes of AieGoldens in docs/pipeline.md).
+// DISABLED for its time, not its figure: SPAN has the same 12 slots (P = 1138) and this run gives
+// 3,277,138 (overlap 338), every level proven optimal (3,277,143 / 1,765,376 / 709), but CBC needs
+// 470 s of CPU for it (972 s wall on a loaded 2-core machine), against ~40 s for OCCUPANCY. Run it
+// with --gtest_also_run_disabled_tests. (CBC stopped at 4,137,088 after 500 s on this tool at
+// 470d6ce, before 7fd1026 bounded each slot latency by its own nodes' largest latency.)
 TEST(AieGoldens, DISABLED_SwigluSpanFromARunConfig) {
   const auto dir = fs::path(STREAM_BUILD_DIR) / "test_scratch" / "aie_goldens";
   fs::create_directories(dir);
