@@ -56,7 +56,8 @@ std::vector<int> links_of(const hardware::Accelerator& acc, const Paths& paths) 
 }  // namespace
 
 // Yen's order against networkx itself (tests/schedule/data/networkx_simple_paths.txt, written
-// by networkx's shortest_simple_paths on the reference's meshes and multi-bus systems).
+// by networkx's shortest_simple_paths on the copy nx.DiGraph(G) of the reference's meshes, a
+// multi-bus system and the AIE array whole_array_strix).
 TEST(Routing, ShortestSimplePathsMatchNetworkx) {
   std::ifstream in(std::string(STREAM_SOURCE_DIR) + "/tests/schedule/data/networkx_simple_paths.txt");
   ASSERT_TRUE(in) << "missing oracle file";
@@ -80,13 +81,14 @@ TEST(Routing, ShortestSimplePathsMatchNetworkx) {
     auto it = systems.find(system);
     if (it == systems.end())
       it = systems
-               .emplace(system, hardware::load_accelerator(std::string(STREAM_TEST_DATA_DIR) +
-                                                           "/reference/stream-inputs/hardware/" + system + ".yaml"))
+               .emplace(system, hardware::load_accelerator(std::string(STREAM_TEST_DATA_DIR) + "/reference/stream-inputs/" +
+                                                           (system.find('/') == std::string::npos ? "hardware/" : "") +
+                                                           system + ".yaml"))
                .first;
     EXPECT_EQ(it->second.shortest_simple_paths(s, t, 4), expected) << line;
     ++checked;
   }
-  EXPECT_EQ(checked, 340);
+  EXPECT_EQ(checked, 376);
 }
 
 // (c) Yen's order on the grid, 0 -> 5. Three paths of length 3 and one of length 5 exist.
@@ -147,6 +149,60 @@ TEST(Routing, BfsPathLeadsWhenYenStartsElsewhere) {
   const auto plan = router.plan({3}, {0}, 64);
   EXPECT_EQ(plan.paths, (Paths{{3, 2, 1, 0}}));
   EXPECT_EQ(plan.links, (std::vector<int>{acc.edge(3, 2), acc.edge(2, 1), acc.edge(1, 0)}));
+}
+
+// Yen's paths come from the reference's copy nx.DiGraph(G), whose predecessor lists are in node
+// order (first appearance), not in edge-insertion order; the BFS path stays on G. Links [0, 3],
+// [0, 2], [2, 1], [3, 1]: node order 0, 3, 2, 1; pred(1) is [2, 3] in G (link [2, 1] came first)
+// but [3, 2] in the copy (3 appeared before 2; by id it would be [2, 3] again). Pair 0 -> 1 has
+// two paths of 2 hops, [0,3,1] and [0,2,1]:
+//  - bidirectional Dijkstra on the copy: forward pops 0 (sees 3, 2), backward pops 1 and scans
+//    3 first, already seen forward: meeting path [0,3,1]; 2 also totals 2, not shorter. On G it
+//    would scan 2 first and start with [0,2,1].
+//  - Yen's spur of root [0] without edge 0->3 is [0,2,1]; root [0,3] without node 0 and edge 3->1
+//    has none. So [0,3,1], [0,2,1].
+//  - bidirectional BFS on G: forward {0} -> {3, 2}; backward from 1 scans G's pred(1) = [2, 3] and
+//    meets 2 first: [0,2,1], so the candidates are [0,2,1], [0,3,1].
+TEST(Routing, YenScansPredecessorsInNodeOrder) {
+  hardware::Accelerator acc;
+  acc.name = "copy_order";
+  acc.cores.resize(4);
+  for (int i = 0; i < 4; ++i) acc.cores[static_cast<std::size_t>(i)].id = i;
+  for (auto [a, b] : std::vector<std::pair<int, int>>{{0, 3}, {0, 2}, {2, 1}, {3, 1}}) {
+    hardware::Connection c;
+    c.cores = {a, b};
+    c.bandwidth = 8;
+    acc.connectivity.push_back(c);
+  }
+  acc.build_interconnect();
+  ASSERT_EQ(acc.graph_cores(), (std::vector<int>{0, 3, 2, 1}));
+  ASSERT_EQ(acc.predecessors(1), (std::vector<int>{2, 3}));  // G's own order is unchanged
+  EXPECT_EQ(acc.shortest_simple_paths(0, 1, 4), (Paths{{0, 3, 1}, {0, 2, 1}}));
+  EXPECT_EQ(acc.shortest_path(0, 1), (std::vector<int>{0, 2, 1}));
+  Router router(acc);
+  EXPECT_EQ(router.candidates(0, 1), (Paths{{0, 2, 1}, {0, 3, 1}}));
+}
+
+// The multicast of the AIE SwiGLU's input (fusion-and-slots B.3): whole_array_strix, memory tiles
+// {1, 7} to the AIE tiles of columns 0-3 (Gemm_Left and Gemm_Right). With Yen's paths from the
+// copy, the reference's plan scores 19 and reaches columns 2 and 3 over the horizontal links
+// only, in this order of first use; the vertical links of columns 2-3 (e.g. 14->15, 20->21, used
+// by the weights of Gemm_Right) and the shim stay free. On G it scored 20 and used 15->16, 16->17,
+// 20->21, 21->22, 22->23.
+TEST(Routing, SwigluInputMulticastOnStrixLeavesColumnsTwoAndThreeVerticalsFree) {
+  const auto acc = hardware::load_accelerator(std::string(STREAM_TEST_DATA_DIR) +
+                                              "/reference/stream-inputs/aie/hardware/whole_array_strix.yaml");
+  Router router(acc);
+  EXPECT_EQ(router.candidates(7, 17),
+            (Paths{{7, 8, 14, 15, 16, 17}, {7, 8, 9, 10, 11, 17}, {7, 8, 9, 15, 16, 17}, {7, 8, 9, 10, 16, 17}}));
+  const auto plan = router.plan({1, 7}, {2, 3, 4, 5, 8, 9, 10, 11, 14, 15, 16, 17, 20, 21, 22, 23}, 64);
+  EXPECT_EQ(plan.hops, 19);
+  const std::vector<std::pair<int, int>> expected{{1, 2},   {2, 3},   {3, 4},   {4, 5},   {2, 8},  {3, 9},   {9, 10},
+                                                  {10, 11}, {8, 14},  {9, 15},  {10, 16}, {11, 17}, {14, 20}, {15, 21},
+                                                  {8, 9},   {16, 22}, {17, 23}, {7, 8},   {8, 2}};
+  std::vector<int> links;
+  for (auto [a, b] : expected) links.push_back(acc.edge(a, b));
+  EXPECT_EQ(plan.links, links);
 }
 
 // (a) One pair takes the BFS shortest path even when others are as short.

@@ -107,7 +107,9 @@ void CbcSolver::write_mps(const LinearModel& model, const LinExpr& objective, co
   f.precision(17);
   const auto& rows = model.rows();
   const auto& vars = model.vars();
-  f << "NAME tetra\nROWS\n N obj\n";
+  // FREE: CoinMpsIO (CBC's reader) guesses the format line by line otherwise and misreads the
+  // first BOUNDS line of this file.
+  f << "NAME tetra FREE\nROWS\n N obj\n";
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const auto& row = rows[r];
     const char* type = row.lo == row.hi ? "E" : std::isinf(row.lo) ? "L" : std::isinf(row.hi) ? "G" : "L";
@@ -146,6 +148,9 @@ void CbcSolver::write_mps(const LinearModel& model, const LinExpr& objective, co
     const auto& v = vars[j];
     if (v.lo != 0) f << (std::isinf(v.lo) ? " MI bnd c" : " LO bnd c") << j << (std::isinf(v.lo) ? "" : " " + std::to_string(v.lo)) << "\n";
     if (!std::isinf(v.hi)) f << " UP bnd c" << j << " " << v.hi << "\n";
+    // An integer column without a bound is read as a binary (the MPS convention CoinMpsIO keeps):
+    // `total` and `overlap` would then make every model infeasible.
+    else if (v.kind != VarKind::Continuous) f << " PL bnd c" << j << "\n";
   }
   f << "ENDATA\n";
   // Names of rows and columns, for reading the file against the model.

@@ -3,12 +3,12 @@
 // every edge weighs 1 — what the reference's CommunicationManager does (weight "w").
 //
 // The order of equally long paths is what matters for the reference's routing, and it comes from
-// three networkx details reproduced here:
+// four networkx details reproduced here:
 //  1. with a weight given, networkx uses _bidirectional_dijkstra (not the BFS variant) both for the
 //     first path and for every spur path. That search alternates direction on every pop (forward
 //     first), keeps one heap per direction ordered by (distance, push counter) (with unit weights
 //     a heap pops in push order, so FIFOs here), scans successors (forward) / predecessors
-//     (backward) in adjacency insertion order, skips ignored nodes and edges, and remembers the
+//     (backward) in adjacency order (see 4), skips ignored nodes and edges, and remembers the
 //     best meeting path seen when a node becomes seen from both sides; it returns it as soon as a
 //     popped node is already final in the other direction. The first meeting path found wins
 //     ties (strict `>` update).
@@ -17,9 +17,16 @@
 //     prev[:i-1] ignored, push root[:-1] + spur with length (i - 1) + spur length.
 //  3. candidates live in a heap of (length, push counter, path) and a path already waiting is not
 //     pushed again, so among equally long candidates the one discovered first is yielded first.
-// Checked against networkx 3.6.1 on every ordered core pair of every reference hardware file
-// (tests/schedule/data/networkx_simple_paths.txt keeps a sample). The per-call tables are sized by
-// cores and edges (not cores squared), so a call costs O(k * path length * (cores + edges)).
+//  4. the graph searched is the reference's copy nx.DiGraph(G) (CommunicationManager routes on
+//     it), not G: networkx copies node by node and then each node's successors, so in the copy a
+//     node's successors keep G's insertion order but its predecessors are in node order (the
+//     order of first appearance, graph_cores()). The backward search scans predecessors, so this
+//     decides which of two equally long paths is met first: on whole_array_strix it sends the
+//     reference's multicast of the SwiGLU input over the horizontal links and so sets its slots.
+// Checked against networkx (2.8.8 and 3.6.1 copy a graph the same way) on every ordered core pair
+// of every reference hardware file (tests/schedule/data/networkx_simple_paths.txt keeps a sample).
+// The per-call tables are sized by cores and edges (not cores squared), so a call costs
+// O(k * path length * (cores + edges)).
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -78,7 +85,13 @@ struct Workspace {
   std::vector<Entry> fringe[2];
   std::size_t head[2] = {0, 0};
   std::vector<const std::vector<int>*> neighbours[2];  ///< successors, predecessors by core id
-  Workspace(const Accelerator& acc, std::size_t n) {
+  // Predecessors in the copy's order (detail 4), put in order when a node is first scanned
+  // backward: a search touches few nodes, and sorting all of them per call would cost every edge
+  // of a large bus.
+  std::vector<int> rank;                    ///< position in graph_cores() by core id
+  std::vector<char> in_copy_order;          ///< neighbours[1][v] already in node order
+  std::vector<std::vector<int>> reordered;  ///< storage for the lists G does not have in order
+  Workspace(const Accelerator& acc, std::size_t n) : rank(n, 0), in_copy_order(n, 0), reordered(n) {
     for (int d = 0; d < 2; ++d) {
       dists[d].resize(n);
       seen[d].resize(n);
@@ -89,6 +102,22 @@ struct Workspace {
       neighbours[0][v] = &acc.successors(static_cast<int>(v));
       neighbours[1][v] = &acc.predecessors(static_cast<int>(v));
     }
+    const auto& order = acc.graph_cores();
+    for (std::size_t i = 0; i < order.size(); ++i) rank[static_cast<std::size_t>(order[i])] = static_cast<int>(i);
+  }
+  // The nodes a search scans from v: successors forward, predecessors in node order backward.
+  const std::vector<int>& scan(int dir, int v) {
+    const auto i = static_cast<std::size_t>(v);
+    if (dir == 1 && !in_copy_order[i]) {
+      in_copy_order[i] = 1;
+      auto by_rank = [this](int a, int b) { return rank[static_cast<std::size_t>(a)] < rank[static_cast<std::size_t>(b)]; };
+      if (!std::is_sorted(neighbours[1][i]->begin(), neighbours[1][i]->end(), by_rank)) {
+        reordered[i] = *neighbours[1][i];
+        std::sort(reordered[i].begin(), reordered[i].end(), by_rank);  // ranks are distinct
+        neighbours[1][i] = &reordered[i];
+      }
+    }
+    return *neighbours[dir][i];
   }
 };
 
@@ -125,7 +154,7 @@ std::optional<std::pair<std::int64_t, Path>> bidirectional_dijkstra(int source, 
     if (dists[dir][idx(v)] != unseen) continue;
     dists[dir][idx(v)] = dist;
     if (dists[1 - dir][idx(v)] != unseen) return std::make_pair(final_dist, final_path);
-    for (int w : *ws.neighbours[dir][idx(v)]) {
+    for (int w : ws.scan(dir, v)) {
       if (f.node[idx(w)]) continue;
       if (dir == 0 ? f.edge_ignored(v, w) : f.edge_ignored(w, v)) continue;
       const std::int64_t vw = dist + 1;
