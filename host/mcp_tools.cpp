@@ -124,6 +124,7 @@ RunRequest run_request(const json& args, const fs::path& out_dir) {
   if (args.contains("experiment_id")) r.experiment_id = text_arg(args, "experiment_id");
   r.time_limit = args.value("time_limit", 0.0);
   r.strict = args.value("strict", false);
+  r.compat = text_arg(args, "compat", r.compat);
   return r;
 }
 
@@ -152,7 +153,9 @@ json run_input_schema() {
                         {"fusion_cut_points", kString}, {"experiment_id", kString},
                         {"cast", {{"type", "string"}, {"description", "an element type, as stream run --cast takes it: bf16, f16, int8, f8e4m3fn, int4, ..."}}},
                         {"time_limit", {{"type", "number"}, {"minimum", 0}}},
-                        {"strict", {{"type", "boolean"}}}});
+                        {"strict", {{"type", "boolean"}}},
+                        {"compat", {{"type", "string"}, {"enum", {"none", "stream-1.13"}},
+                                    {"description", "whose automatic path, as stream run --compat: none (this tool's) or stream-1.13 (the reference's)"}}}});
 }
 
 json run_output_schema() {

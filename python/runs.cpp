@@ -66,7 +66,7 @@ RunFigures evaluate_mapping(const std::string& hardware, const std::string& work
                             const std::optional<std::string>& experiment_id, const py::dict& block_params,
                             const std::optional<std::string>& cast, bool decompose, bool no_decompose, int threads,
                             double time_limit, bool memory_fallback, bool summary_only, bool verbose,
-                            const std::string& layout, bool strict, const py::dict& inputs) {
+                            const std::string& layout, bool strict, const py::dict& inputs, const std::string& compat) {
   RunArgs args;
   auto& r = args.request;
   r.hardware = hardware;
@@ -92,6 +92,7 @@ RunFigures evaluate_mapping(const std::string& hardware, const std::string& work
   r.summary_only = summary_only;
   r.layout = layout;  // checked by prepare_run: a bad mode raises
   r.strict = strict;
+  r.compat = compat;  // checked by prepare_run: a bad mode raises
   args.verbose = verbose;
   const auto params = stringified(block_params);
   std::optional<host::RunOutcome> outcome;
@@ -149,11 +150,12 @@ void register_runs(py::module_& m) {
         py::arg("no_decompose") = false, py::arg("threads") = 1, py::arg("time_limit") = 0.0,
         py::arg("memory_fallback") = true, py::arg("summary_only") = false, py::arg("verbose") = false,
         py::arg("layout") = "fixed", py::arg("strict") = false, py::arg("inputs") = py::dict(),
+        py::arg("compat") = "none",
         "`stream run`: maps the workload (a model file, or a block key with block_params) onto the hardware and "
         "writes the result files to output_path/experiment_id; returns the figures (Result). Warns with "
         "EstimateWarning when ideal-cycle estimates stood in; strict=True raises StreamInputError instead when one "
         "stands in for a Conv/Gemm/MatMul-like node. inputs={'sr': 16000} gives scalar graph inputs a value "
-        "(--input).");
+        "(--input). compat='stream-1.13' follows the reference's automatic path (--compat).");
   m.def("sweep", &sweep, py::arg("spec"), py::arg("out"), py::kw_only(), py::arg("jobs") = 0,
         py::arg("shard") = py::none(), py::arg("keep_points") = false, py::arg("strict") = false,
         "`stream sweep`: every design point of a sweep file (a path, or its content as a dict); writes results.csv, "

@@ -1,0 +1,68 @@
+// `stream run --compat stream-1.13` end to end (docs/pipeline.md, "Compatibility mode
+// stream-1.13") on the reference's attention_head.onnx and five of its systems: every group's
+// latency and tiling is the reference's own, measured by running Stream 1.13 instrumented
+// (tests/data/reference/README.md: the reference's figures per fusion group); the default mode
+// keeps this tool's figures.
+//
+// The reference's groups (rule A1): the Transpose Op3 is a FusionEdge and the running group counter
+// over the name order I, wK, Op1, Op3, wQ, Op0, ... closes group 0 after Op1, so group 0 is [Op1]
+// and group 1 the rest (Q's Op0 reaches the Transpose's output only at Op4).
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "result_files.hpp"
+
+namespace fs = std::filesystem;
+using namespace stream::test;
+
+namespace {
+
+const std::string kRef = std::string(STREAM_TEST_DATA_DIR) + "/reference/stream-inputs/";
+const std::string kAttention = kRef + "workload/attention_head.onnx";
+
+struct Run {
+  int code = -1;
+  std::string log;
+  nlohmann::json summary;
+  fs::path dir;
+};
+
+Run run_attention(const std::string& name, const std::string& hardware, const std::string& extra) {
+  const auto out = fresh_scratch_dir("pipeline", "compat_" + name);
+  const auto r = run_stream("run --workload " + kAttention + " --hardware " + kRef + "hardware/" + hardware +
+                            ".yaml --out " + out.string() + " --experiment-id exp " + extra);
+  return {r.code, r.out, summary_of(out / "exp"), out / "exp"};
+}
+
+std::int64_t group_latency(const Run& r, int g) {
+  return r.summary.at("groups").at("group_" + std::to_string(g)).at("latency").get<std::int64_t>();
+}
+
+std::vector<std::string> layers_of(const Run& r, int g) {
+  const auto m = YAML::LoadFile((r.dir / ("group_" + std::to_string(g)) / "mapping.yaml").string());
+  return m["fused_groups"][0]["layers"].as<std::vector<std::string>>();
+}
+
+}  // namespace
+
+// A1 alone decides the groups and group 0's figure (one MatMul: no tiling choice beyond D0).
+TEST(Compat, LayoutOperatorsSplitAttentionIntoTheReferencesTwoGroups) {
+  const auto r = run_attention("groups", "tpu_like_quad_core", "--compat stream-1.13");
+  ASSERT_EQ(r.code, 0) << r.log;
+  ASSERT_EQ(r.summary.at("groups").size(), 2u) << r.log;
+  EXPECT_EQ(layers_of(r, 0), (std::vector<std::string>{"Op1"}));
+  EXPECT_EQ(layers_of(r, 1),
+            (std::vector<std::string>{"Op0", "Op4", "Op5_max", "Op5_exp", "Op5_sum", "Op5_div", "Op2", "Op6"}));
+  EXPECT_EQ(group_latency(r, 0), 15424);
+}
+
+TEST(Compat, AnUnknownModeIsABadInput) {
+  const auto r = run_stream("run --compat stream-1.12 --out " + fresh_scratch_dir("pipeline", "compat_bad").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--compat: unknown compatibility mode 'stream-1.12' (expected none or stream-1.13)"), std::string::npos)
+      << r.out;
+}
