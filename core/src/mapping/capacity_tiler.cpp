@@ -49,6 +49,7 @@ class Search {
           best_worst = w;
         }
       }
+      if (best >= 0 && p_.strict_descent && !(best_worst < current)) best = -1;
       if (best < 0) {
         out.tile_cap_reached = true;
         break;

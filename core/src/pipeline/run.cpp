@@ -366,7 +366,7 @@ class Runner {
                 : o_.mapping        ? mapping::read_mapping(*o_.mapping, g.workload, acc_)
                 : o_.mapping_data ? mapping::read_mapping(*o_.mapping_data, g.workload, acc_)
                                   : mapping::automatic_mapping(g.workload, acc_, o_.intra_core_tiling, {}, mapping::kDefaultFillFraction,
-                                               &first.tile_cap_reached);
+                                               &first.tile_cap_reached, o_.compat);
     first.mapping_time_s = since(tm);
     g.attempts.push_back(std::move(first));
     return g;
@@ -387,7 +387,7 @@ class Runner {
   GroupResult run_group(Pending next) {
     GroupResult g = first_mapping(std::move(next));
     const std::string tag = "group " + std::to_string(g.index);
-    MemoryFallback fallback(acc_);
+    MemoryFallback fallback(acc_, o_.compat);
     for (;;) {
       Attempt& at = g.attempts.back();
       at.fill_fraction = g.fill_fraction;

@@ -24,6 +24,22 @@ namespace {
 const std::string kRef = std::string(STREAM_TEST_DATA_DIR) + "/reference/stream-inputs/";
 const std::string kAttention = kRef + "workload/attention_head.onnx";
 
+struct System {
+  const char* hardware;
+  std::int64_t group0, group1;  ///< the reference's latency per group
+  const char* tile;             ///< group 1's intra-core tiling entry, as the reference's automatic tiler
+  std::int64_t ours;            ///< the default mode's single group
+};
+
+void PrintTo(const System& s, std::ostream* os) { *os << s.hardware; }
+
+// fusion-and-slots.md §A.0 (reference figures per group and tilings; "ours today" for the default).
+const System kSystems[] = {
+    {"tpu_like_quad_core", 15424, 29480, "Op0.D0 tile 32", 32815},
+    {"eyeriss_like_quad_core", 29850, 59795, "Op0.D0 tile 32", 78689},
+    {"fusemax", 19712, 50280, "Op0.D0 tile 64", 66664},
+};
+
 struct Run {
   int code = -1;
   std::string log;
@@ -40,6 +56,15 @@ Run run_attention(const std::string& name, const std::string& hardware, const st
 
 std::int64_t group_latency(const Run& r, int g) {
   return r.summary.at("groups").at("group_" + std::to_string(g)).at("latency").get<std::int64_t>();
+}
+
+// "Op0.D0 tile 32" for the group's one intra-core tiling entry, as its mapping.yaml writes it.
+std::string tiling_of(const Run& r, int g) {
+  const auto m = YAML::LoadFile((r.dir / ("group_" + std::to_string(g)) / "mapping.yaml").string());
+  std::string out;
+  for (const auto& e : m["fused_groups"][0]["intra_core_tiling"])
+    out += (out.empty() ? "" : ", ") + e["dim"].as<std::string>() + " tile " + e["tile"].as<std::string>();
+  return out;
 }
 
 std::vector<std::string> layers_of(const Run& r, int g) {
@@ -59,6 +84,31 @@ TEST(Compat, LayoutOperatorsSplitAttentionIntoTheReferencesTwoGroups) {
             (std::vector<std::string>{"Op0", "Op4", "Op5_max", "Op5_exp", "Op5_sum", "Op5_div", "Op2", "Op6"}));
   EXPECT_EQ(group_latency(r, 0), 15424);
 }
+
+class CompatAttention : public ::testing::TestWithParam<System> {};
+
+// A2 (the tile) and A3 (meta and simba_small, whose MILP our own memory rows make infeasible).
+TEST_P(CompatAttention, EveryGroupIsTheReferences) {
+  const auto& s = GetParam();
+  const auto r = run_attention(std::string("ref_") + s.hardware, s.hardware, "--compat stream-1.13 --no-memory-fallback");
+  ASSERT_EQ(r.code, 0) << r.log;
+  ASSERT_EQ(r.summary.at("groups").size(), 2u) << r.log;
+  EXPECT_EQ(group_latency(r, 0), s.group0);
+  EXPECT_EQ(tiling_of(r, 1), s.tile);
+  EXPECT_EQ(group_latency(r, 1), s.group1);
+  EXPECT_EQ(r.summary.at("total_latency").get<std::int64_t>(), s.group0 + s.group1);
+}
+
+TEST_P(CompatAttention, TheDefaultModeKeepsOneFoldedGroup) {
+  const auto& s = GetParam();
+  const auto r = run_attention(std::string("default_") + s.hardware, s.hardware, "");
+  ASSERT_EQ(r.code, 0) << r.log;
+  ASSERT_EQ(r.summary.at("groups").size(), 1u) << r.log;
+  EXPECT_EQ(r.summary.at("total_latency").get<std::int64_t>(), s.ours);
+}
+
+INSTANTIATE_TEST_SUITE_P(ReferenceSystems, CompatAttention, ::testing::ValuesIn(kSystems),
+                         [](const ::testing::TestParamInfo<System>& info) { return std::string(info.param.hardware); });
 
 TEST(Compat, AnUnknownModeIsABadInput) {
   const auto r = run_stream("run --compat stream-1.12 --out " + fresh_scratch_dir("pipeline", "compat_bad").string());

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/compat.hpp"
 #include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/workload.hpp"
@@ -43,6 +44,9 @@ struct AutoMappingOptions {
   /// group's allocation overflows a small specialised core). A node that no other core can run
   /// keeps its usual candidates.
   std::vector<int> excluded_cores;
+  /// Stream113: the reference's fusion tiling and capacity tiler (reference_tiling.hpp, rule A2 of
+  /// docs/pipeline.md) instead of ours.
+  Compat compat = Compat::None;
 };
 
 /// Step 1 for one node: candidate core ids in graph order. `fallback` is set when neither a

@@ -31,6 +31,9 @@ struct CapacityProblem {
   };
   std::vector<Core> cores;
   std::int64_t max_tiles = 1024;
+  /// The reference's rule (`--compat stream-1.13`): a step is taken only when it lowers the worst
+  /// overflow strictly; otherwise the search stops (reported as tile_cap_reached).
+  bool strict_descent = false;
 };
 
 struct CapacityResult {

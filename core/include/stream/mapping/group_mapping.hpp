@@ -40,13 +40,13 @@ struct GroupMapping {
 /// compute node; intra-core tiles of every fused group in file order).
 [[nodiscard]] STREAM_API GroupMapping to_group_mapping(const Mapping& mapping, const Workload& group);
 
-/// `excluded_cores` and `fill_fraction`: see AutoMappingOptions; `tile_cap_reached`: see
-/// generate_mapping.
+/// `excluded_cores`, `fill_fraction` and `compat`: see AutoMappingOptions; `tile_cap_reached`:
+/// see generate_mapping.
 [[nodiscard]] STREAM_API GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& accelerator,
                                                    const std::vector<TileEntry>& intra_core_tiling = {},
                                                    const std::vector<int>& excluded_cores = {},
                                                    double fill_fraction = kDefaultFillFraction,
-                                                   bool* tile_cap_reached = nullptr);
+                                                   bool* tile_cap_reached = nullptr, Compat compat = Compat::None);
 
 [[nodiscard]] STREAM_API GroupMapping read_mapping(const std::filesystem::path& file, const Workload& group,
                                               const hardware::Accelerator& accelerator);
