@@ -340,7 +340,7 @@ class Runner {
     g.cost_time_s += at.cost_time_s;
     if (o_.costs_only) return;
     t0 = clock::now();
-    g.schedule = in_step("schedule", [&] { return schedule::steady_state(g.tiled, g.costs, acc_, &router_, o_.nb_cols_to_use); });
+    g.schedule = in_step("schedule", [&] { return schedule::steady_state(g.tiled, g.costs, acc_, &router_, o_.nb_cols_to_use, o_.compat); });
     at.schedule_time_s = since(t0);
     say(tag + ": " + std::to_string(g.schedule.max_slot + 1) + " slots; solving the allocation");
     t0 = clock::now();

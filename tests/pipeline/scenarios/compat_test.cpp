@@ -38,6 +38,8 @@ const System kSystems[] = {
     {"tpu_like_quad_core", 15424, 29480, "Op0.D0 tile 32", 32815},
     {"eyeriss_like_quad_core", 29850, 59795, "Op0.D0 tile 32", 78689},
     {"fusemax", 19712, 50280, "Op0.D0 tile 64", 66664},
+    {"meta_prototype_dual_core_simd_offchip", 17679, 34905, "Op0.D0 tile 64", 40721},
+    {"simba_small", 21803, 36800, "Op0.D2 tile 256", 69189},
 };
 
 struct Run {
