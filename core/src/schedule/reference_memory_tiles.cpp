@@ -45,7 +45,7 @@ class SteadyDims {
     const auto& ten = ss_.tensors[t];
     const auto producer = static_cast<std::size_t>(ten.producer);
     const auto split = class_splits(producer);
-    std::vector<std::int64_t> extent(ten.shape.size(), 1);
+    std::vector<std::int64_t> extent(ten.shape.size(), 0);  // 0: no accessor indexes the axis
     auto widen = [&](std::size_t r) {
       const auto exprs = axes_of(r, t);
       std::vector<std::int64_t> sizes(count_of(r), 1);
@@ -61,7 +61,7 @@ class SteadyDims {
     widen(producer);
     for (std::size_t r : readers_[t]) widen(r);
     std::int64_t elements = 1;
-    for (std::size_t a = 0; a < extent.size(); ++a) elements *= std::min(extent[a], ten.shape[a]);
+    for (std::size_t a = 0; a < extent.size(); ++a) elements *= extent[a] == 0 ? ten.shape[a] : std::min(extent[a], ten.shape[a]);
     return elements * ten.element_bits;
   }
 
