@@ -11,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,20 @@ TEST_P(CompatAttention, TheDefaultModeKeepsOneFoldedGroup) {
 
 INSTANTIATE_TEST_SUITE_P(ReferenceSystems, CompatAttention, ::testing::ValuesIn(kSystems),
                          [](const ::testing::TestParamInfo<System>& info) { return std::string(info.param.hardware); });
+
+// The reference's ResNet-18 export has 11 fusion groups, its Flatten before the classifier being a
+// boundary (docs/pipeline.md, "Layout operators fold"); ours folds it: 10. fp32 on the TPU-like quad
+// core does not fit in either tool (exit 1 without the memory fallback): the grouping is the point.
+TEST(Compat, ResNet18KeepsTheReferencesFlattenBoundary) {
+  const auto resnet = kRef + "workload/resnet18.onnx";
+  for (const auto& [mode, groups] : {std::pair<std::string, std::size_t>{"none", 10}, {"stream-1.13", 11}}) {
+    const auto out = fresh_scratch_dir("pipeline", "compat_resnet18_" + mode);
+    const auto r = run_stream("run --workload " + resnet + " --compat " + mode +
+                              " --no-memory-fallback --summary-only --out " + out.string() + " --experiment-id exp");
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_EQ(summary_of(out / "exp").at("groups").size(), groups) << mode;
+  }
+}
 
 TEST(Compat, AnUnknownModeIsABadInput) {
   const auto r = run_stream("run --compat stream-1.12 --out " + fresh_scratch_dir("pipeline", "compat_bad").string());
