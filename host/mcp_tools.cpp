@@ -151,6 +151,7 @@ RunRequest run_request(const json& args, const fs::path& out_dir) {
   if (args.contains("experiment_id")) r.experiment_id = text_arg(args, "experiment_id");
   r.time_limit = args.value("time_limit", 0.0);
   r.strict = args.value("strict", false);
+  r.compat = text_arg(args, "compat", r.compat);
   return r;
 }
 
@@ -190,7 +191,10 @@ json run_input_schema() {
                      "bf16, f16, int8, f8e4m3fn, int4, ...")},
        {"time_limit", with_description({{"type", "number"}, {"minimum", 0}}, "Per-level MILP time limit in seconds (0: none)")},
        {"strict", with_description({{"type", "boolean"}}, "An ideal-cycle estimate for a Conv/Gemm/MatMul-like node is an "
-                                                   "error instead of a figure")}});
+                                                   "error instead of a figure")},
+       {"compat", with_description({{"type", "string"}, {"enum", {"none", "stream-1.13"}}},
+                                   "Whose automatic path, as stream run --compat: none (this tool's) or stream-1.13 (the "
+                                   "reference's)")}});
 }
 
 json run_output_schema() {

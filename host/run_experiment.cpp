@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <stream/allocate/solver.hpp>
+#include <stream/compat.hpp>
 #include <stream/cost/core_probe.hpp>
 #include <stream/diagnostics/diagnostics.hpp>
 #include <stream/error.hpp>
@@ -39,9 +40,11 @@ std::string experiment_id(const RunRequest& o, const WorkloadSource& source) {
   }
   // A full-profile run gets its own directory: its latencies differ from the default run's.
   const bool full = o.cost_profile == pipeline::name(pipeline::CostProfile::Full);
+  // So does a compatibility-mode run (its groups and tiles differ).
+  const bool compat = o.compat != name(Compat::None);
   return report::as_path_component(stem(o.hardware) + "-" + source.label() +
                                    (source.cast.empty() ? "" : "-" + source.cast) + (full ? "-full" : "") +
-                                   "-constraint_optimization");
+                                   (compat ? "-" + o.compat : "") + "-constraint_optimization");
 }
 
 void set_cut_points(const std::string& spec, pipeline::RunOptions& ro) {
@@ -130,10 +133,12 @@ PreparedRun prepare(const RunRequest& o, HostContext& ctx, const Progress& say) 
   run.out_dir = result_directory(o);  // a bad id: before any work
   run.options.layout = pipeline::parse_layout_mode(o.layout, "--layout");    // so is a bad layout mode
   run.options.cost_profile = pipeline::parse_cost_profile(o.cost_profile, "--cost-profile");  // and profile
+  run.options.compat = parse_compat(o.compat, "--compat");                                    // and mode
   const auto hw_path = resolve_input(o.hardware);
   say("hardware " + hw_path.string());
   auto reading = read_accelerator_async(hw_path);
   run.source = o.workload;
+  run.source.keep_layout_ops = run.options.compat == Compat::Stream113;  // A1: the reference's FusionEdges
   std::optional<LoadedWorkload> loaded;
   std::exception_ptr workload_error;
   try {

@@ -49,6 +49,9 @@ struct RunRequest {
   /// The ideal-cycle estimates' latency (docs/cost-model.md, "Cost profiles"): "reference" keeps
   /// the reference's rule; "full" bounds it by their memory traffic as well.
   std::string cost_profile = "reference";
+  /// Whose automatic path (stream/compat.hpp): "none" (this tool's) or "stream-1.13" (the
+  /// reference's, where the two deliberately differ).
+  std::string compat = "none";
   /// `--strict`: an ideal-cycle estimate for a node doing MAC work (report/cost_fallbacks.hpp,
   /// first_mac_estimate) is an error (bad input, exit 2) and no result is written.
   bool strict = false;

@@ -153,6 +153,15 @@ std::string apply_axis(const sweep::SweepFile& s, const std::string& name, const
     }
     return value;
   }
+  if (name == "compat") {
+    try {
+      p.compat = parse_compat(value, "compat");
+      p.workload.keep_layout_ops = p.compat == Compat::Stream113;  // A1: the reference's FusionEdges
+    } catch (const Error& e) {
+      p.problem = e.message();
+    }
+    return value;
+  }
   if (name == "mapping" && value == "auto") return "auto";
   if (name == "mapping" && pipeline::is_search_spec(value)) {
     p.mapping_search = value;
@@ -195,7 +204,7 @@ std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h) {
 std::string workload_key(const WorkloadSource& w) {
   // label() carries the --input values, which change what a file loads as.
   std::string key = w.block.empty() ? "file:" + w.file + "|" + w.label() : "block:" + w.label();
-  return key + "|cast=" + w.cast;
+  return key + "|cast=" + w.cast + (w.keep_layout_ops ? "|keep_layout_ops" : "");
 }
 
 // The files and the defaults (no hardware or workload axis), looked up once.

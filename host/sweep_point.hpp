@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 #include <stream/hardware/hardware_overrides.hpp>
+#include <stream/compat.hpp>
 #include <stream/pipeline/estimate_costs.hpp>
 #include <stream/sweep/sweep_file.hpp>
 
@@ -41,6 +42,7 @@ struct ResolvedPoint {
   std::string mapping_search;  ///< `search[?...]` (pipeline/mapping_search.hpp), empty: none
   std::string intra_core_tiling;
   pipeline::CostProfile cost_profile = pipeline::CostProfile::Reference;  ///< the `cost_profile` axis
+  Compat compat = Compat::None;  ///< the `compat` axis (stream run --compat)
   std::string problem;  ///< why the point cannot run (an input that does not resolve), empty when it can
 };
 

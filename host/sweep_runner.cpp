@@ -245,6 +245,7 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
         pipeline::RunOptions ro;
         ro.mapping = p.mapping;
         ro.cost_profile = p.cost_profile;
+        ro.compat = p.compat;
         if (!p.intra_core_tiling.empty()) ro.intra_core_tiling = mapping::parse_tiling_spec(p.intra_core_tiling);
         ro.cost_backends = in.cost_backends;
         ro.cache = cache;

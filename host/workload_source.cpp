@@ -74,6 +74,7 @@ Workload load_source(HostContext& ctx, const WorkloadSource& source) {
     for (const auto& [name, value] : key_values(source.inputs, "--input", "NAME=VALUE"))
       options.values["input:" + name] = value;
     if (source.report_unsupported) options.values["report_unsupported"] = "1";
+    if (source.keep_layout_ops) options.values[kKeepLayoutOps] = "1";
     workload = registries.load_workload(resolve_input(source.file), options);
   }
   if (!source.decompose) return workload;

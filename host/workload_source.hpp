@@ -27,6 +27,9 @@ struct WorkloadSource {
   bool decompose = false;           ///< apply every registered decomposition (--decompose)
   bool report_unsupported = false;  ///< list every unsupported operator at once (--report-unsupported)
   std::string cast;                 ///< re-type floating-point tensors to this type (--cast), empty: keep
+  /// Keep layout operators as FusionEdges, unfolded (`--compat stream-1.13`; frontends.hpp,
+  /// kKeepLayoutOps). Not in label(): the run's experiment id names the mode.
+  bool keep_layout_ops = false;
 
   [[nodiscard]] bool empty() const { return file.empty() && block.empty(); }
   /// A name for output folders: the file's stem or the block key, then every --param, --dim and

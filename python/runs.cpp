@@ -73,7 +73,8 @@ RunFigures evaluate_mapping(const py::object& hardware, const py::object& worklo
                             const std::optional<std::string>& experiment_id, const py::dict& block_params,
                             const std::optional<std::string>& cast, bool decompose, bool no_decompose, int threads,
                             double time_limit, bool memory_fallback, bool summary_only, bool verbose,
-                            const std::string& layout, bool strict, const py::dict& inputs, bool skip_if_exists) {
+                            const std::string& layout, bool strict, const py::dict& inputs, bool skip_if_exists,
+                            const std::string& compat) {
   InlineInputs objects;  // a dict or a model given as an object, as files for the run's length
   RunArgs args;
   auto& r = args.request;
@@ -100,6 +101,7 @@ RunFigures evaluate_mapping(const py::object& hardware, const py::object& worklo
   r.summary_only = summary_only;
   r.layout = layout;  // checked by prepare_run: a bad mode raises
   r.strict = strict;
+  r.compat = compat;  // checked by prepare_run: a bad mode raises
   args.verbose = verbose;
   const auto request = with_workload(args, objects.workload(workload), stringified(block_params));
   if (skip_if_exists)
@@ -160,13 +162,15 @@ void register_runs(py::module_& m) {
         py::arg("memory_fallback") = true, py::arg("summary_only") = false, py::arg("verbose") = false,
         py::arg("layout") = "fixed", py::arg("strict") = false, py::arg("inputs") = py::dict(),
         py::arg("skip_if_exists") = false,
+        py::arg("compat") = "none",
         "`stream run`: maps the workload (a model file, or a block key with block_params) onto the hardware and "
         "writes the result files to output_path/experiment_id; returns the figures (Result). Warns with "
         "EstimateWarning when ideal-cycle estimates stood in; strict=True raises StreamInputError instead when one "
         "stands in for a Conv/Gemm/MatMul-like node. inputs={'sr': 16000} gives scalar graph inputs a value "
         "(--input). hardware may be a dict (the accelerator file's content) and workload ONNX bytes or an "
         "onnx.ModelProto, as the Python Stream takes them. skip_if_exists=True returns the Result of the results already "
-        "in output_path/experiment_id (its summary.json and cost tables) instead of running again.");
+        "in output_path/experiment_id (its summary.json and cost tables) instead of running again. "
+        "compat='stream-1.13' follows the reference's automatic path (--compat).");
   m.def("sweep", &sweep, py::arg("spec"), py::arg("out"), py::kw_only(), py::arg("jobs") = 0,
         py::arg("shard") = py::none(), py::arg("keep_points") = false, py::arg("strict") = false,
         py::arg("restart") = false,

@@ -6,6 +6,7 @@
 //              [--no-memory-fallback] [--inline-timings] [--summary-only] [--config RUN.yaml]
 //              [--constraint-selection pipelining=span,dma_channels=off,...] [--nb-cols-to-use N]
 //              [--layout fixed|choose] [--cost-profile reference|full] [--strict]
+//              [--compat none|stream-1.13]
 //
 // The allocation MILP's constraint selection (allocate/constraint_selection.hpp) and the columns
 // of memory cores come from --config (pipeline/run_config.hpp), then from the two options.
@@ -125,6 +126,10 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_option("--cost-profile", opts->cost_profile,
                   "Latency of the ideal-cycle estimates: reference (default) keeps the reference's rule; full "
                   "also bounds it by their memory traffic over the ports' bandwidths (docs/cost-model.md)");
+  // Checked by prepare_run (parse_compat), as --layout.
+  cmd->add_option("--compat", opts->compat,
+                  "Whose automatic path: none (default) is this tool's; stream-1.13 reproduces the reference's runs "
+                  "(layout operators split fusion groups, its tilers, its memory rows; docs/pipeline.md)");
   cmd->add_flag("--strict", opts->strict,
                 "Refuse ideal-cycle estimates for Conv/Gemm/MatMul-like nodes: exit 2 naming the first (group, node, "
                 "core) and why, with no result written (docs/results.md)");

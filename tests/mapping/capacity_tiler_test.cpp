@@ -241,3 +241,23 @@ TEST(CapacityTiler, StuckAtTheCapTheWeightDimsAreTiledByTileCost) {
   EXPECT_TRUE(capped.tile_cap_reached);
   EXPECT_FALSE(capped.by_tile_cost);
 }
+
+// The reference's rule (`--compat stream-1.13`): a step must lower the worst overflow strictly. Two
+// cores each over by 300 bits (a 400-bit tensor, budget 100), each tensor indexed by its own dim
+// (A, B: 4 per core): halving A leaves core 1 at 300, so does halving B; the reference stops at
+// once with {4, 4}. Ours takes the tie's first dim and goes on: A 4->2 (worst 300), B 4->2 (100),
+// A 2->1 (100), B 2->1 (0): {1, 1}.
+TEST(CapacityTiler, StrictDescentStopsWhenNoStepLowersTheWorstCore) {
+  CapacityProblem p;
+  p.per_core = {4, 4};
+  p.resident = {4, 4};
+  p.axes = {{{{0}}}, {{{1}}}};
+  p.cores = {{100.0, {{0, 400.0}}}, {100.0, {{1, 400.0}}}};
+  const auto ours = refine_capacity(p);
+  EXPECT_EQ(ours.resident, (std::vector<std::int64_t>{1, 1}));
+  EXPECT_FALSE(ours.tile_cap_reached);
+  p.strict_descent = true;
+  const auto reference = refine_capacity(p);
+  EXPECT_EQ(reference.resident, (std::vector<std::int64_t>{4, 4}));
+  EXPECT_TRUE(reference.tile_cap_reached);
+}

@@ -80,6 +80,12 @@ const strict = await client.callTool({ name: "run_mapping", arguments: { workloa
 check("strict makes a Conv estimate a tool error", strict.isError === true &&
   strict.content[0].text.includes("--strict: group 0 node 'conv1' (Conv) on core 0"), strict);
 
+// compat: the reference's automatic path (attention_head on the TPU-like quad core: its two groups,
+// 15,424 + 29,480 = 44,904 cycles; this tool's one folded group 32,815; goldens.md).
+const attention = `${source}/tests/data/reference/stream-inputs/workload/attention_head.onnx`;
+const compat = await client.callTool({ name: "run_mapping", arguments: { workload: attention, experiment_id: "compat", compat: "stream-1.13" } });
+check("compat stream-1.13 gives the reference's figure", !compat.isError && compat.structuredContent.total_latency === 44904, compat);
+
 const summary = await client.callTool({ name: "read_result_file", arguments: { path: "default/summary.yaml" } });
 check("summary read", !summary.isError && summary.structuredContent.text.includes("total_latency: 14344\n"), summary);
 

@@ -64,3 +64,17 @@ def test_result_prints_and_pickles(scratch):
     again = pickle.loads(pickle.dumps(r))
     assert again.total_latency == 14344 and again.as_dict() == r.as_dict()
     assert not (pathlib.Path(r.output_dir) / "group_0").exists()  # summary_only: no per-group files
+
+
+def test_compat_gives_the_references_attention_groups(scratch, source_dir):
+    # attention_head on the TPU-like quad core: one folded group, 32815 cycles, by default; the
+    # reference's two groups, 15424 + 29480 = 44904, with compat="stream-1.13" (goldens.md).
+    attention = str(source_dir / "tests/data/reference/stream-inputs/workload/attention_head.onnx")
+    ours = stream_cpp.evaluate_mapping("hardware/tpu_like_quad_core.yaml", attention, str(scratch), experiment_id="ours")
+    assert ours.total_latency == 32815 and len(ours.groups) == 1
+    ref = stream_cpp.evaluate_mapping("hardware/tpu_like_quad_core.yaml", attention, str(scratch), experiment_id="ref",
+                                      compat="stream-1.13")
+    assert [g["latency"] for g in ref.groups] == [15424, 29480]
+    assert ref.total_latency == 44904
+    with pytest.raises(stream_cpp.StreamInputError, match="unknown compatibility mode 'x'"):
+        stream_cpp.evaluate_mapping("hardware/tpu_like_quad_core.yaml", attention, str(scratch), compat="x")

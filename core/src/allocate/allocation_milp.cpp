@@ -357,7 +357,7 @@ class Builder {
         const LinExpr ut = u(t, c);
         for (std::size_t s = 0; s < m_.z[t].size(); ++s) {
           LinExpr w = and_expr(ut, m_.z[t][s], "mem_" + ten.name + "_" + std::to_string(c) + "_" + std::to_string(s));
-          const double bitsv = std::ceil(static_cast<double>(m_.reuse[t].tiles[s]) * static_cast<double>(ten.tile_bits));
+          const double bitsv = std::ceil(static_cast<double>(m_.reuse[t].tiles[s]) * static_cast<double>(ten.memory_tile_bits()));
           load[c] += bitsv * w;
         }
         who[c].push_back(ten.name);

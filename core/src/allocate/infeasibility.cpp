@@ -82,7 +82,7 @@ CapacityBound capacity_bound(const SteadyState& ss, const AllocationMilp& m) {
     const auto kind = ss.nodes[static_cast<std::size_t>(ten.producer)].kind;
     if (kind != SsKind::Compute && kind != SsKind::Transfer) continue;
     const auto& tiles = m.reuse[t].tiles;
-    const double bits = static_cast<double>(*std::min_element(tiles.begin(), tiles.end())) * static_cast<double>(ten.tile_bits);
+    const double bits = static_cast<double>(*std::min_element(tiles.begin(), tiles.end())) * static_cast<double>(ten.memory_tile_bits());
     for (int c : ten.placements.front()) {
       b.min_load[c] += bits;
       if (bits > b.biggest_bits[c]) {

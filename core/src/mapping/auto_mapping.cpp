@@ -11,6 +11,7 @@
 #include "stream/ir/iteration_space.hpp"
 #include "stream/mapping/capacity_tiler.hpp"
 #include "stream/numeric/uneven_split.hpp"
+#include "reference_tiling.hpp"
 
 namespace stream::mapping {
 
@@ -131,6 +132,7 @@ class Generator {
       if (cores.empty())
         throw Error("the accelerator has no core that can compute node '" + info.node->name + "' (" + info.node->type + ")",
                     Location{.file = acc_.source_file});
+      candidates_.push_back(cores);
       std::vector<DimSplit> splits;
       if (cores.size() > 1) {
         std::vector<bool> parallel, prot;
@@ -195,11 +197,16 @@ class Generator {
           recurrence_.insert(info.global[d]);
         }
         // Reductions of a fused kernel are nonlinear (softmax, norms): not spatially unrollable.
-        if (n.fused_kernel && info.kinds[d] == IteratorKind::Reduction) protected_.insert(info.global[d]);
+        if (n.fused_kernel && info.kinds[d] == IteratorKind::Reduction) {
+          protected_.insert(info.global[d]);
+          nonlinear_.insert(info.global[d]);
+        }
       }
       for (int axis : n.reduction_axes)
-        if (axis >= 0 && static_cast<std::size_t>(axis) < info.global.size())
+        if (axis >= 0 && static_cast<std::size_t>(axis) < info.global.size()) {
           protected_.insert(info.global[static_cast<std::size_t>(axis)]);
+          nonlinear_.insert(info.global[static_cast<std::size_t>(axis)]);
+        }
       nodes_.push_back(std::move(info));
     }
   }
@@ -262,10 +269,25 @@ class Generator {
     for (const auto& t : opt_.intra_core_tiling)
       if (names.count(t.node)) caller.push_back(t);
     if (!caller.empty()) return caller;
+    if (opt_.compat == Compat::Stream113) return reference_tiling(acc_, reference_group(), tile_cap_reached_);
     std::vector<TileEntry> seed = fusion_tiling();
     if (seed.empty()) seed = whole_layer_tiling();
     std::vector<TileEntry> refined = capacity_refine(seed);
     return refined.empty() ? seed : refined;
+  }
+
+  // The group as the reference's tiler sees it (reference_tiling.hpp).
+  ReferenceGroup reference_group() const {
+    ReferenceGroup g;
+    for (std::size_t k = 0; k < nodes_.size(); ++k)
+      g.members.push_back({nodes_[k].node, nodes_[k].global, nodes_[k].kinds, candidates_[k]});
+    g.dim_size = ud_.dim_size;
+    g.unroll = max_split_;
+    g.recurrence = recurrence_;
+    g.nonlinear = nonlinear_;
+    g.fill_fraction = opt_.fill_fraction;
+    g.max_tiles = opt_.max_steady_state_tiles;
+    return g;
   }
 
   std::vector<TileEntry> whole_layer_tiling() const {
@@ -436,10 +458,11 @@ class Generator {
   Diagnostics* diag_;
   const UnifiedDimensions& ud_;
   std::vector<NodeInfo> nodes_;
-  std::set<int> protected_, recurrence_;
+  std::set<int> protected_, recurrence_, nonlinear_;
   std::map<int, std::int64_t> max_split_;
   std::vector<int> first_core_;
   std::vector<std::vector<int>> cores_of_;
+  std::vector<std::vector<int>> candidates_;  ///< per node: select_cores' list, before the split picks
   std::vector<std::map<int, std::int64_t>> own_split_;  ///< per node: global dim -> its inter-core split
   bool tile_cap_reached_ = false;
 };

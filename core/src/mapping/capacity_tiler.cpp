@@ -42,7 +42,7 @@ class Search {
     double current = worst();
     out.fitted_at_start = current <= 0;
     while (current > 0) {
-      const int best = rule == Rule::LeastOverflow ? least_overflow_step() : cheapest_step(current);
+      const int best = rule == Rule::LeastOverflow ? least_overflow_step(current) : cheapest_step(current);
       if (best < 0) {
         out.tile_cap_reached = true;
         break;
@@ -55,8 +55,9 @@ class Search {
   }
 
  private:
-  // The reference's step: the dim whose next divisor leaves the smallest worst overflow (first on ties).
-  int least_overflow_step() {
+  // The reference's step: the dim whose next divisor leaves the smallest worst overflow (first on
+  // ties); under strict descent (`--compat stream-1.13`) none when that does not lower `current`.
+  int least_overflow_step(double current) {
     int best = -1;
     double best_worst = 0.0;
     for (std::size_t j = 0; j < r_.size(); ++j) {
@@ -68,6 +69,7 @@ class Search {
         best_worst = w;
       }
     }
+    if (best >= 0 && p_.strict_descent && !(best_worst < current)) return -1;
     return best;
   }
 

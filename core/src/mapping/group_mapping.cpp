@@ -32,9 +32,10 @@ GroupMapping to_group_mapping(const Mapping& m, const Workload& group) {
 GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& acc,
                                        const std::vector<TileEntry>& user_tiling,
                                        const std::vector<int>& excluded_cores, double fill_fraction,
-                                       bool* tile_cap_reached, bool by_tile_cost_past_cap) {
+                                       bool* tile_cap_reached, bool by_tile_cost_past_cap, Compat compat) {
   AutoMappingOptions o;
   o.by_tile_cost_past_cap = by_tile_cost_past_cap;
+  o.compat = compat;
   o.excluded_cores = excluded_cores;
   o.fill_fraction = fill_fraction;
   o.intra_core_tiling = user_tiling;

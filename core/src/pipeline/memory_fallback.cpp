@@ -78,7 +78,7 @@ std::optional<Remap> MemoryFallback::next(const GroupResult& g, bool tile_cap_re
       return std::nullopt;
     const auto t0 = std::chrono::steady_clock::now();
     r.mapping = mapping::automatic_mapping(g.workload, acc_, {}, r.excluded_cores, r.fill_fraction, &tile_cap_reached,
-                                           by_tile_cost_);
+                                           by_tile_cost_, compat_);
     r.mapping_time_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.tile_cap_reached = tile_cap_reached;
     if (std::none_of(tried_.begin(), tried_.end(), [&](const auto& t) { return same_mapping(r.mapping, t); }))

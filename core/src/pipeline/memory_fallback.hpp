@@ -34,7 +34,7 @@ struct Remap {
 /// The fallback of one group: remembers the mappings tried for it.
 class MemoryFallback {
  public:
-  explicit MemoryFallback(const hardware::Accelerator& accelerator) : acc_(accelerator) {}
+  MemoryFallback(const hardware::Accelerator& accelerator, Compat compat) : acc_(accelerator), compat_(compat) {}
 
   /// The next mapping after `g`'s current one failed on memory, or nothing when no option is left.
   /// `tile_cap_reached`: the capacity tiler stopped at its tile cap, so a smaller fill cannot tile finer.
@@ -44,6 +44,7 @@ class MemoryFallback {
   bool by_tile_cost(Remap& r, const GroupResult& g, bool tile_cap_reached);
 
   const hardware::Accelerator& acc_;
+  Compat compat_;  ///< whose tiler remaps the group (the run's --compat)
   std::vector<mapping::GroupMapping> tried_;
   bool by_tile_cost_ = false;  ///< the capacity tiler searches by tile cost past its cap (from then on)
 };

@@ -75,7 +75,7 @@ std::map<int, SlotOccupancy> slot_occupancy(const GroupResult& g) {
     const auto& producer = ss.nodes[static_cast<std::size_t>(ten.producer)];
     if (producer.kind != SsKind::Compute && producer.kind != SsKind::Transfer) continue;
     const auto p = std::min<std::size_t>(static_cast<std::size_t>(std::max(a.placement[t], 0)), ten.placements.size() - 1);
-    const double bits = std::ceil(static_cast<double>(a.tiles_on_chip[t]) * static_cast<double>(ten.tile_bits));
+    const double bits = std::ceil(static_cast<double>(a.tiles_on_chip[t]) * static_cast<double>(ten.memory_tile_bits()));
     const int from = std::max(producer.slot, 0), to = last_use(ss, t, from);
     for (int c : ten.placements[p]) {
       auto& occ = per_core[c];

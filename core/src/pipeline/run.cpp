@@ -376,7 +376,7 @@ class Runner {
     g.cost_time_s += at.cost_time_s;
     if (o_.costs_only) return;
     t0 = clock::now();
-    g.schedule = in_step("schedule", [&] { return schedule::steady_state(g.tiled, g.costs, acc_, &router_, o_.nb_cols_to_use); });
+    g.schedule = in_step("schedule", [&] { return schedule::steady_state(g.tiled, g.costs, acc_, &router_, o_.nb_cols_to_use, o_.compat); });
     at.schedule_time_s = since(t0);
     say(tag + ": " + std::to_string(g.schedule.max_slot + 1) + " slots; solving the allocation");
     t0 = clock::now();
@@ -402,7 +402,7 @@ class Runner {
                 : o_.mapping        ? mapping::read_mapping(*o_.mapping, g.workload, acc_)
                 : o_.mapping_data ? mapping::read_mapping(*o_.mapping_data, g.workload, acc_)
                                   : mapping::automatic_mapping(g.workload, acc_, o_.intra_core_tiling, {}, mapping::kDefaultFillFraction,
-                                               &first.tile_cap_reached);
+                                               &first.tile_cap_reached, false, o_.compat);
     first.mapping_time_s = since(tm);
     g.attempts.push_back(std::move(first));
     return g;
@@ -423,7 +423,7 @@ class Runner {
   GroupResult run_group(Pending next) {
     GroupResult g = first_mapping(std::move(next));
     const std::string tag = "group " + std::to_string(g.index);
-    MemoryFallback fallback(acc_);
+    MemoryFallback fallback(acc_, o_.compat);
     for (;;) {
       Attempt& at = g.attempts.back();
       at.fill_fraction = g.fill_fraction;

@@ -87,6 +87,7 @@ std::string allocation_key(const schedule::SteadyState& ss, const allocate::Allo
     k.put(static_cast<std::int64_t>(t.producer));
     k.put(t.placements);
     k.put(t.tile_bits);
+    k.put(t.capacity_tile_bits);
     k.put(t.loops);
   }
   k.put(ss.fusion_splits);

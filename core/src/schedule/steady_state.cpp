@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "stream/error.hpp"
+#include "stream/schedule/reference_memory_tiles.hpp"
 #include "stream/numeric/rounding.hpp"
 
 namespace stream::schedule {
@@ -69,8 +70,9 @@ SteadyState add_compute_latencies(SteadyState ss, const cost::CostTable& costs) 
 }
 
 SteadyState steady_state(const tiling::TiledGroup& tiled, const cost::CostTable& costs, const hardware::Accelerator& acc,
-                         Router* router, int nb_cols_to_use) {
-  return add_compute_latencies(assign_time_slots(add_iteration_spaces(add_transfers(tiled, acc, nb_cols_to_use, router))), costs);
+                         Router* router, int nb_cols_to_use, Compat compat) {
+  SteadyState ss = add_compute_latencies(assign_time_slots(add_iteration_spaces(add_transfers(tiled, acc, nb_cols_to_use, router))), costs);
+  return compat == Compat::Stream113 ? with_reference_memory_tiles(std::move(ss), tiled) : ss;
 }
 
 }  // namespace stream::schedule

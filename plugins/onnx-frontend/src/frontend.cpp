@@ -735,7 +735,7 @@ class Loader {
     LayoutFoldingOptions fold;
     fold.perms = perms_;
     try {
-      nodes = fold_layout_ops(std::move(nodes), fold);
+      if (options_.get(kKeepLayoutOps) != "1") nodes = fold_layout_ops(std::move(nodes), fold);
       nodes = fold_reductions_into_contractions(std::move(nodes));
       // No fold_expands (core, used by the torch frontend): it would remove every Expand whose
       // readers are all computations, and an ONNX Expand stays a node in the parsed workload

@@ -230,7 +230,7 @@ class Lowering : public AtenContext, public OnnxParseContext {
     LayoutFoldingOptions fold;
     fold.perms = perms_;
     try {
-      nodes = fold_layout_ops(std::move(nodes), fold);
+      if (options_.get(kKeepLayoutOps) != "1") nodes = fold_layout_ops(std::move(nodes), fold);
       nodes = fold_expands(std::move(nodes));
       return Workload(std::move(nodes));
     } catch (const Error& e) {

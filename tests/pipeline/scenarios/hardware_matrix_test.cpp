@@ -88,16 +88,22 @@ void check(const pipeline::RunResult& r, const hardware::Accelerator& acc, const
 
 }  // namespace
 
-class HardwareMatrix : public ::testing::TestWithParam<SystemGoldens> {};
+class HardwareMatrix : public ::testing::TestWithParam<SystemGoldens> {
+ protected:
+  void check_system(Compat compat);
+};
 
-TEST_P(HardwareMatrix, TwoConvAndSwiGluGiveTheReferenceFigures) {
+void HardwareMatrix::check_system(Compat compat) {
   const auto& p = GetParam();
   const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/" + p.system + ".yaml");
   const auto t0 = std::chrono::steady_clock::now();
-  const auto conv = pipeline::run(test::two_conv(), acc);
+  pipeline::RunOptions conv_options;
+  conv_options.compat = compat;
+  const auto conv = pipeline::run(test::two_conv(), acc, conv_options);
   const auto t1 = std::chrono::steady_clock::now();
   check(conv, acc, p.two_conv, std::string(p.system) + " 2-conv");
   pipeline::RunOptions o;
+  o.compat = compat;
   o.intra_core_tiling = mapping::parse_tiling_spec("Gemm_Left.D1=128,Gemm_Down.D2=128,Gemm_Left.D2=32,Gemm_Left.D0=16");
   const auto sw = pipeline::run(swiglu(256, 2048, 8192), acc, o);
   const auto t2 = std::chrono::steady_clock::now();
@@ -107,6 +113,12 @@ TEST_P(HardwareMatrix, TwoConvAndSwiGluGiveTheReferenceFigures) {
               static_cast<long long>(sw.total_latency), std::chrono::duration<double>(t2 - t1).count(),
               static_cast<long long>(sw.groups.empty() ? 0 : sw.groups[0].tiled.iterations()));
 }
+
+TEST_P(HardwareMatrix, TwoConvAndSwiGluGiveTheReferenceFigures) { check_system(Compat::None); }
+
+// `--compat stream-1.13` is the reference's own path: the same figures (the 2-conv through the
+// reference's tilers, both through its memory rows).
+TEST_P(HardwareMatrix, TwoConvAndSwiGluGiveTheReferenceFiguresUnderCompat) { check_system(Compat::Stream113); }
 
 INSTANTIATE_TEST_SUITE_P(ReferenceSystems, HardwareMatrix, ::testing::ValuesIn(kSystems),
                          [](const ::testing::TestParamInfo<SystemGoldens>& info) { return std::string(info.param.system); });

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/compat.hpp"
 #include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/workload.hpp"
@@ -46,6 +47,9 @@ struct AutoMappingOptions {
   /// The capacity tiler's search by tile cost past the tile cap (capacity_tiler.hpp; beyond the
   /// reference: the memory fallback sets it for a group it cannot cut).
   bool by_tile_cost_past_cap = false;
+  /// Stream113: the reference's fusion tiling and capacity tiler (reference_tiling.hpp, rule A2 of
+  /// docs/pipeline.md) instead of ours.
+  Compat compat = Compat::None;
 };
 
 /// Step 1 for one node: candidate core ids in graph order. `fallback` is set when neither a

@@ -40,6 +40,9 @@ struct CapacityProblem {
   std::int64_t max_tiles = 1024;
   /// Beyond the reference: past the cap, search again by tile cost (below). Off: the reference's rule.
   bool by_tile_cost_past_cap = false;
+  /// The reference's rule (`--compat stream-1.13`): a step is taken only when it lowers the worst
+  /// overflow strictly; otherwise the search stops (reported as tile_cap_reached).
+  bool strict_descent = false;
 };
 
 struct CapacityResult {

@@ -40,14 +40,14 @@ struct GroupMapping {
 /// compute node; intra-core tiles of every fused group in file order).
 [[nodiscard]] STREAM_API GroupMapping to_group_mapping(const Mapping& mapping, const Workload& group);
 
-/// `excluded_cores`, `fill_fraction` and `by_tile_cost_past_cap`: see AutoMappingOptions;
-/// `tile_cap_reached`: see generate_mapping.
+/// `excluded_cores`, `fill_fraction`, `by_tile_cost_past_cap` and `compat`: see
+/// AutoMappingOptions; `tile_cap_reached`: see generate_mapping.
 [[nodiscard]] STREAM_API GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& accelerator,
                                                    const std::vector<TileEntry>& intra_core_tiling = {},
                                                    const std::vector<int>& excluded_cores = {},
                                                    double fill_fraction = kDefaultFillFraction,
                                                    bool* tile_cap_reached = nullptr,
-                                                   bool by_tile_cost_past_cap = false);
+                                                   bool by_tile_cost_past_cap = false, Compat compat = Compat::None);
 
 [[nodiscard]] STREAM_API GroupMapping read_mapping(const std::filesystem::path& file, const Workload& group,
                                               const hardware::Accelerator& accelerator);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "stream/allocate/allocation_milp.hpp"
+#include "stream/compat.hpp"
 #include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/workload.hpp"
@@ -82,6 +83,10 @@ struct RunOptions {
   /// The latency of the ideal-cycle estimates (estimate_costs.hpp; docs/cost-model.md): the
   /// reference's rule, or also bounded by their memory traffic (`stream run --cost-profile full`).
   CostProfile cost_profile = CostProfile::Reference;
+  /// Whose automatic path (stream/compat.hpp): Stream113 takes the reference's fusion tiling,
+  /// capacity tiler and memory rows where they differ from ours (the workload's layout operators
+  /// are the caller's: kept as FusionEdges by the frontend).
+  Compat compat = Compat::None;
   /// Routes and costs shared with other runs (run_cache.hpp); null: the run keeps its own.
   std::shared_ptr<RunCache> cache;
   /// Automatic fusion with the memory fallback only: each solved fused group (two compute nodes

@@ -25,6 +25,11 @@ struct FrontendOptions {
   }
 };
 
+/// FrontendOptions key: "1" keeps every layout operator (Flatten, Reshape, Transpose, Squeeze,
+/// Unsqueeze) a FusionEdge instead of folding it into its readers, as the reference does
+/// (`stream run --compat stream-1.13`, compat.hpp). A symbolic dimension cannot hold a ':'.
+inline constexpr const char* kKeepLayoutOps = "option:keep_layout_ops";
+
 class STREAM_API WorkloadFrontend {
  public:
   virtual ~WorkloadFrontend() = default;

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "stream/compat.hpp"
 #include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/cost/cost_table.hpp"
@@ -59,6 +60,10 @@ struct SsTensor {
   int producer = -1;      ///< SsNode index
   std::vector<std::vector<int>> placements;  ///< candidate core groups (P_t)
   std::int64_t tile_bits = 0;  ///< per-core tile under the producer's inter-core split
+  /// `--compat stream-1.13`: the tile the memory-capacity rows charge, in the reference's
+  /// steady-state dims (reference_memory_tiles.hpp); 0: tile_bits.
+  std::int64_t capacity_tile_bits = 0;
+  [[nodiscard]] std::int64_t memory_tile_bits() const { return capacity_tile_bits > 0 ? capacity_tile_bits : tile_bits; }
   std::vector<TemporalLoop> loops;  ///< temporal iteration space, innermost first
 };
 
@@ -124,9 +129,10 @@ inline constexpr int kDefaultNbColsToUse = 4;
 /// Compute latencies from the cost table (throws when a compute node has no entry).
 [[nodiscard]] SteadyState add_compute_latencies(SteadyState ss, const cost::CostTable& costs);
 
-/// `nb_cols_to_use`: see staging_memory_cores (the reference's AIE tests pass 8).
+/// `nb_cols_to_use`: see staging_memory_cores (the reference's AIE tests pass 8). Under
+/// Compat::Stream113 the memory rows' tiles are the reference's (reference_memory_tiles.hpp).
 [[nodiscard]] STREAM_API SteadyState steady_state(const tiling::TiledGroup& tiled, const cost::CostTable& costs,
                                                   const hardware::Accelerator& accelerator, Router* router = nullptr,
-                                                  int nb_cols_to_use = kDefaultNbColsToUse);
+                                                  int nb_cols_to_use = kDefaultNbColsToUse, Compat compat = Compat::None);
 
 }  // namespace stream::schedule

@@ -7,6 +7,7 @@
 //     intra_core_tiling: ["", "Gemm_Left.D1=128"]
 //     cast: [none, bf16]
 //     cost_profile: [reference, full]   # the estimates' latency (stream run --cost-profile)
+//     compat: [none, stream-1.13]       # whose automatic path (stream run --compat)
 //     seq: [64, 128]           # any other key: a parameter of the block workloads
 //   zip:                       # axes that advance together (equal lengths): one factor each
 //     - [hardware, mapping]
@@ -34,7 +35,7 @@ namespace stream::sweep {
 
 /// The axes with a meaning of their own; any other axis name is a block parameter.
 inline constexpr const char* kNamedAxes[] = {"hardware", "workload", "mapping", "intra_core_tiling", "cast",
-                                             "cost_profile"};
+                                             "cost_profile", "compat"};
 
 /// An axis named `hardware/<path>` puts its values at <path> into each point's hardware
 /// (stream/hardware/hardware_overrides.hpp); its values may be lists or maps, kept as flow YAML.

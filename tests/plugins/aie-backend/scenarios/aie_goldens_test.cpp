@@ -75,6 +75,13 @@ TEST(AieGoldens, GemmSpan) {
   expect_steady_state(run("gemm_span", gemm("--constraint-selection pipelining=span")), 29491232, 7232, 32);
 }
 
+// `--compat stream-1.13` keeps both pins (a mapping file: its memory rows only change).
+TEST(AieGoldens, GemmPinsUnderCompat) {
+  expect_steady_state(run("gemm_occupancy_compat", gemm("--compat stream-1.13")), 25297952, 7232, 1056);
+  expect_steady_state(run("gemm_span_compat", gemm("--constraint-selection pipelining=span --compat stream-1.13")), 29491232,
+                      7232, 32);
+}
+
 // §3.3/§3.4: I = 4096, P = 1138; OCCUPANCY overlap 722: 4096 x 1138 - 4095 x 722 = 1,704,658;
 // SPAN overlap 338: 4096 x 1138 - 4095 x 338 = 3,277,138.
 // These need the reference HEAD's 12 slots (fusion-and-slots B.3): 128 | 128 | 256 | 256 | 32 |
