@@ -293,11 +293,14 @@ McpTool small_sweep(HostContext& ctx, const fs::path& out_dir) {
           tool_input_schema({{"spec", with_description({{"type", "object"}}, "The sweep file's content (axes, zip, sample, "
                                                                  "budget; docs/sweep.md)")},
                         {"name", described_text("The sweep's folder under sweeps/ in the output directory (default: sweep)")},
-                        {"jobs", with_description({{"type", "integer"}, {"minimum", 1}}, "Points evaluated at once (default 1)")}},
+                        {"jobs", with_description({{"type", "integer"}, {"minimum", 1}}, "Points evaluated at once (default 1)")},
+                        {"restart", with_description({{"type", "boolean"}}, "Start over: evaluate every point again (default: "
+                                                                         "resume, keeping the rows an earlier call left in "
+                                                                         "the sweep's folder)")}},
                        {"spec"}),
           object_schema({{"rows", {{"type", "array"}}}, {"pareto", {{"type", "array"}}}, {"ok", {{"type", "integer"}}},
-                         {"output_dir", kString}},
-                        {"rows", "ok", "output_dir"}),
+                         {"resumed", {{"type", "integer"}}}, {"output_dir", kString}},
+                        {"rows", "ok", "resumed", "output_dir"}),
           [&ctx, out_dir](const json& args) {
             const std::string name = text_arg(args, "name", "sweep");
             report::check_experiment_id(name);
@@ -309,10 +312,13 @@ McpTool small_sweep(HostContext& ctx, const fs::path& out_dir) {
               throw Error("the sweep has " + std::to_string(n) + " points; this tool runs at most " +
                           std::to_string(kMaxMcpSweepPoints) + " (use `stream sweep` for more)");
             const fs::path dir = out_dir / "sweeps" / name;
-            const auto outcome = run_sweep({std::move(spec), dir, args.value("jobs", 1), "", false}, ctx);
+            SweepRequest request{std::move(spec), dir, args.value("jobs", 1), "", false};
+            request.restart = args.value("restart", false);
+            const auto outcome = run_sweep(request, ctx);
             return json{{"rows", json::parse(Row(outcome.rows).dump())},
                         {"pareto", json::parse(Row(outcome.pareto).dump())},
                         {"ok", outcome.ok},
+                        {"resumed", outcome.resumed},
                         {"output_dir", fs::relative(dir, out_dir).string()}};
           }};
 }

@@ -543,6 +543,7 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
                     "retries them",
                 {}, ErrorKind::Internal);
   SweepOutcome outcome;
+  outcome.resumed = points.size() - to_do;
   auto all = read_rows(dir / "results.jsonl");
   // Moved, not copied (a sweep of 10^4 points holds one set of rows, not several); a point listed
   // twice (a value repeated in an axis) copies the row its first use moved into `rows`, with its

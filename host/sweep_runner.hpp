@@ -49,6 +49,7 @@ struct SweepRequest {
 struct SweepOutcome {
   std::vector<Row> rows;  ///< every point of the request, in product order (when SweepRequest::rows)
   std::size_t points = 0;  ///< the request's points
+  std::size_t resumed = 0;  ///< points an earlier run had done (their rows kept, not evaluated again)
   std::vector<Row> pareto;
   std::size_t ok = 0;  ///< rows with status ok
   std::size_t strict_failures = 0;   ///< rows --strict failed (this run's or a resumed one's)

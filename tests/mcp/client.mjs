@@ -118,6 +118,15 @@ const sweep = await client.callTool({ name: "sweep", arguments: {
   spec: { axes: { hardware: ["eyeriss_like_single_core.yaml", "tpu_like_quad_core.yaml"] } }, name: "two" } });
 const latencies = sweep.structuredContent?.rows?.map((r) => r.latency);
 check("sweep gives 114999 and 14344", JSON.stringify(latencies) === "[114999,14344]", sweep);
+check("a first sweep resumes nothing", sweep.structuredContent?.resumed === 0, sweep);
+const again = await client.callTool({ name: "sweep", arguments: {
+  spec: { axes: { hardware: ["eyeriss_like_single_core.yaml", "tpu_like_quad_core.yaml"] } }, name: "two" } });
+check("the same sweep again resumes both points", again.structuredContent?.resumed === 2 &&
+  JSON.stringify(again.structuredContent?.rows?.map((r) => r.latency)) === "[114999,14344]", again);
+const restarted = await client.callTool({ name: "sweep", arguments: {
+  spec: { axes: { hardware: ["eyeriss_like_single_core.yaml", "tpu_like_quad_core.yaml"] } }, name: "two", restart: true } });
+check("restart: true evaluates both again", restarted.structuredContent?.resumed === 0 &&
+  JSON.stringify(restarted.structuredContent?.rows?.map((r) => r.latency)) === "[114999,14344]", restarted);
 
 // Jobs: the default mapping as a job, polled until done; a long run (DenseNet-121, 372 fusion
 // groups, ~15 s) cancelled at once ends cancelled at its next step, without result files.
