@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <stream/error.hpp>
+#include <stream/diagnostics/nearest_name.hpp>
 #include <stream/io/bounded_json.hpp>
 
 namespace stream::host {
@@ -43,22 +44,6 @@ json tool_error(const std::string& text) {
   return {{"content", json::array({{{"type", "text"}, {"text", text}}})}, {"isError", true}};
 }
 
-// Edits between two names, for a "did you mean" on a misspelt argument.
-std::size_t mcp_edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 // An argument the tool's schema does not list, when it says `additionalProperties: false`: an
 // error naming it (and the nearest known name), since ignoring it ran the tool on its defaults
 // (`run_mapping` with `hardwar` ran the default hardware and returned success).
@@ -68,18 +53,15 @@ std::string unknown_argument(const McpTool& tool, const json& arguments) {
   const json properties = schema.value("properties", json::object());
   for (const auto& [key, value] : arguments.items()) {
     if (properties.contains(key)) continue;
-    std::string known, nearest;
-    std::size_t best = 3;  // a name at most two edits away is a likely typo
+    std::string known;
+    std::vector<std::string> names;
     for (const auto& [name, p] : properties.items()) {
       known += (known.empty() ? "" : ", ") + name;
-      if (const auto d = mcp_edit_distance(key, name); d < best) {
-        best = d;
-        nearest = name;
-      }
+      names.push_back(name);
     }
-    return "error: " + tool.name + " has no argument '" + key + "'" +
-           (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)") + "; it takes " +
-           (known.empty() ? "none" : known);
+    const auto nearest = stream::nearest_name(key, names);
+    return "error: " + tool.name + " has no argument '" + key + "'" + (nearest ? " (did you mean '" + *nearest + "'?)" : "") +
+           "; it takes " + (known.empty() ? "none" : known);
   }
   return "";
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stream/diagnostics/diagnostics.hpp"
+#include "stream/diagnostics/nearest_name.hpp"
 #include "stream/error.hpp"
 #include "stream/hardware/accelerator_reader.hpp"
 #include "stream/yaml/yaml_reader.hpp"
@@ -159,22 +160,6 @@ std::string joined(const std::vector<std::string>& segments, std::size_t count) 
   return s;
 }
 
-// Edits between two names, for a "did you mean" on a typo (`cuont` for `count`).
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 // A node's text as a message shows it: a scalar quoted, a list or map as short flow YAML.
 std::string shown(const YAML::Node& node) {
   if (node.IsScalar()) return "'" + node.Scalar() + "'";
@@ -205,11 +190,8 @@ std::string what_is_there(const std::vector<YAML::Node>& nodes, const std::strin
   std::string list;
   for (std::size_t k = 0; k < keys.size() && k < 16; ++k) list += (k ? ", " : "") + keys[k];
   if (keys.size() > 16) list += ", ... (" + std::to_string(keys.size()) + " in all)";
-  const auto near = std::min_element(keys.begin(), keys.end(), [&](const std::string& a, const std::string& b) {
-    return edit_distance(a, segment) < edit_distance(b, segment);
-  });
-  const bool typo = edit_distance(*near, segment) <= 2;
-  return "the keys " + list + (typo ? " (did you mean '" + *near + "'?)" : "");
+  const auto near = nearest_name(segment, keys);
+  return "the keys " + list + (near ? " (did you mean '" + *near + "'?)" : "");
 }
 
 // The nodes `segments` reach from `root`, or empty with `problem` saying where it stopped.
