@@ -55,14 +55,20 @@ class Search {
   }
 
  private:
+  // Dim j's next value when a step may take it (0: none left, or it would pass the tile cap).
+  std::int64_t step_within_cap(std::size_t j) const {
+    const std::int64_t next = next_value(j);
+    return next == 0 || trial_tiles(j, next) > static_cast<double>(p_.max_tiles) ? 0 : next;
+  }
+
   // The reference's step: the dim whose next divisor leaves the smallest worst overflow (first on
   // ties); under strict descent (`--compat stream-1.13`) none when that does not lower `current`.
   int least_overflow_step(double current) {
     int best = -1;
     double best_worst = 0.0;
     for (std::size_t j = 0; j < r_.size(); ++j) {
-      const std::int64_t next = next_value(j);
-      if (next == 0 || trial_tiles(j, next) > static_cast<double>(p_.max_tiles)) continue;
+      const std::int64_t next = step_within_cap(j);
+      if (next == 0) continue;
       const double w = trial_worst(j, next, best >= 0, best_worst);
       if (best < 0 || w < best_worst) {
         best = static_cast<int>(j);
@@ -81,8 +87,8 @@ class Search {
     int best = -1;
     double best_score = 0.0;
     for (std::size_t j = 0; j < r_.size(); ++j) {
-      const std::int64_t next = next_value(j);
-      if (next == 0 || trial_tiles(j, next) > static_cast<double>(p_.max_tiles)) continue;
+      const std::int64_t next = step_within_cap(j);
+      if (next == 0) continue;
       const double growth = std::log(static_cast<double>(r_[j]) / static_cast<double>(next));
       const double score = (current - trial_worst(j, next, false, 0.0)) / growth;
       if (best < 0 || score > best_score) {

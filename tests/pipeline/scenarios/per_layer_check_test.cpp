@@ -17,17 +17,13 @@
 #include <stream/pipeline/run.hpp>
 
 #include "../../plugins/onnx-frontend/onnx_test_util.hpp"
+#include "bundled_hardware.hpp"
 #include "stream_cli.hpp"
 
 using namespace stream;
 using namespace stream::onnx_testing;
 
 namespace {
-
-const hardware::Accelerator& quad_core() {
-  static const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
-  return acc;
-}
 
 ModelBuilder mlp_model(std::int64_t width, std::int64_t hidden) {
   ModelBuilder m("mlp");
@@ -49,7 +45,7 @@ pipeline::RunOptions checked() {
 std::int64_t per_layer_total(const Workload& w) {
   pipeline::RunOptions o;
   o.cut_mode = pipeline::CutMode::PerLayer;
-  const auto r = pipeline::run(w, quad_core(), o);
+  const auto r = pipeline::run(w, test::bundled_accelerator(), o);
   EXPECT_TRUE(r.solved());
   EXPECT_EQ(r.groups.size(), 2u);
   return r.total_latency;
@@ -59,8 +55,8 @@ std::int64_t per_layer_total(const Workload& w) {
 
 TEST(PerLayerCheck, AFusedGroupSlowerThanItsLayersKeepsTheirLatencyBesideItsOwn) {
   const Workload w = mlp(768, 3072);
-  const auto plain = pipeline::run(w, quad_core(), {});
-  const auto r = pipeline::run(w, quad_core(), checked());
+  const auto plain = pipeline::run(w, test::bundled_accelerator(), {});
+  const auto r = pipeline::run(w, test::bundled_accelerator(), checked());
   ASSERT_TRUE(r.solved());
   ASSERT_EQ(r.groups.size(), 1u);
   const auto& g = r.groups[0];
@@ -77,7 +73,7 @@ TEST(PerLayerCheck, AFusedGroupSlowerThanItsLayersKeepsTheirLatencyBesideItsOwn)
 
 TEST(PerLayerCheck, AFusedGroupFasterThanItsLayersKeepsNoFigure) {
   const Workload w = mlp(256, 1024);
-  const auto r = pipeline::run(w, quad_core(), checked());
+  const auto r = pipeline::run(w, test::bundled_accelerator(), checked());
   ASSERT_TRUE(r.solved());
   ASSERT_EQ(r.groups.size(), 1u);
   EXPECT_EQ(r.groups[0].tiled.iterations(), 1);
@@ -88,7 +84,7 @@ TEST(PerLayerCheck, AFusedGroupFasterThanItsLayersKeepsNoFigure) {
 TEST(PerLayerCheck, NotAppliedWithoutAutomaticCutPoints) {
   auto o = checked();
   o.cut_mode = pipeline::CutMode::None;  // the workload's FusionEdges only: the caller's grouping
-  const auto r = pipeline::run(mlp(768, 3072), quad_core(), o);
+  const auto r = pipeline::run(mlp(768, 3072), test::bundled_accelerator(), o);
   ASSERT_TRUE(r.solved());
   EXPECT_EQ(r.groups[0].per_layer_latency, -1);
 }
@@ -96,7 +92,7 @@ TEST(PerLayerCheck, NotAppliedWithoutAutomaticCutPoints) {
 // `stream run` says it on stderr, with the two figures, and its total is the fused group's.
 TEST(PerLayerCheck, StreamRunPrintsTheHint) {
   const Workload w = mlp(768, 3072);
-  const auto fused = pipeline::run(w, quad_core(), {}).total_latency;
+  const auto fused = pipeline::run(w, test::bundled_accelerator(), {}).total_latency;
   const auto model = mlp_model(768, 3072).save_temp("per_layer_check_mlp.onnx");
   const auto out = stream::test::fresh_scratch_dir("pipeline", "per_layer_check");
   const auto r = stream::test::run_stream("run --hardware " + std::string(STREAM_INPUTS_DIR) +

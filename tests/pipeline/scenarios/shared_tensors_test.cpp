@@ -17,6 +17,7 @@
 #include <stream/registry/registries.hpp>
 
 #include "../../plugins/onnx-frontend/onnx_test_util.hpp"
+#include "bundled_hardware.hpp"
 
 using namespace stream;
 using namespace stream::onnx_testing;
@@ -25,11 +26,6 @@ using schedule::SteadyState;
 using schedule::TransferType;
 
 namespace {
-
-const hardware::Accelerator& tpu() {
-  static const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
-  return acc;
-}
 
 // Conv over [1, c_in, 8, 8] to [1, c_out, 8, 8]: kernel k, pad (k - 1) / 2.
 void conv(ModelBuilder& m, const std::string& name, const std::string& in, const std::string& out, std::int64_t c_in,
@@ -46,11 +42,11 @@ void same_maxpool(ModelBuilder& m, const std::string& name, const std::string& i
 
 // Runs the pipeline twice; both runs must allocate every group and agree on the total.
 pipeline::RunResult run_twice(const Workload& w) {
-  const auto r = pipeline::run(w, tpu());
+  const auto r = pipeline::run(w, test::bundled_accelerator());
   EXPECT_TRUE(r.solved());
   for (const auto& g : r.groups) EXPECT_FALSE(g.allocation.slot_latency.empty()) << "group " << g.index << "\n" << g.allocation.infeasibility;
   EXPECT_GT(r.total_latency, 0);
-  EXPECT_EQ(pipeline::run(w, tpu()).total_latency, r.total_latency);
+  EXPECT_EQ(pipeline::run(w, test::bundled_accelerator()).total_latency, r.total_latency);
   return r;
 }
 

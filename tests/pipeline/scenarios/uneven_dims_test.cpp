@@ -17,16 +17,12 @@
 #include <stream/registry/registries.hpp>
 
 #include "../../plugins/onnx-frontend/onnx_test_util.hpp"
+#include "bundled_hardware.hpp"
 
 using namespace stream;
 using namespace stream::onnx_testing;
 
 namespace {
-
-const hardware::Accelerator& tpu() {
-  static const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
-  return acc;
-}
 
 // A 3x3 pad-1 Conv from [1, 8, 8, 8] to [1, k, 8, 8]: 8 x 8 x 3 x 3 x 8 = 4608 MACs per output channel.
 constexpr std::int64_t kMacsPerChannel = 8 * 8 * 3 * 3 * 8;
@@ -57,7 +53,7 @@ struct Expected {
 
 void expect_uneven(const Expected& e) {
   SCOPED_TRACE("k = " + std::to_string(e.channels) + ", tile " + std::to_string(e.tile));
-  const auto r = pipeline::run(conv_with_channels(e.channels), tpu(), split4(e.tile));
+  const auto r = pipeline::run(conv_with_channels(e.channels), test::bundled_accelerator(), split4(e.tile));
   ASSERT_TRUE(r.solved());
   ASSERT_EQ(r.groups.size(), 1u);
   const auto& g = r.groups[0];
@@ -93,7 +89,7 @@ TEST(UnevenDims, SevenChannelsOnFourCoresAreTwoPerCore) {
 TEST(UnevenDims, OneChannelCannotBeSplitFourWaysByAMappingFile) {
   // A split larger than its dim is the mapping's error (named, exit 2), not a silently idle core.
   try {
-    (void)pipeline::run(conv_with_channels(1), tpu(), split4(1));
+    (void)pipeline::run(conv_with_channels(1), test::bundled_accelerator(), split4(1));
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("split 4 of D6 exceeds its size 1"), std::string::npos) << e.what();
@@ -110,7 +106,7 @@ TEST(UnevenDims, AnUnevenSplitsSizeOneChunkMapsAutomatically) {
   m.input("x", F32, {7});
   for (int i = 1; i <= 4; ++i) m.output("y" + std::to_string(i), F32, {i < 4 ? 2 : 1}, true);
   m.node("Split", {"x"}, {"y1", "y2", "y3", "y4"}, "Split").attr("num_outputs", std::int64_t{4});
-  const auto r = pipeline::run(onnx_test::parse(m), tpu());
+  const auto r = pipeline::run(onnx_test::parse(m), test::bundled_accelerator());
   ASSERT_TRUE(r.solved());
   ASSERT_EQ(r.groups.size(), 1u);
   const auto& g = r.groups[0];
@@ -156,7 +152,7 @@ TEST(UnevenDims, ShuffleNetsFiftyEightChannelBranchMapsAutomaticallyWithATileOfO
   m.node("Concat", {"a", "b"}, {"y"}, "Concat").attr("axis", std::int64_t{1});
   pipeline::RunOptions o;
   o.intra_core_tiling = {{"ConvA", 6, 1}};
-  const auto r = pipeline::run(onnx_test::parse(m), tpu(), o);
+  const auto r = pipeline::run(onnx_test::parse(m), test::bundled_accelerator(), o);
   ASSERT_TRUE(r.solved());
   const auto& g = r.groups.at(0);
   // Chunk 1 x 4: ceil(58 / 4) = 15 iterations of ceil(58 / 15) = 4 channels.

@@ -16,12 +16,13 @@
 #include <stream/pipeline/run.hpp>
 
 #include "../../plugins/onnx-frontend/onnx_test_util.hpp"
+#include "bundled_hardware.hpp"
 
 using namespace stream;
 using namespace stream::onnx_testing;
 
 TEST(WeightTiling, VitLargeMlpMatMulTilesTheWeightNotTheTokens) {
-  const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
+  const auto& acc = test::bundled_accelerator();
   ModelBuilder m("mlp");
   m.input("x", F32, {1, 197, 1024}).initializer("w", F32, {1024, 4096}).output("y", F32, {1, 197, 4096}, true);
   m.node("MatMul", {"x", "w"}, {"y"}, "mlp");

@@ -184,6 +184,11 @@ TEST(BrowserReport, SweepReportRendersItsParetoPlotWithoutConsoleErrors) {
     EXPECT_EQ(count("<option value=\"" + std::string(axis) + "\">"), 1u) << axis;
   }
   EXPECT_EQ(count("<option value=\"latency\""), 2u);  // x and y offer it, colour does not
+  // The colour menu holds the Pareto choice and exactly those four axes: a column the sweep adds
+  // as a figure but the page's list of figures misses would show up here as a fifth parameter.
+  const auto menu = dom.find("id=\"plot-colour\"");
+  ASSERT_NE(menu, std::string::npos);
+  EXPECT_EQ(occurrences(dom.substr(menu, dom.find("</select>", menu) - menu), "<option"), 5u);
   // Two axes of this sweep change nothing on any system, and the page says so: the 2-conv is
   // bf16 already (its input's elem_type is 16), so casting it to bf16 is no change, and tiling its
   // D0 (the batch, of size 1) by 1 is none either. The hardware changes the figures; the one
