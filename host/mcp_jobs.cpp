@@ -6,9 +6,6 @@ namespace stream::host {
 
 namespace {
 
-// Thrown from the progress callback to unwind the pipeline at its next step.
-struct Cancelled {};
-
 }  // namespace
 
 McpJobs::McpJobs(std::function<nlohmann::json(const RunOutcome&)> summarise) : summarise_(std::move(summarise)) {}
@@ -28,8 +25,8 @@ std::string McpJobs::submit(PreparedRun run) {
 }
 
 void McpJobs::work(Job& job, PreparedRun run) {
-  run.options.progress = [this, &job](const std::string& step) {
-    if (job.cancel) throw Cancelled{};
+  run.env.cancel = &job.cancel;  // the pipeline stops at its next step
+  run.env.progress = [this, &job](const std::string& step) {
     const std::lock_guard lock(mutex_);
     job.last_step = step;
   };
@@ -37,7 +34,7 @@ void McpJobs::work(Job& job, PreparedRun run) {
   nlohmann::json result;
   try {
     result = summarise_(execute_run(std::move(run)));
-  } catch (const Cancelled&) {
+  } catch (const pipeline::Cancelled&) {
     status = "cancelled";
   } catch (const std::exception& e) {
     status = "failed";

@@ -119,15 +119,6 @@ McpTool validate(HostContext& ctx) {
           }};
 }
 
-// The expansion reads the registries, which the server's tools may be loading plugins into.
-void guard_expansion(pipeline::RunOptions& ro, std::mutex& host_mutex) {
-  if (!ro.expand) return;
-  ro.expand = [inner = std::move(ro.expand), &host_mutex](const Workload& w) {
-    const std::lock_guard lock(host_mutex);
-    return inner(w);
-  };
-}
-
 RunRequest run_request(const json& args, const fs::path& out_dir) {
   RunRequest r;
   r.hardware = text_arg(args, "hardware", r.hardware);
@@ -161,7 +152,7 @@ RunRequest run_request(const json& args, const fs::path& out_dir) {
 // agent reading the figures reads that too.
 json run_summary(const RunOutcome& outcome, const fs::path& out_dir) {
   const auto metrics = pipeline::run_metrics(outcome.result, outcome.accelerator);
-  json j = json::parse(report::summary_json(outcome.result, false, &metrics));
+  json j = json::parse(report::summary_json(outcome.result, nullptr, &metrics));
   if (const auto note = report::fallback_note(outcome.fallbacks); !note.empty()) j["estimate_warning"] = note;
   j["solved"] = outcome.result.solved();
   j["output_dir"] = fs::relative(outcome.out_dir, out_dir).string();
@@ -226,16 +217,15 @@ const json kJobStatusSchema =
                   {"job", "status"});
 
 // submit_run, job_status, job_result and cancel_job over one job table.
-std::vector<McpTool> job_tools(HostContext& ctx, const fs::path& out_dir, std::mutex& host_mutex) {
+std::vector<McpTool> job_tools(HostContext& ctx, const fs::path& out_dir) {
   auto jobs = std::make_shared<McpJobs>([out_dir](const RunOutcome& o) { return run_summary(o, out_dir); });
   auto job_id = [](const json& args) { return text_arg(args, "job"); };
   return {{"submit_run",
            "run_mapping as a job, for long runs: the inputs are checked now, the run goes on in the background; "
            "returns the job id for job_status, job_result and cancel_job.",
            run_input_schema(), kJobSchema,
-           [&ctx, &host_mutex, out_dir, jobs](const json& args) {
+           [&ctx, out_dir, jobs](const json& args) {
              auto run = prepare_run(run_request(args, out_dir), ctx, say);
-             guard_expansion(run.options, host_mutex);
              return json{{"job", jobs->submit(std::move(run))}};
            }},
           {"job_status", "A job's status (running, done, failed, cancelled) and the step it reached.", kJobSchema,
@@ -326,17 +316,11 @@ McpTool small_sweep(HostContext& ctx, const fs::path& out_dir) {
 }  // namespace
 
 std::vector<McpTool> stream_mcp_tools(HostContext& ctx, const fs::path& out_dir) {
-  // Tools run one at a time on the server's thread, jobs beside them: the plugin host (every
-  // tool's use, and the jobs' expansion) is used under one lock.
-  static std::mutex host_mutex;
+  // Tools run one at a time on the server's thread, jobs beside them; only the tools use the
+  // plugin host (a job's workload is prepared by submit_run: run_spec_builder.hpp), so no lock.
   std::vector<McpTool> tools = {list_inputs(), list_blocks(ctx), list_plugins(ctx), validate(ctx),
                                 run_mapping(ctx, out_dir), read_result_file(out_dir), small_sweep(ctx, out_dir)};
-  for (auto& t : job_tools(ctx, out_dir, host_mutex)) tools.push_back(std::move(t));
-  for (auto& t : tools)
-    t.call = [call = std::move(t.call)](const json& args) {
-      const std::lock_guard lock(host_mutex);
-      return call(args);
-    };
+  for (auto& t : job_tools(ctx, out_dir)) tools.push_back(std::move(t));
   return tools;
 }
 

@@ -47,39 +47,15 @@ std::string experiment_id(const RunRequest& o, const WorkloadSource& source) {
                                    (compat ? "-" + o.compat : "") + "-constraint_optimization");
 }
 
-void set_cut_points(const std::string& spec, pipeline::RunOptions& ro) {
-  if (spec == "per-layer") {
-    ro.cut_mode = pipeline::CutMode::PerLayer;
-  } else if (!spec.empty()) {
-    ro.cut_mode = pipeline::CutMode::Explicit;
-    std::stringstream ss(spec);
-    for (std::string item; std::getline(ss, item, ',');)
-      if (!item.empty()) ro.cut_points.push_back(item);
-  }
-}
-
-void set_constraints(const RunRequest& o, pipeline::RunOptions& ro, const Progress& say) {
-  if (!o.config.empty()) {
-    const auto config = pipeline::load_run_config(resolve_input(o.config));
-    ro.constraints = config.constraints;
-    if (config.nb_cols_to_use) ro.nb_cols_to_use = *config.nb_cols_to_use;
-  }
-  ro.constraints = allocate::parse_constraint_selection(o.constraint_selection, ro.constraints);
-  if (o.nb_cols_to_use > 0) ro.nb_cols_to_use = o.nb_cols_to_use;
-  if (ro.constraints != allocate::ConstraintSelection{} || ro.nb_cols_to_use != schedule::kDefaultNbColsToUse)
-    say("constraint selection " + allocate::to_string(ro.constraints) + ", nb_cols_to_use " +
-        std::to_string(ro.nb_cols_to_use));
-}
-
 // Writes the result files into the staging directory and moves it into place. Paths inside it
 // (the models of infeasible groups, a file that could not be written) are named where they are
 // once moved: the staging directory is gone by the time anyone reads them.
-void write_and_commit(pipeline::RunResult& result, const PreparedRun& run) {
+void write_and_commit(pipeline::RunResult& result, const pipeline::RunTimings& timings, const PreparedRun& run) {
   auto& results = *run.results;
   for (auto& g : result.groups)
     if (!g.allocation.mps_path.empty()) g.allocation.mps_path = results.final_path(g.allocation.mps_path).string();
   try {
-    report::write_results(result, run.accelerator, results.staging(), run.options.solver, run.inline_timings,
+    report::write_results(result, timings, run.accelerator, results.staging(), run.env.solver->name(), run.inline_timings,
                           run.group_files);
   } catch (const Error& e) {
     Location where = e.where();
@@ -128,17 +104,14 @@ std::filesystem::path result_directory(const RunRequest& o) {
 
 namespace {
 
-PreparedRun prepare(const RunRequest& o, HostContext& ctx, const Progress& say) {
-  PreparedRun run;
-  run.out_dir = result_directory(o);  // a bad id: before any work
-  run.options.layout = pipeline::parse_layout_mode(o.layout, "--layout");    // so is a bad layout mode
-  run.options.cost_profile = pipeline::parse_cost_profile(o.cost_profile, "--cost-profile");  // and profile
-  run.options.compat = parse_compat(o.compat, "--compat");                                    // and mode
+// The workload as loaded (cast when asked), the accelerator read on another thread meanwhile;
+// the accelerator's error comes first, as when read first.
+void load_inputs(const RunRequest& o, PreparedRun& run, HostContext& ctx, const Progress& say) {
   const auto hw_path = resolve_input(o.hardware);
   say("hardware " + hw_path.string());
   auto reading = read_accelerator_async(hw_path);
   run.source = o.workload;
-  run.source.keep_layout_ops = run.options.compat == Compat::Stream113;  // A1: the reference's FusionEdges
+  run.source.keep_layout_ops = run.built.spec.compat == Compat::Stream113;  // A1: the reference's FusionEdges
   std::optional<LoadedWorkload> loaded;
   std::exception_ptr workload_error;
   try {
@@ -153,41 +126,31 @@ PreparedRun prepare(const RunRequest& o, HostContext& ctx, const Progress& say) 
   } catch (...) {
     workload_error = std::current_exception();
   }
-  run.accelerator = take_accelerator(reading, hw_path, ctx);  // its error comes first, as when read first
+  run.accelerator = take_accelerator(reading, hw_path, ctx);
   if (workload_error) std::rethrow_exception(workload_error);
-  run.workload = std::move(loaded->workload);
-  run.cast_tensors = loaded->cast_tensors;
-  run.solver_ready = std::async(std::launch::async, [solver = run.options.solver] {
+  run.built.spec.cast = {run.source.cast, loaded->cast_tensors};
+  run.workload = scheduled_workload(loaded->workload, o, run.built, ctx);
+}
+
+PreparedRun prepare(const RunRequest& o, HostContext& ctx, const Progress& say) {
+  PreparedRun run;
+  run.out_dir = result_directory(o);  // a bad id: before any work
+  run.built = build_run_spec(o, ctx.plugins().registries().cost_backend_list(), say);  // so is a bad option
+  load_inputs(o, run, ctx, say);
+  run.env.solver = allocate::make_solver();
+  run.solver_ready = std::async(std::launch::async, [solver = run.env.solver] {
     try {
-      allocate::make_solver(solver)->prepare();
+      solver->prepare();
     } catch (const std::exception&) {  // the first solve meets it again and reports it
     }
   });
-
-  auto& ro = run.options;
-  if (pipeline::is_search_spec(o.mapping)) {
-    (void)pipeline::parse_search_spec(o.mapping);  // a bad key: before any work
-    run.mapping_search = o.mapping;
-  } else if (!o.mapping.empty()) {
-    ro.mapping = resolve_input(o.mapping);
-  }
-  if (!o.intra_core_tiling.empty()) ro.intra_core_tiling = mapping::parse_tiling_spec(o.intra_core_tiling);
-  set_cut_points(o.fusion_cut_points, ro);
-  ro.threads = o.threads;
-  ro.time_limit_s = o.time_limit;
-  ro.memory_fallback = !o.no_memory_fallback;
-  ro.deduplicate = !o.no_dedup;
-  set_constraints(o, ro, say);
-  ro.cost_backends = ctx.plugins().registries().cost_backend_list();
-  // The reference expands Softmax and LpNormalization on its automatic path (aie-and-defaults §4a).
-  if (!o.no_decompose && !run.source.decompose) ro.expand = automatic_path_expansion(ctx);
   run.inline_timings = o.inline_timings;
   run.strict = o.strict;
   run.group_files = !o.summary_only;
   // An output that cannot be written is found before the pipeline runs.
   run.results = std::make_unique<report::StagedResultDirectory>(run.out_dir);
-  ro.failure_dir = run.results->staging();
-  ro.progress = say;
+  run.env.failure_dir = run.results->staging();
+  run.env.progress = say;
   return run;
 }
 
@@ -210,15 +173,12 @@ void write_variant(const pipeline::VariantOutcome& v, const std::filesystem::pat
   if (!v.infeasibility.empty()) io::write_file(dir / "infeasibility.txt", v.infeasibility);
 }
 
-// The search's best run; its full mapping (kernels included) goes to best_mapping.yaml, every
+// The search's files: its full best mapping (kernels included) to best_mapping.yaml, every
 // variant's latency (.inf when it failed) and reason to mapping_search.yaml, and each variant's
 // files to variants/<index>/.
-pipeline::RunResult run_search(PreparedRun& run) {
-  auto options = run.options;
-  options.failure_dir.clear();  // a failed variant's model is not the result's
-  auto s = pipeline::search_mapping(run.workload, run.accelerator, pipeline::parse_search_spec(run.mapping_search), options);
+void write_search(const pipeline::SearchResult& s, const PreparedRun& run) {
   std::ostringstream out;
-  out << "search: \"" << run.mapping_search << "\"\nbest: " << (s.best ? std::to_string(*s.best) : "null") << "\nvariants:\n";
+  out << "search: \"" << run.built.search_text << "\"\nbest: " << (s.best ? std::to_string(*s.best) : "null") << "\nvariants:\n";
   for (const auto& v : s.variants) {
     out << "  - {index: " << v.index << ", tag: " << io::dump_json(nlohmann::json(v.tag), -1) << ", latency: ";
     if (v.reason.empty()) out << static_cast<std::int64_t>(v.latency) << "}\n";
@@ -226,36 +186,39 @@ pipeline::RunResult run_search(PreparedRun& run) {
   }
   io::write_file(run.results->staging() / "mapping_search.yaml", out.str());
   for (const auto& v : s.variants) write_variant(v, run.results->staging() / "variants" / std::to_string(v.index));
-  if (!s.best)
-    throw Error("mapping search: all " + std::to_string(s.variants.size()) + " variants failed; the first (" +
-                s.variants.front().tag + "): " + s.variants.front().reason);
-  mapping::write_mapping_file(*s.best_mapping, run.results->staging() / "best_mapping.yaml");
-  return std::move(*s.best_run);
+  if (s.best_mapping) mapping::write_mapping_file(*s.best_mapping, run.results->staging() / "best_mapping.yaml");
+}
+
+// The run, or the search's best run with the search's files.
+pipeline::RunResult run_pipeline(PreparedRun& run, pipeline::RunTimings& timings) {
+  pipeline::RunEnv env = run.env;
+  env.timings = &timings;
+  if (!run.built.search) return pipeline::run(run.workload, run.accelerator, run.built.spec, env);
+  pipeline::SearchResult s;
+  auto best = run_or_search(run.workload, run.accelerator, run.built, env, &s);
+  write_search(s, run);
+  return best;
 }
 
 }  // namespace
 
 RunOutcome execute_run(PreparedRun run) {
+  pipeline::RunTimings timings;
   auto result = [&] {
     try {
       // The pipeline names its own steps (tiling, cost, schedule, allocation); "pipeline" is the rest.
-      return in_step("pipeline", [&] {
-        if (!run.mapping_search.empty()) return run_search(run);
-        return pipeline::run(run.workload, run.accelerator, run.options);
-      });
+      return in_step("pipeline", [&] { return run_pipeline(run, timings); });
     } catch (const OutOfMemory&) {  // the environment's, not the workload's: no file to name
       throw;
     } catch (const Error& e) {  // a group the schedule cannot take: name the workload file
       throw run.source.file.empty() ? e : e.within(Location{.file = run.source.file});
     }
   }();
-  result.cast = run.source.cast;
-  result.cast_tensors = run.cast_tensors;
   auto fallbacks = report::cost_fallbacks(result);
   if (run.strict)
     if (const auto estimate = report::first_mac_estimate(fallbacks)) throw Error(report::strict_message(*estimate));
-  in_step("writing the results", [&] { write_and_commit(result, run); });
-  return RunOutcome{run.out_dir, std::move(run.accelerator), std::move(result), fallbacks};
+  in_step("writing the results", [&] { write_and_commit(result, timings, run); });
+  return RunOutcome{run.out_dir, std::move(run.accelerator), std::move(result), std::move(timings), fallbacks};
 }
 
 }  // namespace stream::host

@@ -18,46 +18,11 @@
 #include <stream/report/cost_fallbacks.hpp>
 #include <stream/report/result_directory.hpp>
 
+#include "run_request.hpp"
+#include "run_spec_builder.hpp"
 #include "workload_source.hpp"
 
 namespace stream::host {
-
-struct HostContext;
-
-/// The options of `stream run`, with its defaults (the bundled 2-conv on the TPU-like quad core).
-struct RunRequest {
-  std::string hardware = "hardware/tpu_like_quad_core.yaml";
-  WorkloadSource workload{.file = "workload/2conv_1_8_32_32_16_32_3.onnx"};
-  std::string mapping;            ///< empty: automatic
-  std::string intra_core_tiling;  ///< Node.D<n>=<tile>,...
-  std::string fusion_cut_points;  ///< empty: automatic; "per-layer"; or N1,N2
-  std::string out = "outputs";
-  std::optional<std::string> experiment_id;
-  int threads = 1;
-  double time_limit = 0;
-  bool no_memory_fallback = false;
-  bool no_decompose = false;
-  bool inline_timings = false;
-  bool no_dedup = false;
-  bool summary_only = false;
-  std::string config;
-  std::string constraint_selection;
-  int nb_cols_to_use = 0;  ///< 0: the config's, else the default
-  /// Data layouts (docs/layout.md): "fixed" keeps the model's and prices them; "choose" picks one
-  /// per tensor and inserts conversions where cheaper (pipeline/layout_choice.hpp).
-  std::string layout = "fixed";
-  /// The ideal-cycle estimates' latency (docs/cost-model.md, "Cost profiles"): "reference" keeps
-  /// the reference's rule; "full" bounds it by their memory traffic as well.
-  std::string cost_profile = "reference";
-  /// Whose automatic path (stream/compat.hpp): "none" (this tool's) or "stream-1.13" (the
-  /// reference's, where the two deliberately differ).
-  std::string compat = "none";
-  /// `--strict`: an ideal-cycle estimate for a node doing MAC work (report/cost_fallbacks.hpp,
-  /// first_mac_estimate) is an error (bad input, exit 2) and no result is written.
-  bool strict = false;
-};
-
-using Progress = std::function<void(const std::string&)>;
 
 /// A run read and configured, ready for the pipeline; holds the staging result directory.
 struct PreparedRun {
@@ -65,9 +30,8 @@ struct PreparedRun {
   hardware::Accelerator accelerator;
   WorkloadSource source;  ///< files resolved against the bundled inputs
   Workload workload;
-  std::size_t cast_tensors = 0;
-  pipeline::RunOptions options;
-  std::string mapping_search;  ///< `--mapping search[?...]`: run the mapping search instead
+  BuiltSpec built;       ///< what the pipeline computes (build_run_spec)
+  pipeline::RunEnv env;  ///< its progress sink and where infeasible models go
   bool inline_timings = false, group_files = true;
   bool strict = false;  ///< RunRequest::strict
   std::unique_ptr<report::StagedResultDirectory> results;
@@ -80,6 +44,7 @@ struct RunOutcome {
   std::filesystem::path out_dir;
   hardware::Accelerator accelerator;
   pipeline::RunResult result;
+  pipeline::RunTimings timings;
   report::CostFallbacks fallbacks;
 };
 

@@ -36,6 +36,7 @@
 #include "environment_failure.hpp"
 #include "host_context.hpp"
 #include "plugin_host.hpp"
+#include "run_spec_builder.hpp"
 #include "sweep_lock.hpp"
 #include "sweep_preflight.hpp"
 #include "sweep_row.hpp"
@@ -56,9 +57,14 @@ struct HardwareEntry {
 
 struct WorkloadEntry {
   std::optional<Workload> workload;
+  /// As the automatic path schedules it (run_spec_builder.hpp, scheduled_workload), prepared here
+  /// because the workers use no plugin; none under `decompose` (applied when loaded).
+  std::optional<Workload> automatic;
   std::string problem;
+  std::string automatic_problem;  ///< why the automatic path's expansion failed (its points fail)
   std::string environment;
 };
+
 
 // Thrown by evaluate() for a point the machine failed (out of memory, a full disk, ...): it gets
 // no row, so that a resumed sweep retries it instead of keeping a failure that is not the point's.
@@ -73,10 +79,25 @@ struct SharedInputs {
   std::map<std::string, WorkloadEntry> workloads;
   std::shared_ptr<hardware::HardwareVariants> variants = std::make_shared<hardware::HardwareVariants>();
   std::vector<CostBackend> cost_backends;
-  std::function<Workload(const Workload&)> expand;
 };
 
 std::string message_of(const std::exception& e) { return e.what(); }
+
+void load_workload_entry(const WorkloadSource& source, WorkloadEntry& entry, HostContext& ctx) {
+  try {
+    entry.workload = load_workload(ctx, source).workload;
+  } catch (const std::exception& e) {
+    entry.problem = message_of(e);
+    entry.environment = environment_failure(e).value_or("");
+    return;
+  }
+  if (source.decompose) return;
+  try {
+    entry.automatic = automatic_path_workload(*entry.workload, ctx);
+  } catch (const Error& e) {
+    entry.automatic_problem = message_of(e);
+  }
+}
 
 // A variant the cost model cannot use fails its point (with the place and reason `stream validate`
 // gives), rather than ranking on estimates.
@@ -150,13 +171,7 @@ SharedInputs load_inputs(const ShardPoints& points, const Done& done, const Poin
   parallel_for(files.size(), jobs, [&] {
     return [&](std::size_t k) { *files[k].second = load_hardware(files[k].first, *in.variants, in.cost_backends); };
   });
-  for (auto& [source, entry] : workloads) try {
-      entry->workload = load_workload(ctx, source).workload;
-    } catch (const std::exception& e) {
-      entry->problem = message_of(e);
-      entry->environment = environment_failure(e).value_or("");
-    }
-  in.expand = automatic_path_expansion(ctx);
+  for (auto& [source, entry] : workloads) load_workload_entry(source, *entry, ctx);
   return in;
 }
 
@@ -186,28 +201,46 @@ void add_figures(Row& row, const pipeline::RunResult& r, const report::CostFallb
 // earlier run's in one step. So a killed sweep never leaves part of a folder, and two points with
 // one id (a value repeated in an axis, two copies of a file) on two workers each write a folder
 // of their own, the later replacing the earlier whole, instead of removing and writing one together.
-void keep_point(Row& row, const pipeline::RunResult& r, const hardware::Accelerator& acc, const fs::path& dir,
-                const std::string& id) {
+void keep_point(Row& row, const pipeline::RunResult& r, const pipeline::RunTimings& timings, const hardware::Accelerator& acc,
+                const fs::path& dir, const std::string& id) {
   const fs::path rel = fs::path("points") / id;
   report::StagedResultDirectory folder(dir / rel);
-  report::write_results(r, acc, folder.staging());
+  report::write_results(r, timings, acc, folder.staging());
   folder.commit();
   row["report"] = (rel / "report.html").generic_string();
 }
 
+// The point as `stream run` options, for the one spec builder (run_spec_builder.hpp).
+RunRequest point_request(const ResolvedPoint& p) {
+  RunRequest r;
+  r.workload = p.workload;
+  r.mapping = !p.mapping_search.empty() ? p.mapping_search : p.mapping ? p.mapping->string() : "";
+  r.intra_core_tiling = p.intra_core_tiling;
+  r.cost_profile = pipeline::name(p.cost_profile);
+  r.compat = name(p.compat);
+  return r;
+}
+
 // The point's run: the pipeline on its mapping, or the mapping search's best (its variant and
 // how many were evaluated go to `found`; a search whose variants all failed fails the point).
-pipeline::RunResult run_point(const ResolvedPoint& p, const Workload& w, const hardware::Accelerator& acc,
-                              const pipeline::RunOptions& ro, Row& found) {
-  if (p.mapping_search.empty()) return pipeline::run(w, acc, ro);
-  auto s = pipeline::search_mapping(w, acc, pipeline::parse_search_spec(p.mapping_search), ro);
-  if (!s.best)
-    throw Error("mapping search: all " + std::to_string(s.variants.size()) + " variants failed; the first (" +
-                s.variants.front().tag + "): " + s.variants.front().reason);
-  found["mapping_variant"] = s.variants[*s.best].tag;
-  found["variants_evaluated"] = s.variants.size();
-  found["variants_failed"] = s.failed();
-  return std::move(*s.best_run);
+pipeline::RunResult run_point(const ResolvedPoint& p, const WorkloadEntry& w, const hardware::Accelerator& acc,
+                              const SharedInputs& in, const std::shared_ptr<pipeline::RunCache>& cache,
+                              pipeline::RunTimings& timings, Row& found) {
+  BuiltSpec built = build_run_spec(point_request(p), in.cost_backends);
+  const bool automatic = !built.spec.has_mapping() && !built.search && !p.workload.decompose;
+  if (automatic && !w.automatic_problem.empty()) throw Error(w.automatic_problem);
+  if (automatic) built.spec.order = pipeline::WorkloadOrder::AsPrepared;
+  pipeline::RunEnv env;
+  env.cache = cache;
+  env.timings = &timings;
+  pipeline::SearchResult s;
+  auto r = run_or_search(automatic ? *w.automatic : *w.workload, acc, built, env, &s);
+  if (s.best) {
+    found["mapping_variant"] = s.variants[*s.best].tag;
+    found["variants_evaluated"] = s.variants.size();
+    found["variants_failed"] = s.failed();
+  }
+  return r;
 }
 
 // An axis value as its row holds it: numbers and truth values as JSON's, text as valid UTF-8.
@@ -242,22 +275,15 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
       }
     }
     if (reason.empty()) try {
-        pipeline::RunOptions ro;
-        ro.mapping = p.mapping;
-        ro.cost_profile = p.cost_profile;
-        ro.compat = p.compat;
-        if (!p.intra_core_tiling.empty()) ro.intra_core_tiling = mapping::parse_tiling_spec(p.intra_core_tiling);
-        ro.cost_backends = in.cost_backends;
-        ro.cache = cache;
-        if (!p.workload.decompose) ro.expand = in.expand;
         Row found = Row::object();
-        const auto r = run_point(p, *w.workload, *h.accelerator, ro, found);
+        pipeline::RunTimings timings;
+        const auto r = run_point(p, w, *h.accelerator, in, cache, timings, found);
         const auto fallbacks = report::cost_fallbacks(r);
         if (strict)
           if (const auto estimate = report::first_mac_estimate(fallbacks)) throw Error(report::strict_message(*estimate));
         add_figures(row, r, fallbacks, *h.accelerator);
         row.update(found);
-        if (keep_dir) keep_point(row, r, *h.accelerator, *keep_dir, p.id);
+        if (keep_dir) keep_point(row, r, timings, *h.accelerator, *keep_dir, p.id);
         status = r.solved() ? "ok" : "unsolved";
         if (!r.solved()) reason = "a group's allocation MILP has no optimal solution";
       } catch (const std::exception& e) {
@@ -518,13 +544,7 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
     std::unique_lock<std::mutex> lock;
     if (request.plugin_lock) lock = std::unique_lock(*request.plugin_lock);
     const auto done = read_rows(dir / "results.jsonl");
-    auto in = load_inputs(points, [&](const std::string& id) { return done.count(id) > 0; }, resolver, ctx, jobs, todo);
-    if (request.plugin_lock)
-      in.expand = [inner = std::move(in.expand), m = request.plugin_lock](const Workload& w) {
-        const std::lock_guard expansion(*m);
-        return inner(w);
-      };
-    return in;
+    return load_inputs(points, [&](const std::string& id) { return done.count(id) > 0; }, resolver, ctx, jobs, todo);
   }();
   const auto to_do = static_cast<std::size_t>(std::count(todo.begin(), todo.end(), true));
   say_what_is_done(points.size(), points.size() - to_do, dir);

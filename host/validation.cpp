@@ -11,6 +11,7 @@
 #include "host_context.hpp"
 #include "inputs.hpp"
 #include "plugin_host.hpp"
+#include "run_spec_builder.hpp"
 
 namespace stream::host {
 
@@ -150,12 +151,15 @@ Validation validate_inputs(const ValidateRequest& request, HostContext& ctx) {
       v.diag.error(where, e.message());
     }
   }
-  // The fusion groups `stream run` would schedule, checked as it checks them before solving any.
+  // The fusion groups `stream run` would schedule (its spec and workload, run_spec_builder.hpp),
+  // checked as it checks them before solving any.
   if (v.workload) {
-    pipeline::RunOptions ro;
-    if (!opt.mapping.empty()) ro.mapping = opt.mapping;
+    RunRequest request;  // the mapping file was read above: its path is not resolved again
     try {
-      v.fusion_groups = pipeline::checked_fusion_groups(*v.workload, ro).size();
+      auto built = build_run_spec(request, {});
+      if (!opt.mapping.empty()) built.spec.mapping = opt.mapping;
+      const Workload scheduled = scheduled_workload(*v.workload, request, built, ctx);
+      v.fusion_groups = pipeline::checked_fusion_groups(scheduled, built.spec).size();
     } catch (const Error& e) {
       Location where = e.where();
       if (where.file.empty()) where.file = opt.workload;

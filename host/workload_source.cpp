@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 #include <stream/error.hpp>
 #include <stream/ir/cast.hpp>
+#include <stream/ir/name_order.hpp>
 #include <stream/registry/decompose.hpp>
 
 #include "host_context.hpp"
@@ -95,11 +96,8 @@ LoadedWorkload load_workload(HostContext& ctx, const WorkloadSource& source) {
   return out;
 }
 
-std::function<Workload(const Workload&)> automatic_path_expansion(HostContext& ctx) {
-  const auto& registries = ctx.plugins().registries();
-  return [&registries](const Workload& w) {
-    return decompose_workload(w, registries, is_reference_expanded_normalization).workload;
-  };
+Workload automatic_path_workload(const Workload& workload, HostContext& ctx) {
+  return decompose_workload(in_name_order(workload), ctx.plugins().registries(), is_reference_expanded_normalization).workload;
 }
 
 }  // namespace stream::host

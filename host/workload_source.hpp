@@ -49,8 +49,11 @@ struct LoadedWorkload {
 /// (both a file and a block, a malformed k=v, an unknown block or parameter).
 [[nodiscard]] LoadedWorkload load_workload(HostContext& ctx, const WorkloadSource& source);
 
-/// What the automatic path does to a workload before mapping it, as the reference: Softmax and
-/// LpNormalization expanded by their registered decompositions (aie-and-defaults §4a).
-[[nodiscard]] std::function<Workload(const Workload&)> automatic_path_expansion(HostContext& ctx);
+/// The workload as the automatic path schedules it (pipeline/run_spec.hpp, WorkloadOrder): in the
+/// reference's name-keyed order, then with Softmax and LpNormalization expanded by their
+/// registered decompositions, as the reference's ExpandNormalizationStage does after its
+/// re-sequencing (aie-and-defaults §4a). Uses the registries: call it where the plugin host may
+/// be used (prepare_run, a sweep's set-up), never from a run.
+[[nodiscard]] Workload automatic_path_workload(const Workload& workload, HostContext& ctx);
 
 }  // namespace stream::host

@@ -35,15 +35,6 @@ struct RunArgs {
   bool verbose = false;
 };
 
-// The expansion reads the registries while other threads may be loading plugins into them.
-void lock_expansion(pipeline::RunOptions& ro, Session& s) {
-  if (!ro.expand) return;
-  ro.expand = [inner = std::move(ro.expand), &s](const Workload& w) {
-    const std::lock_guard lock(s.mutex);
-    return inner(w);
-  };
-}
-
 // The request with its workload: a file, or a block with its parameters.
 host::RunRequest with_workload(const RunArgs& args, const std::string& workload, const std::map<std::string, std::string>& params) {
   host::RunRequest request = args.request;
@@ -63,7 +54,6 @@ host::RunOutcome run(const RunArgs& args, const host::RunRequest& request) {
     const std::lock_guard lock(s.mutex);
     return host::prepare_run(request, s.context, say);
   }();
-  lock_expansion(prepared.options, s);
   return host::execute_run(std::move(prepared));
 }
 

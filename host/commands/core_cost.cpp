@@ -18,6 +18,7 @@
 #include "../command.hpp"
 #include "../inputs.hpp"
 #include "../plugin_host.hpp"
+#include "../run_spec_builder.hpp"
 #include "../workload_source.hpp"
 #include "stream/hardware/accelerator_reader.hpp"
 #include "stream/pipeline/run.hpp"
@@ -79,15 +80,17 @@ void run_workload(const Options& o, HostContext& ctx) {
   const auto acc = hardware::load_accelerator(resolve_input(o.hardware));
   WorkloadSource source = o.workload;
   if (source.block.empty()) source.file = resolve_input(source.file).string();
-  const Workload workload = load_workload(ctx, source).workload;
-  pipeline::RunOptions ro;
-  ro.costs_only = true;
-  ro.threads = o.threads;
-  ro.cost_backends = ctx.plugins().registries().cost_backend_list();
-  if (!o.mapping.empty()) ro.mapping = resolve_input(o.mapping);
+  // The workload and spec `stream run` would use (run_spec_builder.hpp), stopped at the cost tables.
+  RunRequest request;
+  request.workload = source;
+  request.threads = o.threads;
+  request.mapping = o.mapping;
+  auto built = build_run_spec(request, ctx.plugins().registries().cost_backend_list());
+  built.spec.costs_only = true;
+  const Workload workload = scheduled_workload(load_workload(ctx, source).workload, request, built, ctx);
   const auto result = [&] {
     try {
-      return pipeline::run(workload, acc, ro);
+      return pipeline::run(workload, acc, built.spec);
     } catch (const Error& e) {  // a workload the pipeline cannot take: name its file, as `stream run` does
       throw source.file.empty() ? e : e.within(Location{.file = source.file});
     }

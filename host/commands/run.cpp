@@ -49,7 +49,8 @@ void print_table(const RunOutcome& outcome, bool group_files) {
                              ? 0.0
                              : 100.0 * static_cast<double>(g.allocation.total_latency) / static_cast<double>(result.total_latency);
     std::printf("%-8d %14lld %8.1f%% %16.6g %10.3f  %s\n", g.index, static_cast<long long>(g.allocation.total_latency),
-                share, g.energy.total(), g.wall_time_s, allocate::name(g.allocation.status));
+                share, g.energy.total(), outcome.timings.groups.at(static_cast<std::size_t>(g.index)).wall_time_s,
+                allocate::name(g.allocation.status));
   }
   if (outcome.fallbacks.count() > 0)
     std::printf("estimated: %s (see %s)\n", report::fallback_note(outcome.fallbacks).c_str(),
@@ -70,7 +71,7 @@ void run(const RunRequest& o, HostContext& ctx) {
   const auto t0 = std::chrono::steady_clock::now();
   auto say = [](const std::string& s) { std::cerr << "[stream run] " << s << "\n"; };
   auto prepared = prepare_run(o, ctx, say);
-  prepared.options.per_layer_check = true;  // for the hint below; the figures stay the fused groups'
+  prepared.built.spec.per_layer_check = true;  // for the hint below; the figures stay the fused groups'
   const auto outcome = execute_run(std::move(prepared));
   const bool group_files = !o.summary_only;  // a --summary-only run has no core_cost_lut.yaml to point at
   if (const auto warning = report::fallback_warning(outcome.fallbacks, 3, report::estimate_reasons_file(group_files));

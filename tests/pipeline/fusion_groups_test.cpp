@@ -70,7 +70,7 @@ TEST(FusionGroups, GraphInputPassedThroughToAnOutputCostsNothing) {
             (std::vector<std::string>{"Conv1_cut_in", "weights_2", "input", "Conv2", "output_edge", "input_copy"}));
 
   const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
-  pipeline::RunOptions o;
+  pipeline::RunSpec o;
   o.cut_mode = pipeline::CutMode::PerLayer;
   const auto with_copy = pipeline::run(w, acc, o);
   const auto without = pipeline::run(plain, acc, o);
@@ -89,7 +89,7 @@ TEST(FusionGroups, TensorLeavingAsGraphOutputAndToTheNextGroupIsWrittenOnce) {
   nodes.push_back(make_out_edge("conv1_out_edge", nodes[3].outputs.front()));
   const Workload w(std::move(nodes));
   const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
-  pipeline::RunOptions o;
+  pipeline::RunSpec o;
   o.cut_mode = pipeline::CutMode::PerLayer;
   const auto r = pipeline::run(w, acc, o);
   ASSERT_TRUE(r.solved());

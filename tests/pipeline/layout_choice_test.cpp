@@ -66,8 +66,8 @@ Workload rows_then_columns(std::int64_t rows, std::int64_t columns) {
                    make_out_edge("Z_out", z)});
 }
 
-pipeline::RunOptions rows_then_columns_options(pipeline::LayoutMode mode) {
-  pipeline::RunOptions o;
+pipeline::RunSpec rows_then_columns_options(pipeline::LayoutMode mode) {
+  pipeline::RunSpec o;
   o.layout = mode;
   o.cut_mode = pipeline::CutMode::PerLayer;
   o.intra_core_tiling = {{"rows", 0, 2}, {"cols", 1, 8}};
@@ -86,8 +86,8 @@ Workload two_scores_reading_k() {
                    make_out_edge("S1_out", s1), make_out_edge("S2_out", s2)});
 }
 
-pipeline::RunOptions choose_with(std::vector<mapping::TileEntry> tiling) {
-  pipeline::RunOptions o;
+pipeline::RunSpec choose_with(std::vector<mapping::TileEntry> tiling) {
+  pipeline::RunSpec o;
   o.layout = pipeline::LayoutMode::Choose;
   o.intra_core_tiling = std::move(tiling);
   return o;
@@ -214,7 +214,7 @@ TEST(LayoutChoice, AttentionReadingKTransposedConvertsKOnce) {
   EXPECT_EQ(r.total_latency, conv_k.allocation.total_latency + conversion_of(r, "Q").allocation.total_latency +
                                  scores.allocation.total_latency);
   // The first pass is the fixed run; the choice pays off end to end.
-  pipeline::RunOptions fixed = choose_with({{"scores", 2, 8}});
+  pipeline::RunSpec fixed = choose_with({{"scores", 2, 8}});
   fixed.layout = pipeline::LayoutMode::Fixed;
   EXPECT_EQ(r.first_pass_latency, pipeline::run(attention_scores(), acc, fixed).total_latency);
   EXPECT_LT(r.total_latency, r.first_pass_latency);
@@ -268,7 +268,7 @@ TEST(LayoutChoice, AStridedDmaKeepsTheStridedRead) {
   EXPECT_EQ(q.chosen, 0u);
   ASSERT_EQ(r.groups.size(), 1u);
   EXPECT_TRUE(r.dma_conversions.empty());
-  pipeline::RunOptions fixed = choose_with({{"scores", 2, 8}});
+  pipeline::RunSpec fixed = choose_with({{"scores", 2, 8}});
   fixed.layout = pipeline::LayoutMode::Fixed;
   EXPECT_EQ(r.total_latency, pipeline::run(attention_scores(), acc, fixed).total_latency);
 }
@@ -389,7 +389,7 @@ TEST(LayoutChoice, CoresWithoutTransposeConvertOnTheStridedDma) {
   // target's walk wins). 1,152 + 2,634 = 3,786 < 4,736.
   auto acc = tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10, max_strides: 1}");
   for (std::size_t c = 0; c < 4; ++c) acc.cores[c].operator_types = std::vector<std::string>{"MatMul"};
-  pipeline::RunOptions o = choose_with({{"scores1", 2, 2}, {"scores2", 2, 2}});
+  pipeline::RunSpec o = choose_with({{"scores1", 2, 2}, {"scores2", 2, 2}});
   o.cut_mode = pipeline::CutMode::PerLayer;
   const auto r = pipeline::run(two_scores_reading_k(), acc, o);
   ASSERT_TRUE(r.solved());
@@ -437,7 +437,7 @@ TEST(LayoutChoice, CoresWithoutTransposeConvertOnTheStridedDma) {
 
 TEST(LayoutChoice, WithoutDmaFieldsChooseGivesTodaysFigures) {
   const auto acc = hardware::load_accelerator(kHardware + "/tpu_like_quad_core.yaml");
-  pipeline::RunOptions o;
+  pipeline::RunSpec o;
   o.layout = pipeline::LayoutMode::Choose;
   const auto r = pipeline::run(test::two_conv(), acc, o);
   ASSERT_TRUE(r.solved());

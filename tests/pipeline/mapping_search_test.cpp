@@ -80,7 +80,7 @@ TEST(MappingSearch, BestIsTheFirstStrictlyLowestLatency) {
   const auto variants = mapping::generate_mapping_variants(w, acc, options);
   std::optional<std::size_t> best;
   for (std::size_t i = 0; i < 3; ++i) {
-    pipeline::RunOptions ro;
+    pipeline::RunSpec ro;
     ro.nb_cols_to_use = 8;
     ro.mapping_data = std::make_shared<const mapping::Mapping>(variants[i].mapping);
     const auto r = pipeline::run(w, acc, ro);
@@ -116,7 +116,7 @@ TEST(MappingSearch, NotSwigluShapedIsAnError) {
 TEST(MappingSearch, OutOfMemoryInAVariantIsTheSearchsError) {
   const auto acc = hardware::load_accelerator(kSimba);
   const auto spec = pipeline::parse_search_spec("search?max=3&seq_tile=4&emb_tile=16&hidden_tile=32");
-  pipeline::RunOptions options;
+  pipeline::RunSpec options;
   int group0_starts = 0;  // each variant's run starts by costing group 0
   options.progress = [&](const std::string& line) {
     if (line.rfind("group 0: ", 0) == 0 && line.find("costing") != std::string::npos && ++group0_starts == 2)

@@ -33,7 +33,7 @@ const pipeline::RunResult& two_conv_run(const std::string& hardware_file, std::i
   auto key = std::make_pair(hardware_file, oy_tile);
   auto it = cache.find(key);
   if (it == cache.end()) {
-    pipeline::RunOptions o;
+    pipeline::RunSpec o;
     if (oy_tile > 0) o.intra_core_tiling = {{"Conv1", 2, oy_tile}};
     it = cache.emplace(key, pipeline::run(test::two_conv(), hw(hardware_file), o)).first;
   }

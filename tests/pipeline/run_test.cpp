@@ -77,7 +77,7 @@ TEST(Pipeline, TwoConvAutoEyerissSingleCoreIs114999) {
 
 TEST(Pipeline, TwoConvHandWrittenKSplitMappingIs14344) {
   const auto acc = hw("tpu_like_quad_core.yaml");
-  pipeline::RunOptions o;
+  pipeline::RunSpec o;
   o.mapping = std::string(STREAM_INPUTS_DIR) + "/mapping/2conv_1_32_32_8_16_32_3.yaml";
   const auto r = pipeline::run(test::two_conv(), acc, o);
   ASSERT_TRUE(r.solved());
@@ -106,7 +106,7 @@ TEST(FusionGroups, PerLayerCutsGiveOneGroupPerConvWithCutEdges) {
 
 TEST(Pipeline, PerLayerGroupsAddUp) {
   const auto acc = hw("tpu_like_quad_core.yaml");
-  pipeline::RunOptions o;
+  pipeline::RunSpec o;
   o.cut_mode = pipeline::CutMode::PerLayer;
   const auto r = pipeline::run(test::two_conv(), acc, o);
   ASSERT_TRUE(r.solved());
@@ -142,9 +142,9 @@ TEST(RunCache, SharedAcrossRunsGivesTheFreshRunsFiles) {
   slow_bus.build_interconnect();
   const auto simba = hw("simba_small.yaml");
   const auto tmp = std::filesystem::path(::testing::TempDir()) / "run_cache";
-  pipeline::RunOptions fresh;
+  pipeline::RunSpec fresh;
   fresh.cut_mode = pipeline::CutMode::PerLayer;
-  auto files = [&](const hardware::Accelerator& acc, const pipeline::RunOptions& o, const std::string& name) {
+  auto files = [&](const hardware::Accelerator& acc, const pipeline::RunSpec& o, const std::string& name) {
     return result_files(pipeline::run(test::two_conv(), acc, o), acc, tmp / name);
   };
   const auto expected_tpu = files(tpu, fresh, "tpu");
@@ -153,7 +153,7 @@ TEST(RunCache, SharedAcrossRunsGivesTheFreshRunsFiles) {
   ASSERT_GT(expected_tpu.size(), 5u);
   ASSERT_NE(expected_tpu.at("summary.yaml"), expected_slow.at("summary.yaml"));  // the bandwidth shows
 
-  pipeline::RunOptions shared = fresh;
+  pipeline::RunSpec shared = fresh;
   shared.cache = std::make_shared<pipeline::RunCache>();
   shared.cut_mode = pipeline::CutMode::Auto;  // the fused group's tiles and routes first
   ASSERT_TRUE(pipeline::run(test::two_conv(), tpu, shared).solved());
@@ -189,13 +189,13 @@ TEST(RunCache, ThreadsSharingRoutesGetTheFreshRunsFiles) {
   for (auto& c : slow_bus.connectivity) c.bandwidth /= 4;
   slow_bus.build_interconnect();
   const auto tmp = std::filesystem::path(::testing::TempDir()) / "run_cache_threads";
-  pipeline::RunOptions fresh;
+  pipeline::RunSpec fresh;
   const auto expected_tpu = result_files(pipeline::run(test::two_conv(), tpu, fresh), tpu, tmp / "tpu");
   const auto expected_slow = result_files(pipeline::run(test::two_conv(), slow_bus, fresh), slow_bus, tmp / "slow");
   const auto routes = std::make_shared<pipeline::RouteMemos>();
   std::vector<pipeline::RunResult> results(4);
   auto work = [&](int k) {
-    pipeline::RunOptions o;
+    pipeline::RunSpec o;
     o.cache = std::make_shared<pipeline::RunCache>(routes);
     for (int r = k; r < 4; r += 2) results[static_cast<std::size_t>(r)] = pipeline::run(test::two_conv(), r % 2 ? slow_bus : tpu, o);
   };

@@ -1,4 +1,4 @@
-// Structural deduplication (RunOptions::deduplicate, keyed by pipeline/structural_key.hpp): a group
+// Structural deduplication (RunSpec::deduplicate, keyed by pipeline/structural_key.hpp): a group
 // whose allocation problem equals an earlier group's up to names reuses its optimum. Every result
 // file must be byte-identical to solving each group (`--no-dedup`), timings.* aside (clock
 // readings).

@@ -42,7 +42,7 @@ std::size_t solves_of(const json& attempts) {
 
 TEST(Timings, LayoutChooseListsBothPassesAndTheConversionPricing) {
   const auto acc = test::tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}");
-  pipeline::RunOptions o;
+  pipeline::RunSpec o;
   o.layout = pipeline::LayoutMode::Choose;
   o.cut_mode = pipeline::CutMode::PerLayer;
   o.intra_core_tiling = {{"rows", 0, 2}, {"cols", 1, 8}};
@@ -76,7 +76,7 @@ TEST(Timings, LayoutChooseListsBothPassesAndTheConversionPricing) {
 
 TEST(Timings, LayoutFixedHasNoLayoutPasses) {
   const auto acc = test::tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}");
-  pipeline::RunOptions o;
+  pipeline::RunSpec o;
   o.cut_mode = pipeline::CutMode::PerLayer;
   const json t = json::parse(report::timings_json(pipeline::run(rows_then_columns(), acc, o)));
   EXPECT_FALSE(t.contains("layout_passes"));

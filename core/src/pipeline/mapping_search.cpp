@@ -84,7 +84,7 @@ std::size_t SearchResult::failed() const {
 }
 
 SearchResult search_mapping(const Workload& workload, const hardware::Accelerator& accelerator, const SearchSpec& spec,
-                            RunOptions base) {
+                            RunSpec base, const RunEnv& env) {
   auto options = spec.generator;
   options.max_variants = spec.max;
   auto variants = mapping::generate_mapping_variants(workload, accelerator, options);
@@ -94,14 +94,17 @@ SearchResult search_mapping(const Workload& workload, const hardware::Accelerato
   if (options.nb_cols) base.nb_cols_to_use = *options.nb_cols;
   base.mapping.reset();
   // The variants differ in mapping only: routes and (tile, core) costs carry over between them.
-  if (!base.cache) base.cache = std::make_shared<RunCache>();
+  RunEnv variant_env = env;
+  if (!variant_env.cache) variant_env.cache = std::make_shared<RunCache>();
+  RunTimings timings;
+  variant_env.timings = &timings;
   SearchResult result;
   for (auto& v : variants) {
     VariantOutcome out{v.index, v.tag, std::numeric_limits<double>::infinity(), "", v.mapping, ""};
     base.mapping_data = std::make_shared<const mapping::Mapping>(std::move(v.mapping));
     std::optional<RunResult> run_result;
     try {
-      run_result = run(workload, accelerator, base);
+      run_result = run(workload, accelerator, base, variant_env);
       if (run_result->solved()) {
         out.latency = static_cast<double>(run_result->total_latency);
       } else {
@@ -117,6 +120,7 @@ SearchResult search_mapping(const Workload& workload, const hardware::Accelerato
     if (out.reason.empty() && (!result.best || out.latency < result.variants[*result.best].latency)) {
       result.best = result.variants.size();
       result.best_run = std::move(run_result);
+      result.best_timings = timings;
       result.best_mapping = out.mapping;
     }
     result.variants.push_back(std::move(out));

@@ -225,16 +225,16 @@ nlohmann::ordered_json layouts_json_block(const pipeline::RunResult& r) {
 }
 }  // namespace
 
-std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings, const pipeline::RunMetrics* metrics) {
+std::string summary_yaml(const pipeline::RunResult& r, const pipeline::RunTimings* inline_timings, const pipeline::RunMetrics* metrics) {
   yamlx::YamlText out;
   out << YAML::BeginMap;
   out << YAML::Key << "total_latency" << YAML::Value << r.total_latency;
   out << YAML::Key << "total_energy" << YAML::Value << r.total_energy;
   out << YAML::Key << "edp" << YAML::Value << r.edp;
   out << YAML::Key << "timings" << YAML::Value << "timings.yaml";  // the clock readings, kept out of here
-  if (!r.cast.empty())
-    out << YAML::Key << "cast" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "to" << YAML::Value << r.cast
-        << YAML::Key << "tensors" << YAML::Value << r.cast_tensors << YAML::EndMap;
+  if (!r.cast.to.empty())
+    out << YAML::Key << "cast" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "to" << YAML::Value << r.cast.to
+        << YAML::Key << "tensors" << YAML::Value << r.cast.tensors << YAML::EndMap;
   const auto fallbacks = cost_fallbacks(r);
   costs_yaml(out, fallbacks);
   reasons_yaml(out, fallbacks);
@@ -246,7 +246,7 @@ std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings, cons
     out << YAML::Key << "degenerate" << YAML::Value << metrics->degenerate;
     memory_yaml(out, metrics->memory);
   }
-  if (inline_timings) out << YAML::Key << "total_wall_time_s" << YAML::Value << seconds_text(r.wall_time_s);
+  if (inline_timings) out << YAML::Key << "total_wall_time_s" << YAML::Value << seconds_text(inline_timings->wall_time_s);
   out << YAML::Key << "groups" << YAML::Value << YAML::BeginMap;
   for (const auto& g : r.groups) {
     out << YAML::Key << ("group_" + std::to_string(g.index)) << YAML::Value << YAML::BeginMap;
@@ -257,7 +257,7 @@ std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings, cons
     if (!g.converts.empty()) out << YAML::Key << "converts" << YAML::Value << g.converts;
     costs_yaml(out, cost_fallbacks(g));
     if (metrics) metrics_yaml(out, metrics->groups.at(static_cast<std::size_t>(&g - r.groups.data())));
-    if (inline_timings) out << YAML::Key << "wall_time_s" << YAML::Value << seconds_text(g.wall_time_s);
+    if (inline_timings) out << YAML::Key << "wall_time_s" << YAML::Value << seconds_text(inline_timings->groups.at(static_cast<std::size_t>(g.index)).wall_time_s);
     if (used_fallback(g)) {
       out << YAML::Key << "memory_fallback" << YAML::Value << YAML::BeginMap;
       out << YAML::Key << "fill_fraction" << YAML::Value << g.fill_fraction;
@@ -275,13 +275,13 @@ std::string summary_yaml(const pipeline::RunResult& r, bool inline_timings, cons
   return std::string(out.c_str()) + "\n";
 }
 
-std::string summary_json(const pipeline::RunResult& r, bool inline_timings, const pipeline::RunMetrics* metrics) {
+std::string summary_json(const pipeline::RunResult& r, const pipeline::RunTimings* inline_timings, const pipeline::RunMetrics* metrics) {
   nlohmann::ordered_json j;
   j["total_latency"] = r.total_latency;
   j["total_energy"] = r.total_energy;
   j["edp"] = r.edp;
   j["timings"] = "timings.json";
-  if (!r.cast.empty()) j["cast"] = {{"to", r.cast}, {"tensors", r.cast_tensors}};
+  if (!r.cast.to.empty()) j["cast"] = {{"to", r.cast.to}, {"tensors", r.cast.tensors}};
   const auto fallbacks = cost_fallbacks(r);
   j["costs"] = costs_json(fallbacks);
   if (!fallbacks.fallbacks.empty()) j["estimate_reasons"] = reasons_json(fallbacks);
@@ -293,7 +293,7 @@ std::string summary_json(const pipeline::RunResult& r, bool inline_timings, cons
     j["degenerate"] = metrics->degenerate;
     j["memory"] = memory_json(metrics->memory);
   }
-  if (inline_timings) j["total_wall_time_s"] = rounded_seconds(r.wall_time_s);
+  if (inline_timings) j["total_wall_time_s"] = rounded_seconds(inline_timings->wall_time_s);
   nlohmann::ordered_json groups = nlohmann::ordered_json::object();
   for (const auto& g : r.groups) {
     nlohmann::ordered_json gj;
@@ -305,7 +305,7 @@ std::string summary_json(const pipeline::RunResult& r, bool inline_timings, cons
     if (!g.converts.empty()) gj["converts"] = g.converts;
     gj["costs"] = costs_json(cost_fallbacks(g));
     if (metrics) gj["metrics"] = metrics_json(metrics->groups.at(static_cast<std::size_t>(&g - r.groups.data())));
-    if (inline_timings) gj["wall_time_s"] = rounded_seconds(g.wall_time_s);
+    if (inline_timings) gj["wall_time_s"] = rounded_seconds(inline_timings->groups.at(static_cast<std::size_t>(g.index)).wall_time_s);
     if (used_fallback(g)) {
       gj["memory_fallback"] = {{"fill_fraction", g.fill_fraction}, {"excluded_cores", g.excluded_cores}};
       if (g.split_from >= 0) gj["memory_fallback"]["split_from"] = g.split_from;

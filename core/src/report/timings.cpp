@@ -34,7 +34,7 @@ std::string level_name(const allocate::Allocation& a, std::size_t i) {
   return i < a.level_names.size() ? a.level_names[i] : "level_" + std::to_string(i);
 }
 
-Json attempt_json(const pipeline::Attempt& at) {
+Json attempt_json(const pipeline::Attempt& at, const pipeline::AttemptClocks& c) {
   Json j;
   j["change"] = at.change.empty() ? "first mapping" : at.change;
   j["fill_fraction"] = at.fill_fraction;
@@ -43,103 +43,97 @@ Json attempt_json(const pipeline::Attempt& at) {
   j["reused_allocation"] = at.reused;
   j["capacity_bound_proved_infeasible"] = at.capacity_proved;
   j["status"] = at.status;
-  j["mapping_time_s"] = rounded_seconds(at.mapping_time_s);
-  j["tiling_time_s"] = rounded_seconds(at.tiling_time_s);
-  j["cost_table_time_s"] = rounded_seconds(at.cost_time_s);
-  j["schedule_time_s"] = rounded_seconds(at.schedule_time_s);
-  j["allocation_time_s"] = rounded_seconds(at.solve_time_s);
+  j["mapping_time_s"] = rounded_seconds(c.mapping_time_s);
+  j["tiling_time_s"] = rounded_seconds(c.tiling_time_s);
+  j["cost_table_time_s"] = rounded_seconds(c.cost_time_s);
+  j["schedule_time_s"] = rounded_seconds(c.schedule_time_s);
+  j["allocation_time_s"] = rounded_seconds(c.solve_time_s);
   j["milp_solves"] = Json::array();
-  for (const auto& m : at.milp)
+  for (const auto& m : c.milp)
     j["milp_solves"].push_back({{"objective", m.what}, {"solve_time_s", rounded_seconds(m.solve_time_s)}, {"status", m.status}});
   return j;
 }
 
-Json attempts_json(const std::vector<pipeline::Attempt>& attempts) {
+Json attempts_json(const pipeline::GroupClocks& g) {
   Json a = Json::array();
-  for (const auto& at : attempts) a.push_back(attempt_json(at));
+  for (std::size_t i = 0; i < g.attempts.size() && i < g.clocks.size(); ++i) a.push_back(attempt_json(g.attempts[i], g.clocks[i]));
   return a;
 }
 
 // A run of a group outside the run's groups, with its clock and attempts (a fused group the
 // memory fallback cut: `fields` names it; a layout pass's run: likewise).
-Json group_run_json(Json fields, double wall_time_s, const std::vector<pipeline::Attempt>& attempts) {
-  fields["wall_time_s"] = rounded_seconds(wall_time_s);
-  fields["attempts"] = attempts_json(attempts);
+Json group_run_json(Json fields, const pipeline::GroupClocks& g) {
+  fields["wall_time_s"] = rounded_seconds(g.wall_time_s);
+  fields["attempts"] = attempts_json(g);
   return fields;
 }
 
 struct Phases {
   double mapping = 0, tiling = 0, costs = 0, schedule = 0, allocation = 0, results = 0, milp = 0;
   std::size_t solves = 0;
-  void add(const std::vector<pipeline::Attempt>& attempts) {
-    for (const auto& at : attempts) {
-      mapping += at.mapping_time_s;
-      tiling += at.tiling_time_s;
-      costs += at.cost_time_s;
-      schedule += at.schedule_time_s;
-      allocation += at.solve_time_s;
-      for (const auto& m : at.milp) milp += m.solve_time_s;
-      solves += at.milp.size();
+  void add(const pipeline::GroupClocks& g) {
+    for (const auto& c : g.clocks) {
+      mapping += c.mapping_time_s;
+      tiling += c.tiling_time_s;
+      costs += c.cost_time_s;
+      schedule += c.schedule_time_s;
+      allocation += c.solve_time_s;
+      for (const auto& m : c.milp) milp += m.solve_time_s;
+      solves += c.milp.size();
     }
+    results += g.results_time_s;
   }
 };
 
-Json phases_json(const pipeline::RunResult& r) {
+Json phases_json(const pipeline::RunResult& r, const pipeline::RunTimings& t) {
   Phases p;
-  for (const auto& g : r.groups) {
-    p.add(g.attempts);
-    p.results += g.results_time_s;
-  }
-  for (const auto& c : r.cut_groups) p.add(c.attempts);
-  for (const auto& s : r.superseded_runs) {
-    p.add(s.attempts);
-    p.results += s.results_time_s;
-  }
+  for (const auto& g : t.groups) p.add(g);
+  for (const auto& c : t.cut_groups) p.add(c.run);
+  for (const auto& s : t.superseded_runs) p.add(s.run);
   Json j;
-  j["grouping_time_s"] = rounded_seconds(r.grouping_time_s);
+  j["grouping_time_s"] = rounded_seconds(t.grouping_time_s);
   j["mapping_time_s"] = rounded_seconds(p.mapping);
   j["tiling_time_s"] = rounded_seconds(p.tiling);
   j["cost_table_time_s"] = rounded_seconds(p.costs);
   j["schedule_time_s"] = rounded_seconds(p.schedule);
   j["allocation_time_s"] = rounded_seconds(p.allocation);
   j["results_time_s"] = rounded_seconds(p.results);
-  j["layout_choice_time_s"] = rounded_seconds(r.layout_choice_time_s);
-  j["accounted_time_s"] = rounded_seconds(r.grouping_time_s + p.mapping + p.tiling + p.costs + p.schedule + p.allocation + p.results +
-                                          r.layout_choice_time_s);
+  j["layout_choice_time_s"] = rounded_seconds(t.layout_choice_time_s);
+  j["accounted_time_s"] = rounded_seconds(t.grouping_time_s + p.mapping + p.tiling + p.costs + p.schedule + p.allocation + p.results +
+                                          t.layout_choice_time_s);
   j["milp_solves"] = p.solves;
   j["milp_solve_time_s"] = rounded_seconds(p.milp);
   j["reused_allocations"] = r.reused_allocations;
   return j;
 }
 
-Json timings(const pipeline::RunResult& r) {
+Json timings(const pipeline::RunResult& r, const pipeline::RunTimings& t) {
   Json j;
-  j["total_wall_time_s"] = rounded_seconds(r.wall_time_s);
-  j["phases"] = phases_json(r);
+  j["total_wall_time_s"] = rounded_seconds(t.wall_time_s);
+  j["phases"] = phases_json(r, t);
   Json groups = Json::object();
-  for (const auto& g : r.groups) {
-    const auto& a = g.allocation;
+  for (std::size_t k = 0; k < r.groups.size() && k < t.groups.size(); ++k) {
+    const auto& a = r.groups[k].allocation;
+    const auto& c = t.groups[k];
     Json gj;
-    gj["wall_time_s"] = rounded_seconds(g.wall_time_s);
-    gj["cost_table_time_s"] = rounded_seconds(g.cost_time_s);
-    gj["solve_time_s"] = rounded_seconds(a.solve_time_s);
+    gj["wall_time_s"] = rounded_seconds(c.wall_time_s);
+    gj["cost_table_time_s"] = rounded_seconds(c.cost_time_s);
+    gj["solve_time_s"] = rounded_seconds(c.solve_time_s);
     gj["objectives"] = Json::array();
-    for (std::size_t i = 0; i < a.level_times_s.size(); ++i)
-      gj["objectives"].push_back({{"level", level_name(a, i)}, {"solve_time_s", rounded_seconds(a.level_times_s[i])}});
-    gj["attempts"] = attempts_json(g.attempts);
-    groups["group_" + std::to_string(g.index)] = gj;
+    for (std::size_t i = 0; i < c.level_times_s.size(); ++i)
+      gj["objectives"].push_back({{"level", level_name(a, i)}, {"solve_time_s", rounded_seconds(c.level_times_s[i])}});
+    gj["attempts"] = attempts_json(c);
+    groups["group_" + std::to_string(r.groups[k].index)] = gj;
   }
   j["groups"] = groups;
   Json cut = Json::array();
-  for (const auto& c : r.cut_groups)
-    cut.push_back(group_run_json({{"split_from", c.split_from}, {"compute_nodes", c.compute_nodes}}, c.wall_time_s, c.attempts));
+  for (const auto& c : t.cut_groups) cut.push_back(group_run_json({{"split_from", c.split_from}, {"compute_nodes", c.compute_nodes}}, c.run));
   j["cut_groups"] = cut;
   Json runs = Json::array(), checks = Json::array();
-  for (const auto& s : r.superseded_runs)
-    (s.pass == pipeline::kPerLayerCheck ? checks : runs)
-        .push_back(group_run_json({{"pass", s.pass}, {"name", s.name}}, s.wall_time_s, s.attempts));
+  for (const auto& s : t.superseded_runs)
+    (s.pass == pipeline::kPerLayerCheck ? checks : runs).push_back(group_run_json({{"pass", s.pass}, {"name", s.name}}, s.run));
   if (r.layout == pipeline::LayoutMode::Choose) j["layout_passes"] = runs;
-  if (!checks.empty()) j["per_layer_checks"] = checks;  // `stream run`'s hint (RunOptions::per_layer_check)
+  if (!checks.empty()) j["per_layer_checks"] = checks;  // `stream run`'s hint (RunSpec::per_layer_check)
   return j;
 }
 
@@ -174,12 +168,14 @@ void emit(yamlx::YamlText& out, const Json& j) {
 
 }  // namespace
 
-std::string timings_yaml(const pipeline::RunResult& r) {
+std::string timings_yaml(const pipeline::RunResult& r, const pipeline::RunTimings& t) {
   yamlx::YamlText out;
-  emit(out, timings(r));
+  emit(out, timings(r, t));
   return std::string(out.c_str()) + "\n";
 }
 
-std::string timings_json(const pipeline::RunResult& r) { return io::dump_json(timings(r), 2) + "\n"; }
+std::string timings_json(const pipeline::RunResult& r, const pipeline::RunTimings& t) {
+  return io::dump_json(timings(r, t), 2) + "\n";
+}
 
 }  // namespace stream::report

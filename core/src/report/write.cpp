@@ -26,17 +26,17 @@ void make_directory(const std::filesystem::path& p) {
 }
 }  // namespace
 
-void write_results(const pipeline::RunResult& r, const hardware::Accelerator& acc, const std::filesystem::path& dir,
-                   const std::string& solver, bool inline_timings, bool group_files) {
+void write_results(const pipeline::RunResult& r, const pipeline::RunTimings& timings, const hardware::Accelerator& acc,
+                   const std::filesystem::path& dir, const std::string& solver, bool inline_timings, bool group_files) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("cannot create directory: " + ec.message(), Location{.file = dir.string()}, ErrorKind::Internal);
   const auto metrics = pipeline::run_metrics(r, acc);
-  write(dir / "summary.yaml", summary_yaml(r, inline_timings, &metrics));
-  const auto summary = summary_json(r, inline_timings, &metrics);
+  write(dir / "summary.yaml", summary_yaml(r, inline_timings ? &timings : nullptr, &metrics));
+  const auto summary = summary_json(r, inline_timings ? &timings : nullptr, &metrics);
   write(dir / "summary.json", summary);
-  write(dir / "timings.yaml", timings_yaml(r));
-  write(dir / "timings.json", timings_json(r));
+  write(dir / "timings.yaml", timings_yaml(r, timings));
+  write(dir / "timings.json", timings_json(r, timings));
   if (!group_files) return;
   for (const auto& g : r.groups) {
     const auto gd = dir / ("group_" + std::to_string(g.index));
@@ -44,7 +44,7 @@ void write_results(const pipeline::RunResult& r, const hardware::Accelerator& ac
     write(gd / "mapping.yaml", mapping::mapping_yaml(g.workload, g.mapping));
     write(gd / "core_cost_lut.yaml", core_cost_lut_yaml(g));
     write(gd / "slot_latency_breakdown.yaml", slot_latency_breakdown_yaml(g, acc));
-    write(gd / "optimization_metrics.yaml", optimization_metrics_yaml(g, solver, inline_timings));
+    write(gd / "optimization_metrics.yaml", optimization_metrics_yaml(g, solver, inline_timings ? &timings.groups.at(static_cast<std::size_t>(g.index)) : nullptr));
     if (!g.allocation.slot_latency.empty()) {
       write(gd / "steady_state_trace.json", steady_state_trace_json(g, acc));
       write(gd / "schedule.svg", schedule_svg(g, acc));

@@ -97,12 +97,12 @@ void HardwareMatrix::check_system(Compat compat) {
   const auto& p = GetParam();
   const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/" + p.system + ".yaml");
   const auto t0 = std::chrono::steady_clock::now();
-  pipeline::RunOptions conv_options;
+  pipeline::RunSpec conv_options;
   conv_options.compat = compat;
   const auto conv = pipeline::run(test::two_conv(), acc, conv_options);
   const auto t1 = std::chrono::steady_clock::now();
   check(conv, acc, p.two_conv, std::string(p.system) + " 2-conv");
-  pipeline::RunOptions o;
+  pipeline::RunSpec o;
   o.compat = compat;
   o.intra_core_tiling = mapping::parse_tiling_spec("Gemm_Left.D1=128,Gemm_Down.D2=128,Gemm_Left.D2=32,Gemm_Left.D0=16");
   const auto sw = pipeline::run(swiglu(256, 2048, 8192), acc, o);

@@ -1,4 +1,4 @@
-// RunOptions::per_layer_check (docs/pipeline.md, "A fused group slower than its layers"): a
+// RunSpec::per_layer_check (docs/pipeline.md, "A fused group slower than its layers"): a
 // solved automatic fused group is also run as one group per layer, and the sum of those latencies
 // is kept when lower, for `stream run`'s hint; the run's figures stay the fused group's.
 //
@@ -36,14 +36,14 @@ ModelBuilder mlp_model(std::int64_t width, std::int64_t hidden) {
 
 Workload mlp(std::int64_t width, std::int64_t hidden) { return onnx_test::parse(mlp_model(width, hidden)); }
 
-pipeline::RunOptions checked() {
-  pipeline::RunOptions o;
+pipeline::RunSpec checked() {
+  pipeline::RunSpec o;
   o.per_layer_check = true;
   return o;
 }
 
 std::int64_t per_layer_total(const Workload& w) {
-  pipeline::RunOptions o;
+  pipeline::RunSpec o;
   o.cut_mode = pipeline::CutMode::PerLayer;
   const auto r = pipeline::run(w, test::bundled_accelerator(), o);
   EXPECT_TRUE(r.solved());

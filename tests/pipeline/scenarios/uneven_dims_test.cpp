@@ -36,13 +36,13 @@ Workload conv_with_channels(std::int64_t k) {
 
 // The Conv on cores 0-3, its output channels (D6 = k) split 4 ways, `tile` channels per core per
 // iteration.
-pipeline::RunOptions split4(std::int64_t tile) {
+pipeline::RunSpec split4(std::int64_t tile) {
   const std::string text = "layers:\n- name: Conv\n  core_allocation: [[0, 1, 2, 3]]\n"
                            "  inter_core_tiling: [[{dim: D6, split: 4}]]\n"
                            "fused_groups:\n- name: G\n  layers: [Conv]\n"
                            "  intra_core_tiling: [{dim: Conv.D6, tile: " +
                            std::to_string(tile) + "}]\n";
-  pipeline::RunOptions o;
+  pipeline::RunSpec o;
   o.mapping_data = std::make_shared<const mapping::Mapping>(mapping::parse_mapping_text(text, "split4.yaml"));
   return o;
 }
@@ -150,7 +150,7 @@ TEST(UnevenDims, ShuffleNetsFiftyEightChannelBranchMapsAutomaticallyWithATileOfO
   m.node("Conv", {"x", "wa"}, {"a"}, "ConvA").attr("kernel_shape", Shape{1, 1});
   m.node("Conv", {"x", "wb"}, {"b"}, "ConvB").attr("kernel_shape", Shape{1, 1});
   m.node("Concat", {"a", "b"}, {"y"}, "Concat").attr("axis", std::int64_t{1});
-  pipeline::RunOptions o;
+  pipeline::RunSpec o;
   o.intra_core_tiling = {{"ConvA", 6, 1}};
   const auto r = pipeline::run(onnx_test::parse(m), test::bundled_accelerator(), o);
   ASSERT_TRUE(r.solved());

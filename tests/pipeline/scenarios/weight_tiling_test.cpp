@@ -27,7 +27,7 @@ TEST(WeightTiling, VitLargeMlpMatMulTilesTheWeightNotTheTokens) {
   m.input("x", F32, {1, 197, 1024}).initializer("w", F32, {1024, 4096}).output("y", F32, {1, 197, 4096}, true);
   m.node("MatMul", {"x", "w"}, {"y"}, "mlp");
   const auto r = pipeline::run(onnx_test::parse(m), acc, {});
-  pipeline::RunOptions strict;
+  pipeline::RunSpec strict;
   strict.memory_fallback = false;  // the reference's rule: infeasible
   EXPECT_FALSE(pipeline::run(onnx_test::parse(m), acc, strict).solved());
   ASSERT_TRUE(r.solved());

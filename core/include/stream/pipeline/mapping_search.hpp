@@ -47,14 +47,16 @@ struct STREAM_API SearchResult {
   std::vector<VariantOutcome> variants;  ///< every evaluated variant, in order
   std::optional<std::size_t> best;       ///< index into variants
   std::optional<RunResult> best_run;
+  std::optional<RunTimings> best_timings;  ///< the best run's clocks
   std::optional<mapping::Mapping> best_mapping;
   [[nodiscard]] std::size_t failed() const;
 };
 
-/// Runs the search; `base` supplies everything but the mapping (cost backends, solver, ...).
+/// Runs the search; `base` supplies everything but the mapping (cost backends, limits, ...), `env`
+/// the caches (one shared by the variants when it has none), progress and cancellation.
 /// Throws stream::Error when the generator does (not SwiGLU-shaped, size checks) or when no
 /// variant fits the accelerator's compute cores.
 [[nodiscard]] STREAM_API SearchResult search_mapping(const Workload& workload, const hardware::Accelerator& accelerator,
-                                                     const SearchSpec& spec, RunOptions base = {});
+                                                     const SearchSpec& spec, RunSpec base = {}, const RunEnv& env = {});
 
 }  // namespace stream::pipeline

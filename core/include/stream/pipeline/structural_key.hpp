@@ -5,7 +5,7 @@
 // and the allocation options; names only label rows and columns. allocation_key() writes every
 // one of those inputs except the names, so two groups with equal keys have the same MILP up to
 // labels and the same optimal allocation, which the pipeline then solves once (run.hpp,
-// RunOptions::deduplicate).
+// RunSpec::deduplicate).
 #pragma once
 
 #include <string>

@@ -16,9 +16,9 @@ namespace stream::report {
 [[nodiscard]] STREAM_API std::string core_cost_lut_yaml(const pipeline::GroupResult& group);
 [[nodiscard]] STREAM_API std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& group,
                                                                  const hardware::Accelerator& accelerator);
-/// `inline_timings`: also the solve time (total and per objective level, as in timings.*).
+/// `inline_timings`, when given (the group's clocks): also the solve time (total and per objective level, as in timings.*).
 [[nodiscard]] STREAM_API std::string optimization_metrics_yaml(const pipeline::GroupResult& group, const std::string& solver,
-                                                               bool inline_timings = false);
+                                                               const pipeline::GroupClocks* inline_timings = nullptr);
 [[nodiscard]] STREAM_API std::string memory_accesses_yaml(const pipeline::GroupResult& group);
 
 }  // namespace stream::report

@@ -13,13 +13,13 @@
 
 namespace stream::report {
 
-/// `inline_timings`: also carry the wall times (total and per group, as in timings.*); the file
-/// then differs from run to run. `metrics` (pipeline/metrics.hpp), when given, adds the
+/// `inline_timings`, when given (the run's clocks): also carry the wall times (total and per
+/// group, as in timings.*); the file then differs from run to run. `metrics` (pipeline/metrics.hpp), when given, adds the
 /// utilisations, MIP gap and degenerate flag per group and in total, and the memory use per core
 /// (pipeline/memory_use.hpp).
-[[nodiscard]] STREAM_API std::string summary_yaml(const pipeline::RunResult& result, bool inline_timings = false,
+[[nodiscard]] STREAM_API std::string summary_yaml(const pipeline::RunResult& result, const pipeline::RunTimings* inline_timings = nullptr,
                                                   const pipeline::RunMetrics* metrics = nullptr);
-[[nodiscard]] STREAM_API std::string summary_json(const pipeline::RunResult& result, bool inline_timings = false,
+[[nodiscard]] STREAM_API std::string summary_json(const pipeline::RunResult& result, const pipeline::RunTimings* inline_timings = nullptr,
                                                   const pipeline::RunMetrics* metrics = nullptr);
 
 }  // namespace stream::report

@@ -11,7 +11,7 @@
 // runs whose results the run replaced (the first pass's groups when the second pass scheduled
 // them again, the conversion groups run to price an option), with their attempts; their clocks
 // are in the phases too, and `layout_choice_time_s` is the gathering and pricing of the options
-// and the second pass's rewrite. `per_layer_checks` lists the runs of RunOptions::per_layer_check
+// and the second pass's rewrite. `per_layer_checks` lists the runs of RunSpec::per_layer_check
 // (a fused group's layers alone), clocked in the phases too. Seconds, rounded to microseconds. `stream run --inline-timings` repeats the same readings in
 // summary.* and optimization_metrics.yaml for readers who want one file.
 #pragma once
@@ -23,11 +23,11 @@
 
 namespace stream::report {
 
-[[nodiscard]] std::string timings_yaml(const pipeline::RunResult& result);
+[[nodiscard]] std::string timings_yaml(const pipeline::RunResult& result, const pipeline::RunTimings& timings);
 /// Seconds rounded to microseconds (the unit of every clock figure the results carry), as a
 /// number and as YAML text ("0.091249", no trailing zeros).
 [[nodiscard]] double rounded_seconds(double seconds);
 [[nodiscard]] std::string seconds_text(double seconds);
-[[nodiscard]] STREAM_API std::string timings_json(const pipeline::RunResult& result);
+[[nodiscard]] STREAM_API std::string timings_json(const pipeline::RunResult& result, const pipeline::RunTimings& timings);
 
 }  // namespace stream::report

@@ -22,8 +22,8 @@ namespace stream::report {
 /// (`stream run --inline-timings`); those files then differ from run to run. `group_files` false
 /// (`stream run --summary-only`, for sweeps): summary.* and timings.* only, no group_<i>/
 /// and no report.html.
-STREAM_API void write_results(const pipeline::RunResult& result, const hardware::Accelerator& accelerator,
-                              const std::filesystem::path& directory, const std::string& solver = "cbc",
+STREAM_API void write_results(const pipeline::RunResult& result, const pipeline::RunTimings& timings,
+                              const hardware::Accelerator& accelerator, const std::filesystem::path& directory, const std::string& solver = "cbc",
                               bool inline_timings = false, bool group_files = true);
 
 }  // namespace stream::report

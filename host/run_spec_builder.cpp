@@ -1,0 +1,94 @@
+#include "run_spec_builder.hpp"
+
+#include <sstream>
+
+#include <stream/allocate/constraint_selection.hpp>
+#include <stream/compat.hpp>
+#include <stream/mapping/mapping.hpp>
+#include <stream/pipeline/run_config.hpp>
+
+#include "host_context.hpp"
+#include "inputs.hpp"
+#include "plugin_host.hpp"
+
+namespace stream::host {
+
+namespace {
+
+void set_cut_points(const std::string& text, pipeline::RunSpec& spec) {
+  if (text == "per-layer") {
+    spec.cut_mode = pipeline::CutMode::PerLayer;
+  } else if (!text.empty()) {
+    spec.cut_mode = pipeline::CutMode::Explicit;
+    std::stringstream ss(text);
+    for (std::string item; std::getline(ss, item, ',');)
+      if (!item.empty()) spec.cut_points.push_back(item);
+  }
+}
+
+void set_constraints(const RunRequest& o, pipeline::RunSpec& spec, const Progress& say) {
+  if (!o.config.empty()) {
+    const auto config = pipeline::load_run_config(resolve_input(o.config));
+    spec.constraints = config.constraints;
+    if (config.nb_cols_to_use) spec.nb_cols_to_use = *config.nb_cols_to_use;
+  }
+  spec.constraints = allocate::parse_constraint_selection(o.constraint_selection, spec.constraints);
+  if (o.nb_cols_to_use > 0) spec.nb_cols_to_use = o.nb_cols_to_use;
+  if (say && (spec.constraints != allocate::ConstraintSelection{} || spec.nb_cols_to_use != schedule::kDefaultNbColsToUse))
+    say("constraint selection " + allocate::to_string(spec.constraints) + ", nb_cols_to_use " +
+        std::to_string(spec.nb_cols_to_use));
+}
+
+void set_mapping(const RunRequest& o, BuiltSpec& built) {
+  if (pipeline::is_search_spec(o.mapping)) {
+    built.search = pipeline::parse_search_spec(o.mapping);  // a bad key: before any work
+    built.search_text = o.mapping;
+  } else if (!o.mapping.empty()) {
+    built.spec.mapping = resolve_input(o.mapping);
+  }
+  if (!o.intra_core_tiling.empty()) built.spec.intra_core_tiling = mapping::parse_tiling_spec(o.intra_core_tiling);
+}
+
+}  // namespace
+
+BuiltSpec build_run_spec(const RunRequest& o, const std::vector<CostBackend>& cost_backends, const Progress& say) {
+  BuiltSpec built;
+  auto& spec = built.spec;
+  spec.layout = pipeline::parse_layout_mode(o.layout, "--layout");
+  spec.cost_profile = pipeline::parse_cost_profile(o.cost_profile, "--cost-profile");
+  spec.compat = parse_compat(o.compat, "--compat");
+  set_mapping(o, built);
+  set_cut_points(o.fusion_cut_points, spec);
+  spec.threads = o.threads;
+  spec.time_limit_s = o.time_limit;
+  spec.memory_fallback = !o.no_memory_fallback;
+  spec.deduplicate = !o.no_dedup;
+  set_constraints(o, spec, say);
+  spec.cost_backends = cost_backends;
+  return built;
+}
+
+Workload scheduled_workload(const Workload& loaded, const RunRequest& o, BuiltSpec& built, HostContext& ctx) {
+  // A mapping file or a search's variants keep the model's order and nodes (run_spec.hpp).
+  const bool automatic = !built.spec.has_mapping() && !built.search;
+  if (!automatic || o.no_decompose || o.workload.decompose) return loaded;
+  built.spec.order = pipeline::WorkloadOrder::AsPrepared;
+  return automatic_path_workload(loaded, ctx);
+}
+
+pipeline::RunResult run_or_search(const Workload& workload, const hardware::Accelerator& acc, const BuiltSpec& built,
+                                  const pipeline::RunEnv& env, pipeline::SearchResult* search) {
+  if (!built.search) return pipeline::run(workload, acc, built.spec, env);
+  pipeline::RunEnv variants = env;
+  variants.failure_dir.clear();  // a failed variant's model is not the result's
+  auto s = pipeline::search_mapping(workload, acc, *built.search, built.spec, variants);
+  if (!s.best)
+    throw Error("mapping search: all " + std::to_string(s.variants.size()) + " variants failed; the first (" +
+                s.variants.front().tag + "): " + s.variants.front().reason);
+  if (env.timings != nullptr && s.best_timings) *env.timings = *s.best_timings;
+  auto best = std::move(*s.best_run);
+  if (search != nullptr) *search = std::move(s);
+  return best;
+}
+
+}  // namespace stream::host

@@ -1,0 +1,51 @@
+// The one way from a request to a run: every front end (`stream run`, `stream validate`, `stream
+// core-cost`, a sweep point, Python, MCP) describes what it wants as a RunRequest (the options of
+// `stream run`, as text) and gets the pipeline's RunSpec (pipeline/run_spec.hpp) and the workload
+// that spec schedules from here, so that they cannot drift apart: `stream validate` checks the
+// fusion groups of the very workload `stream run` schedules. The run-or-search choice lives here
+// too. Building the spec and preparing the workload use the registries (decompositions, cost
+// backends): callers that run concurrently call them under their plugin lock, and the runs
+// themselves (the pipeline) then use no plugin.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <stream/ir/workload.hpp>
+#include <stream/pipeline/mapping_search.hpp>
+#include <stream/pipeline/run.hpp>
+
+#include "run_request.hpp"
+
+namespace stream::host {
+
+struct HostContext;
+
+/// What a request runs: the spec, and `search` when its mapping is `search[?...]` (the mapping
+/// search instead of one run; pipeline/mapping_search.hpp).
+struct BuiltSpec {
+  pipeline::RunSpec spec;
+  std::optional<pipeline::SearchSpec> search;
+  std::string search_text;  ///< the request's `search[?...]`, as written
+};
+
+/// The request's spec, costed by `cost_backends` (the registries' list); throws stream::Error for
+/// a bad option (naming it) before any work. Reads the config file, resolves the mapping's path
+/// (against the bundled inputs); uses no plugin. `say` gets the line describing a non-default
+/// constraint selection.
+[[nodiscard]] BuiltSpec build_run_spec(const RunRequest& request, const std::vector<CostBackend>& cost_backends,
+                                       const Progress& say = {});
+
+/// The workload `spec` schedules: on the automatic path (no mapping, no search) the automatic
+/// path's (workload_source.hpp, automatic_path_workload) unless the request leaves it as loaded
+/// (--no-decompose, or --decompose applied every decomposition already); sets spec.order to match.
+[[nodiscard]] Workload scheduled_workload(const Workload& loaded, const RunRequest& request, BuiltSpec& built, HostContext& ctx);
+
+/// The run of `built`: the pipeline, or the mapping search's best run (its outcome in `search`,
+/// when given). A search whose variants all failed is an error naming the first.
+[[nodiscard]] pipeline::RunResult run_or_search(const Workload& workload, const hardware::Accelerator& accelerator,
+                                                const BuiltSpec& built, const pipeline::RunEnv& env,
+                                                pipeline::SearchResult* search = nullptr);
+
+}  // namespace stream::host
