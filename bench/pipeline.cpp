@@ -132,7 +132,7 @@ void BM_GroupYamlText(benchmark::State& state) {
     bytes = 0;
     for (const auto& g : r.groups) {
       bytes += mapping::mapping_yaml(g.workload, g.mapping).size() + report::core_cost_lut_yaml(g).size() +
-               report::slot_latency_breakdown_yaml(g, acc).size() + report::optimization_metrics_yaml(g, "cbc", false).size() +
+               report::slot_latency_breakdown_yaml(g, acc).size() + report::optimization_metrics_yaml(g, "cbc").size() +
                report::memory_accesses_yaml(g).size();
     }
     benchmark::DoNotOptimize(bytes);
@@ -144,7 +144,7 @@ BENCHMARK(BM_GroupYamlText)->Arg(2)->Arg(8)->Unit(benchmark::kMicrosecond);
 
 void BM_SummaryYamlText(benchmark::State& state) {
   const auto& r = chain_run(static_cast<int>(state.range(0)));
-  for (auto _ : state) benchmark::DoNotOptimize(report::summary_yaml(r, false, nullptr));
+  for (auto _ : state) benchmark::DoNotOptimize(report::summary_yaml(r, nullptr, nullptr));
 }
 BENCHMARK(BM_SummaryYamlText)->Arg(8)->Unit(benchmark::kMicrosecond);
 
@@ -152,7 +152,7 @@ BENCHMARK(BM_SummaryYamlText)->Arg(8)->Unit(benchmark::kMicrosecond);
 void BM_WriteResults(benchmark::State& state) {
   const auto& r = chain_run(static_cast<int>(state.range(0)));
   const auto dir = std::filesystem::temp_directory_path() / "stream_bench_write_results";
-  for (auto _ : state) report::write_results(r, tpu(), dir, "cbc", false);
+  for (auto _ : state) report::write_results(r, {}, tpu(), dir, "cbc", false);
   std::filesystem::remove_all(dir);
 }
 BENCHMARK(BM_WriteResults)->Arg(2)->Arg(8)->Unit(benchmark::kMillisecond);

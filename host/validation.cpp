@@ -151,15 +151,16 @@ Validation validate_inputs(const ValidateRequest& request, HostContext& ctx) {
       v.diag.error(where, e.message());
     }
   }
-  // The fusion groups `stream run` would schedule (its spec and workload, run_spec_builder.hpp),
-  // checked as it checks them before solving any.
+  // The workload `stream run` would schedule (its spec and workload, run_spec_builder.hpp: on the
+  // automatic path, with Softmax expanded) and its fusion groups, checked as it checks them
+  // before solving any; the rest of the validation (mappings) is of that workload too.
   if (v.workload) {
     RunRequest request;  // the mapping file was read above: its path is not resolved again
     try {
       auto built = build_run_spec(request, {});
       if (!opt.mapping.empty()) built.spec.mapping = opt.mapping;
-      const Workload scheduled = scheduled_workload(*v.workload, request, built, ctx);
-      v.fusion_groups = pipeline::checked_fusion_groups(scheduled, built.spec).size();
+      v.workload = scheduled_workload(*v.workload, request, built, ctx);
+      v.fusion_groups = pipeline::checked_fusion_groups(*v.workload, built.spec).size();
     } catch (const Error& e) {
       Location where = e.where();
       if (where.file.empty()) where.file = opt.workload;

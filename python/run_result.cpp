@@ -68,7 +68,7 @@ std::string repr(const RunFigures& r) {
 
 RunFigures run_figures(const host::RunOutcome& outcome) {
   const auto metrics = pipeline::run_metrics(outcome.result, outcome.accelerator);
-  auto summary = nlohmann::ordered_json::parse(report::summary_json(outcome.result, false, &metrics));
+  auto summary = nlohmann::ordered_json::parse(report::summary_json(outcome.result, nullptr, &metrics));
   summary.erase("timings");
   summary["groups"] = groups_json(summary["groups"], outcome.result);
   summary["solved"] = outcome.result.solved();

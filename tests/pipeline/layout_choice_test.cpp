@@ -224,7 +224,7 @@ TEST(LayoutChoice, AttentionReadingKTransposedConvertsKOnce) {
   EXPECT_NE(layouts.find("converted_from: K"), std::string::npos) << layouts;
   EXPECT_NE(layouts.find("node: convert_K, engine: core, tensor: K, to: K_as_1_0"), std::string::npos) << layouts;
   // The summary's conversion share.
-  const std::string summary = report::summary_yaml(r, false, nullptr);
+  const std::string summary = report::summary_yaml(r, nullptr, nullptr);
   const std::int64_t conv = conv_k.allocation.total_latency + conversion_of(r, "Q").allocation.total_latency;
   EXPECT_NE(summary.find("layout_conversion_latency: " + std::to_string(conv)), std::string::npos) << summary;
   EXPECT_NE(summary.find("layout_conversion_latency_share:"), std::string::npos);
@@ -425,7 +425,7 @@ TEST(LayoutChoice, CoresWithoutTransposeConvertOnTheStridedDma) {
   }
   EXPECT_EQ(r.total_latency, groups + 2634);
   EXPECT_LT(r.total_latency, r.first_pass_latency);
-  const std::string summary = report::summary_yaml(r, false, nullptr);
+  const std::string summary = report::summary_yaml(r, nullptr, nullptr);
   EXPECT_NE(summary.find("layout_conversion_latency: 2634"), std::string::npos) << summary;
   EXPECT_NE(summary.find("- {node: convert_K, tensor: K, to: K_as_1_0_1_b2, layout: \"(1,0,1:2)\", before_group: 0, latency: 2634"),
             std::string::npos)

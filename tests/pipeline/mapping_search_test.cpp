@@ -116,12 +116,12 @@ TEST(MappingSearch, NotSwigluShapedIsAnError) {
 TEST(MappingSearch, OutOfMemoryInAVariantIsTheSearchsError) {
   const auto acc = hardware::load_accelerator(kSimba);
   const auto spec = pipeline::parse_search_spec("search?max=3&seq_tile=4&emb_tile=16&hidden_tile=32");
-  pipeline::RunSpec options;
+  pipeline::RunEnv env;
   int group0_starts = 0;  // each variant's run starts by costing group 0
-  options.progress = [&](const std::string& line) {
+  env.progress = [&](const std::string& line) {
     if (line.rfind("group 0: ", 0) == 0 && line.find("costing") != std::string::npos && ++group0_starts == 2)
       throw OutOfMemory("allocation");
   };
-  EXPECT_THROW((void)pipeline::search_mapping(small_swiglu(), acc, spec, options), OutOfMemory);
+  EXPECT_THROW((void)pipeline::search_mapping(small_swiglu(), acc, spec, {}, env), OutOfMemory);
   EXPECT_EQ(group0_starts, 2);
 }

@@ -100,7 +100,7 @@ TEST(MemoryUse, SummaryCarriesEveryCoreWithShortShares) {
   const auto acc = hw("eyeriss_like_single_core.yaml");
   const auto r = pipeline::run(test::two_conv(), acc);
   const auto m = pipeline::run_metrics(r, acc);
-  const auto yaml = report::summary_yaml(r, false, &m);
+  const auto yaml = report::summary_yaml(r, nullptr, &m);
   // 860,160 / 8,388,608 = 10.2539...%: two decimals, written as such (not 10.25000000000000001).
   EXPECT_NE(yaml.find("memory:\n  - core: 0\n    name: eyeriss_like\n    capacity_bits: 8388608\n    peak_bits: 860160\n"
                       "    peak_share: 10.25\n"),
@@ -109,7 +109,7 @@ TEST(MemoryUse, SummaryCarriesEveryCoreWithShortShares) {
   EXPECT_NE(yaml.find("{memory: sram_1M, capacity_bits: 8388608, peak_bits: 786432, peak_share: 9.38, node: Conv2}"),
             std::string::npos)
       << yaml;
-  const auto json = nlohmann::json::parse(report::summary_json(r, false, &m));
+  const auto json = nlohmann::json::parse(report::summary_json(r, nullptr, &m));
   EXPECT_EQ(json["memory"][0]["peak_bits"], 860160.0);
   EXPECT_EQ(json["memory"][0]["peak_slot"], slot_of(r.groups[0], "Conv2"));
   EXPECT_FALSE(json["memory"][1].contains("levels"));

@@ -2,6 +2,7 @@
 // the real per-core cost model, the MILP; the reference's goldens (spec §6.1-§6.3).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -121,7 +122,7 @@ namespace {
 std::map<std::string, std::string> result_files(const pipeline::RunResult& r, const hardware::Accelerator& acc,
                                                 const std::filesystem::path& dir) {
   std::filesystem::remove_all(dir);
-  report::write_results(r, acc, dir);
+  report::write_results(r, {}, acc, dir);
   std::map<std::string, std::string> files;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
     if (!e.is_regular_file() || e.path().filename().string().rfind("timings.", 0) == 0) continue;
@@ -144,8 +145,9 @@ TEST(RunCache, SharedAcrossRunsGivesTheFreshRunsFiles) {
   const auto tmp = std::filesystem::path(::testing::TempDir()) / "run_cache";
   pipeline::RunSpec fresh;
   fresh.cut_mode = pipeline::CutMode::PerLayer;
-  auto files = [&](const hardware::Accelerator& acc, const pipeline::RunSpec& o, const std::string& name) {
-    return result_files(pipeline::run(test::two_conv(), acc, o), acc, tmp / name);
+  auto files = [&](const hardware::Accelerator& acc, const pipeline::RunSpec& o, const std::string& name,
+                   const pipeline::RunEnv& env = {}) {
+    return result_files(pipeline::run(test::two_conv(), acc, o, env), acc, tmp / name);
   };
   const auto expected_tpu = files(tpu, fresh, "tpu");
   const auto expected_slow = files(slow_bus, fresh, "slow");
@@ -153,17 +155,17 @@ TEST(RunCache, SharedAcrossRunsGivesTheFreshRunsFiles) {
   ASSERT_GT(expected_tpu.size(), 5u);
   ASSERT_NE(expected_tpu.at("summary.yaml"), expected_slow.at("summary.yaml"));  // the bandwidth shows
 
-  pipeline::RunSpec shared = fresh;
+  pipeline::RunSpec fused = fresh;
+  pipeline::RunEnv shared;
   shared.cache = std::make_shared<pipeline::RunCache>();
-  shared.cut_mode = pipeline::CutMode::Auto;  // the fused group's tiles and routes first
-  ASSERT_TRUE(pipeline::run(test::two_conv(), tpu, shared).solved());
+  fused.cut_mode = pipeline::CutMode::Auto;  // the fused group's tiles and routes first
+  ASSERT_TRUE(pipeline::run(test::two_conv(), tpu, fused, shared).solved());
   EXPECT_GT(shared.cache->costs().size(), 0u);
-  shared.cut_mode = pipeline::CutMode::PerLayer;
-  EXPECT_EQ(files(simba, shared, "simba_shared"), expected_simba);
-  EXPECT_EQ(files(tpu, shared, "tpu_shared"), expected_tpu);
+  EXPECT_EQ(files(simba, fresh, "simba_shared", shared), expected_simba);
+  EXPECT_EQ(files(tpu, fresh, "tpu_shared", shared), expected_tpu);
   const auto filled = shared.cache->costs().size();
-  EXPECT_EQ(files(slow_bus, shared, "slow_shared"), expected_slow);
-  EXPECT_EQ(files(tpu, shared, "tpu_again"), expected_tpu);
+  EXPECT_EQ(files(slow_bus, fresh, "slow_shared", shared), expected_slow);
+  EXPECT_EQ(files(tpu, fresh, "tpu_again", shared), expected_tpu);
   EXPECT_EQ(shared.cache->costs().size(), filled);  // the variant's cores perform as tpu's: no new pair
   EXPECT_EQ(shared.cache->routes(slow_bus), shared.cache->routes(tpu));
   EXPECT_NE(shared.cache->routes(simba), shared.cache->routes(tpu));
@@ -195,9 +197,9 @@ TEST(RunCache, ThreadsSharingRoutesGetTheFreshRunsFiles) {
   const auto routes = std::make_shared<pipeline::RouteMemos>();
   std::vector<pipeline::RunResult> results(4);
   auto work = [&](int k) {
-    pipeline::RunSpec o;
-    o.cache = std::make_shared<pipeline::RunCache>(routes);
-    for (int r = k; r < 4; r += 2) results[static_cast<std::size_t>(r)] = pipeline::run(test::two_conv(), r % 2 ? slow_bus : tpu, o);
+    pipeline::RunEnv env;
+    env.cache = std::make_shared<pipeline::RunCache>(routes);
+    for (int r = k; r < 4; r += 2) results[static_cast<std::size_t>(r)] = pipeline::run(test::two_conv(), r % 2 ? slow_bus : tpu, fresh, env);
   };
   std::thread other(work, 1);
   work(0);
@@ -207,4 +209,44 @@ TEST(RunCache, ThreadsSharingRoutesGetTheFreshRunsFiles) {
   EXPECT_EQ(result_files(results[1], slow_bus, tmp / "t1"), expected_slow);
   EXPECT_EQ(result_files(results[3], slow_bus, tmp / "t3"), expected_slow);
   EXPECT_EQ(routes->of(tpu), routes->of(slow_bus));
+}
+
+// RunEnv::cancel: a run stops at the step after the flag is raised (here by the first progress
+// line, as an MCP job's cancel does), with Cancelled, which no step takes for a failed group.
+TEST(RunEnv, ACancelledRunStopsAtItsNextStep) {
+  const auto tpu = hw("tpu_like_quad_core.yaml");
+  std::atomic<bool> cancel{false};
+  std::vector<std::string> lines;
+  pipeline::RunEnv env;
+  env.cancel = &cancel;
+  env.progress = [&](const std::string& line) {
+    lines.push_back(line);
+    cancel = true;
+  };
+  EXPECT_THROW((void)pipeline::run(test::two_conv(), tpu, {}, env), pipeline::Cancelled);
+  EXPECT_EQ(lines.size(), 1u);
+  cancel = false;
+  lines.clear();
+  env.progress = [&](const std::string& line) { lines.push_back(line); };
+  EXPECT_TRUE(pipeline::run(test::two_conv(), tpu, {}, env).solved());
+  EXPECT_GT(lines.size(), 1u);
+}
+
+// RunEnv::timings receives the run's clocks, one entry per group of the result, and a run without
+// it gives the same result files (the values never depend on where the clocks go).
+TEST(RunEnv, TheClocksGoApartFromTheValues) {
+  const auto tpu = hw("tpu_like_quad_core.yaml");
+  pipeline::RunSpec per_layer;
+  per_layer.cut_mode = pipeline::CutMode::PerLayer;
+  pipeline::RunTimings clocks;
+  const auto timed = pipeline::run(test::two_conv(), tpu, per_layer, {.timings = &clocks});
+  ASSERT_EQ(timed.groups.size(), 2u);
+  ASSERT_EQ(clocks.groups.size(), 2u);
+  for (const auto& g : clocks.groups) {
+    EXPECT_EQ(g.attempts.size(), g.clocks.size());
+    EXPECT_GT(g.wall_time_s, 0.0);
+  }
+  EXPECT_GE(clocks.wall_time_s, clocks.groups[0].wall_time_s + clocks.groups[1].wall_time_s);
+  const auto tmp = std::filesystem::path(::testing::TempDir()) / "run_env_clocks";
+  EXPECT_EQ(result_files(timed, tpu, tmp / "timed"), result_files(pipeline::run(test::two_conv(), tpu, per_layer), tpu, tmp / "plain"));
 }

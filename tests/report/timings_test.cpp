@@ -46,10 +46,11 @@ TEST(Timings, LayoutChooseListsBothPassesAndTheConversionPricing) {
   o.layout = pipeline::LayoutMode::Choose;
   o.cut_mode = pipeline::CutMode::PerLayer;
   o.intra_core_tiling = {{"rows", 0, 2}, {"cols", 1, 8}};
-  const auto r = pipeline::run(rows_then_columns(), acc, o);
+  pipeline::RunTimings clocks;
+  const auto r = pipeline::run(rows_then_columns(), acc, o, {.timings = &clocks});
   ASSERT_TRUE(r.solved());
   ASSERT_EQ(r.groups.size(), 3u);  // rows, convert_Y, cols
-  const json t = json::parse(report::timings_json(r));
+  const json t = json::parse(report::timings_json(r, clocks));
   // The first pass's two groups, then the two conversions priced: Y into (1,0) and (1,0,1:8)
   // (both transfer 1,424 cycles, under the best single order's 3,664).
   const auto& passes = t.at("layout_passes");
@@ -78,7 +79,9 @@ TEST(Timings, LayoutFixedHasNoLayoutPasses) {
   const auto acc = test::tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}");
   pipeline::RunSpec o;
   o.cut_mode = pipeline::CutMode::PerLayer;
-  const json t = json::parse(report::timings_json(pipeline::run(rows_then_columns(), acc, o)));
+  pipeline::RunTimings clocks;
+  const auto r = pipeline::run(rows_then_columns(), acc, o, {.timings = &clocks});
+  const json t = json::parse(report::timings_json(r, clocks));
   EXPECT_FALSE(t.contains("layout_passes"));
   EXPECT_EQ(t["phases"]["layout_choice_time_s"].get<double>(), 0.0);
 }

@@ -154,3 +154,24 @@ TEST(ValidateCommand, EveryBundledHardwareFileIsValid) {
   }
   EXPECT_GE(files, 11u);  // the reference's nine, tpu_like_array and mesh_8core_32x32
 }
+
+// `stream validate` checks the workload `stream run` schedules: on the automatic path the
+// attention block's Softmax is expanded (max, exp, sum, div: the model's 7 computation nodes
+// become 10), and its fusion groups are the run's (summary.json, one entry per group, no memory
+// fallback cut on this model).
+TEST(ValidateCommand, ChecksTheWorkloadStreamRunSchedules) {
+  if (!fs::exists(kExe)) GTEST_SKIP() << "stream executable not built";
+  const std::string inputs = "--hardware hardware/tpu_like_quad_core.yaml ";
+  const Result v = run("validate " + inputs + "--workload workload/attention_pytorch.onnx");
+  ASSERT_EQ(v.code, 0) << v.out;
+  EXPECT_NE(v.out.find(", 10 computation nodes, "), std::string::npos) << v.out;
+  const fs::path out = stream::test::fresh_scratch_dir("hardware", "validate_schedules");
+  const Result r = run("run " + inputs + "--workload workload/attention_pytorch.onnx --experiment-id a --out '" + out.string() + "'");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto summary = nlohmann::json::parse(stream::test::read(out / "a" / "summary.json"));
+  std::size_t layers = 0;
+  for (const auto& [key, g] : summary["groups"].items()) layers += g["layers"].size();
+  EXPECT_EQ(layers, 10u) << summary.dump();
+  const std::size_t groups = summary["groups"].size();
+  EXPECT_NE(v.out.find(", " + std::to_string(groups) + " fusion group"), std::string::npos) << v.out << "\nrun: " << groups;
+}
