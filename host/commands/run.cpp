@@ -82,7 +82,7 @@ void run(const RunRequest& o, HostContext& ctx) {
   std::printf("wall time: %.3f s\n", wall);
   print_per_layer_hints(outcome.result);
   for (const auto& g : outcome.result.groups)
-    if (g.allocation.slot_latency.empty()) {
+    if (!g.allocation.solved()) {
       std::cerr << "[stream run] group " << g.index << ": no allocation (" << allocate::name(g.allocation.status)
                 << ")\n" << g.allocation.infeasibility;
       if (!g.allocation.mps_path.empty()) std::cerr << "[stream run] model written to " << g.allocation.mps_path << "\n";

@@ -26,7 +26,7 @@ namespace stream::pipeline {
 
 bool RunResult::solved() const {
   for (const auto& g : groups)
-    if (g.allocation.slot_latency.empty()) return false;
+    if (!g.allocation.solved()) return false;
   return !groups.empty();
 }
 
@@ -165,7 +165,7 @@ class Runner {
 
   bool per_layer_check_applies(const GroupResult& g) const {
     return o_.per_layer_check && fallback_ && o_.cut_mode == CutMode::Auto && g.split_from < 0 && g.converts.empty() &&
-           !g.allocation.slot_latency.empty();
+           g.allocation.solved();
   }
 
   // RunOptions::per_layer_check: the fused group's nodes run again as one group per layer, quietly
@@ -182,7 +182,7 @@ class Runner {
       for (auto& part : *parts) {
         const auto t0 = clock::now();
         GroupResult p = run_group({std::move(part), g.index, {}});
-        total = p.allocation.slot_latency.empty() ? -1 : checked_add(total, p.allocation.total_latency, "a latency");
+        total = p.allocation.solved() ? checked_add(total, p.allocation.total_latency, "a latency") : -1;
         r_.superseded_runs.push_back({std::string(kPerLayerCheck), "group_" + std::to_string(g.index) + " layer " +
                                       std::to_string(&part - parts->data()), std::move(p.attempts), since(t0), 0.0});
         if (total < 0) break;
@@ -233,7 +233,7 @@ class Runner {
       const auto from = make_tensor(t.name, t.dtype, t.shape, o.written);
       GroupResult g = run_group({conversion_group(from, o.layout), -1, t.name});
       finish(g, "conversion " + key);
-      const double energy = g.allocation.slot_latency.empty() ? -1.0 : g.energy.total();
+      const double energy = g.allocation.solved() ? g.energy.total() : -1.0;
       it = conversions_.emplace(key, std::make_pair(g.allocation.total_latency, energy)).first;
       r_.superseded_runs.push_back({"conversion pricing", to, std::move(g.attempts), since(t0), g.results_time_s});
     }
@@ -352,7 +352,7 @@ class Runner {
     }
     auto a = allocate::solve(g.schedule, acc_, timed_, ao);
     at.milp = timed_.take(a.level_names, a.level_times_s.size());
-    if (o_.deduplicate && !a.slot_latency.empty() && a.status == allocate::SolveStatus::Optimal) {
+    if (o_.deduplicate && a.solved() && a.status == allocate::SolveStatus::Optimal) {
       auto& kept = solved_[key];
       kept = a;  // a reuse took no solver time of its own
       kept.solve_time_s = 0;
@@ -452,7 +452,7 @@ class Runner {
 
   // The group's answer: explained in full when out of options, else its energy and accesses.
   void finish(GroupResult& g, const std::string& tag) {
-    if (fallback_ && g.allocation.slot_latency.empty()) {  // out of options: explain the last attempt in full
+    if (fallback_ && !g.allocation.solved()) {  // out of options: explain the last attempt in full
       Attempt& at = g.attempts.back();
       const auto ts = clock::now();
       g.allocation = allocate::solve(g.schedule, acc_, timed_, allocate_options(g.index, allocate::Diagnosis::Full));
@@ -461,7 +461,7 @@ class Runner {
       at.status = allocate::name(g.allocation.status);
     }
     const auto tr = clock::now();
-    if (!g.allocation.slot_latency.empty()) {
+    if (g.allocation.solved()) {
       g.energy = group_energy(g.schedule, g.allocation, g.costs, acc_);
       g.memory_accesses = estimate_memory_accesses(g.schedule, g.allocation, acc_);
     }

@@ -213,7 +213,7 @@ std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& g, const ha
   yamlx::YamlText out;
   out << YAML::BeginMap;
   write_totals(out, g);
-  if (!g.allocation.slot_latency.empty()) {  // without an allocation the file holds the totals only
+  if (g.allocation.solved()) {  // without an allocation the file holds the totals only
     write_resource_slack(out, g, acc);
     write_tensor_reuse(out, g);
     write_slots(out, g, acc);

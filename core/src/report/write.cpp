@@ -45,7 +45,7 @@ void write_results(const pipeline::RunResult& r, const hardware::Accelerator& ac
     write(gd / "core_cost_lut.yaml", core_cost_lut_yaml(g));
     write(gd / "slot_latency_breakdown.yaml", slot_latency_breakdown_yaml(g, acc));
     write(gd / "optimization_metrics.yaml", optimization_metrics_yaml(g, solver, inline_timings));
-    if (!g.allocation.slot_latency.empty()) {
+    if (g.allocation.solved()) {
       write(gd / "steady_state_trace.json", steady_state_trace_json(g, acc));
       write(gd / "schedule.svg", schedule_svg(g, acc));
       write(gd / "memory_accesses.yaml", memory_accesses_yaml(g));

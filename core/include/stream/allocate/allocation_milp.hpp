@@ -112,6 +112,10 @@ struct Allocation {
   /// allocation was not solved (only, for blocking_cores, each core's capacity row relaxed).
   bool capacity_proved = false;
   std::string mps_path;       ///< written model when not solved
+
+  /// Has a solution (optimal, or time-limited with one): the solution's figures are read back
+  /// only then, so an unsolved allocation has no slot latencies.
+  [[nodiscard]] bool solved() const { return !slot_latency.empty(); }
 };
 
 [[nodiscard]] STREAM_API Allocation solve(const schedule::SteadyState& ss, const hardware::Accelerator& accelerator,
