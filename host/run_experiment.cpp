@@ -74,13 +74,11 @@ void set_constraints(const RunRequest& o, pipeline::RunOptions& ro, const Progre
 // Writes the result files into the staging directory and moves it into place. Paths inside it
 // (the models of infeasible groups, a file that could not be written) are named where they are
 // once moved: the staging directory is gone by the time anyone reads them.
-void write_and_commit(pipeline::RunResult& result, const PreparedRun& run) {
+void write_and_commit(const pipeline::RunResult& result, const PreparedRun& run) {
   auto& results = *run.results;
-  for (auto& g : result.groups)
-    if (!g.allocation.mps_path.empty()) g.allocation.mps_path = results.final_path(g.allocation.mps_path).string();
   try {
     report::write_results(result, run.accelerator, results.staging(), run.options.solver, run.inline_timings,
-                          run.group_files);
+                          run.group_files, results.target());
   } catch (const Error& e) {
     Location where = e.where();
     where.file = results.final_path(where.file).string();
@@ -186,7 +184,7 @@ PreparedRun prepare(const RunRequest& o, HostContext& ctx, const Progress& say) 
   run.group_files = !o.summary_only;
   // An output that cannot be written is found before the pipeline runs.
   run.results = std::make_unique<report::StagedResultDirectory>(run.out_dir);
-  ro.failure_dir = run.results->staging();
+  ro.keep_infeasible_models = true;  // report/ writes them with the other result files
   ro.progress = say;
   return run;
 }
@@ -215,7 +213,7 @@ void write_variant(const pipeline::VariantOutcome& v, const std::filesystem::pat
 // files to variants/<index>/.
 pipeline::RunResult run_search(PreparedRun& run) {
   auto options = run.options;
-  options.failure_dir.clear();  // a failed variant's model is not the result's
+  options.keep_infeasible_models = false;  // a failed variant's model is not the result's
   auto s = pipeline::search_mapping(run.workload, run.accelerator, pipeline::parse_search_spec(run.mapping_search), options);
   std::ostringstream out;
   out << "search: \"" << run.mapping_search << "\"\nbest: " << (s.best ? std::to_string(*s.best) : "null") << "\nvariants:\n";

@@ -22,6 +22,7 @@
 #include <iostream>
 
 #include <stream/pipeline/metrics.hpp>
+#include <stream/report/write.hpp>
 
 #include "../command.hpp"
 #include "../run_experiment.hpp"
@@ -85,7 +86,8 @@ void run(const RunRequest& o, HostContext& ctx) {
     if (!g.allocation.solved()) {
       std::cerr << "[stream run] group " << g.index << ": no allocation (" << allocate::name(g.allocation.status)
                 << ")\n" << g.allocation.infeasibility;
-      if (!g.allocation.mps_path.empty()) std::cerr << "[stream run] model written to " << g.allocation.mps_path << "\n";
+      if (!g.allocation.mps.empty())
+        std::cerr << "[stream run] model written to " << report::infeasible_model_path(outcome.out_dir, g.index).string() << "\n";
       ctx.exit_code = 1;
     }
 }

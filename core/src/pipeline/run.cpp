@@ -20,7 +20,6 @@
 #include "stream/schedule/group_structure.hpp"
 #include "layout_rewrite.hpp"
 #include "memory_fallback.hpp"
-#include "timed_solver.hpp"
 
 namespace stream::pipeline {
 
@@ -111,7 +110,7 @@ std::shared_ptr<RunCache> cache_for(const RunOptions& o) {
 class Runner {
  public:
   Runner(const hardware::Accelerator& acc, const RunOptions& o)
-      : acc_(acc), o_(o), solver_(allocate::make_solver(o.solver)), timed_(*solver_), cache_(cache_for(o)),
+      : acc_(acc), o_(o), solver_(allocate::make_solver(o.solver)), cache_(cache_for(o)),
         router_(acc, {}, cache_->routes(acc)),
         fallback_(!o.has_mapping() && !o.costs_only && o.memory_fallback && o.intra_core_tiling.empty()) {}
 
@@ -325,22 +324,23 @@ class Runner {
     if (o_.progress && !quiet_) o_.progress(s);
   }
 
-  allocate::AllocateOptions allocate_options(int index, allocate::Diagnosis diagnosis) const {
+  allocate::AllocateOptions allocate_options(allocate::Diagnosis diagnosis) const {
     allocate::AllocateOptions ao;
     ao.solve.time_limit_s = o_.time_limit_s;
     ao.solve.threads = o_.threads;
     ao.constraints = o_.constraints;
     ao.nb_cols_to_use = o_.nb_cols_to_use;
-    // Only a group's final answer writes its model: a fallback attempt's would be stale.
-    if (!o_.failure_dir.empty() && diagnosis == allocate::Diagnosis::Full)
-      ao.mps_on_failure = (o_.failure_dir / ("group_" + std::to_string(index)) / "model.mps").string();
+    // Only a group's final answer keeps its model: a fallback attempt's would be stale.
+    ao.mps_on_failure = o_.keep_infeasible_models && diagnosis == allocate::Diagnosis::Full;
     ao.diagnosis = diagnosis;
     return ao;
   }
 
   // The allocation of the group's schedule: an earlier identical problem's optimum when there is
-  // one (every figure of an allocation is index-based and its solve deterministic), else solved.
-  allocate::Allocation allocate(const GroupResult& g, const allocate::AllocateOptions& ao, Attempt& at) {
+  // one (every figure of an allocation is index-based and its solve deterministic), else solved
+  // (its clocks into `clocks`).
+  allocate::Allocation allocate(const GroupResult& g, const allocate::AllocateOptions& ao, Attempt& at,
+                                allocate::SolveClocks& clocks) {
     std::string key;
     if (o_.deduplicate) {
       key = allocation_key(g.schedule, ao);
@@ -350,14 +350,8 @@ class Runner {
         return it->second;
       }
     }
-    auto a = allocate::solve(g.schedule, acc_, timed_, ao);
-    at.milp = timed_.take(a.level_names, a.level_times_s.size());
-    if (o_.deduplicate && a.solved() && a.status == allocate::SolveStatus::Optimal) {
-      auto& kept = solved_[key];
-      kept = a;  // a reuse took no solver time of its own
-      kept.solve_time_s = 0;
-      std::fill(kept.level_times_s.begin(), kept.level_times_s.end(), 0.0);
-    }
+    auto a = allocate::solve(g.schedule, acc_, *solver_, ao, &clocks);
+    if (o_.deduplicate && a.solved() && a.status == allocate::SolveStatus::Optimal) solved_[key] = a;
     return a;
   }
 
@@ -380,10 +374,13 @@ class Runner {
     at.schedule_time_s = since(t0);
     say(tag + ": " + std::to_string(g.schedule.max_slot + 1) + " slots; solving the allocation");
     t0 = clock::now();
+    allocate::SolveClocks clocks;
     g.allocation = in_step("allocation", [&] {
-      return allocate(g, allocate_options(g.index, fallback_ ? allocate::Diagnosis::Memory : allocate::Diagnosis::Full), at);
+      return allocate(g, allocate_options(fallback_ ? allocate::Diagnosis::Memory : allocate::Diagnosis::Full), at, clocks);
     });
     at.solve_time_s = since(t0);
+    at.milp = clocks.solves;
+    g.allocation_clocks = std::move(clocks);
     at.status = allocate::name(g.allocation.status);
     at.capacity_proved = g.allocation.capacity_proved;
   }
@@ -455,8 +452,10 @@ class Runner {
     if (fallback_ && !g.allocation.solved()) {  // out of options: explain the last attempt in full
       Attempt& at = g.attempts.back();
       const auto ts = clock::now();
-      g.allocation = allocate::solve(g.schedule, acc_, timed_, allocate_options(g.index, allocate::Diagnosis::Full));
-      for (auto& s : timed_.take(g.allocation.level_names, g.allocation.level_times_s.size())) at.milp.push_back(std::move(s));
+      allocate::SolveClocks clocks;
+      g.allocation = allocate::solve(g.schedule, acc_, *solver_, allocate_options(allocate::Diagnosis::Full), &clocks);
+      at.milp.insert(at.milp.end(), clocks.solves.begin(), clocks.solves.end());
+      g.allocation_clocks = std::move(clocks);
       at.solve_time_s += since(ts);
       at.status = allocate::name(g.allocation.status);
     }
@@ -473,7 +472,6 @@ class Runner {
   const hardware::Accelerator& acc_;
   const RunOptions& o_;
   std::unique_ptr<allocate::MilpSolver> solver_;
-  TimedSolver timed_;
   // Paths, plans and (node, core) costs repeat across groups and fallback attempts, and across
   // runs sharing the caller's cache: each is computed once.
   std::shared_ptr<RunCache> cache_;

@@ -56,8 +56,9 @@ struct RunOptions {
   /// Columns whose memory cores may stage tensors (steady_state.hpp; the reference's API default
   /// 4, its AIE tests 8).
   int nb_cols_to_use = schedule::kDefaultNbColsToUse;
-  /// Where each group's infeasible model goes (<dir>/group_<i>/model.mps); empty: not written.
-  std::filesystem::path failure_dir;
+  /// Each infeasible group's final allocation keeps its model as MPS text (Allocation::mps),
+  /// which report/ writes as group_<i>/model.mps; a fallback attempt's model is never kept.
+  bool keep_infeasible_models = false;
   std::function<void(const std::string&)> progress;  ///< one line per step, may be empty
   /// Stop each group after its cost table (no schedule, no MILP): `stream core-cost --workload`.
   bool costs_only = false;
@@ -97,11 +98,7 @@ struct RunOptions {
 };
 
 /// One MILP solve: an objective level of the lexicographic solve or a diagnosis solve.
-struct MilpSolveTime {
-  std::string what;  ///< the level's name, or "diagnosis"
-  double solve_time_s = 0;
-  std::string status;
-};
+using MilpSolveTime = allocate::MilpSolveTime;
 
 /// One mapping a group was tried with (the memory fallback may try several), with its clocks.
 struct Attempt {
@@ -135,6 +132,8 @@ struct GroupResult {
   double wall_time_s = 0;
   double cost_time_s = 0;  ///< the cost table (estimate_costs) alone; part of wall_time_s
   std::vector<Attempt> attempts;  ///< in order; the last one is the group's answer
+  /// The clocks of the solve that gave `allocation` (none when it was an earlier group's, reused).
+  allocate::SolveClocks allocation_clocks;
   double results_time_s = 0;      ///< energy and memory accesses after the allocation
   /// A conversion group of `--layout choose` (layout_choice.hpp): the tensor it converts; empty
   /// for the workload's own groups.
