@@ -50,13 +50,11 @@ std::string experiment_id(const RunRequest& o, const WorkloadSource& source) {
 // Writes the result files into the staging directory and moves it into place. Paths inside it
 // (the models of infeasible groups, a file that could not be written) are named where they are
 // once moved: the staging directory is gone by the time anyone reads them.
-void write_and_commit(pipeline::RunResult& result, const pipeline::RunTimings& timings, const PreparedRun& run) {
+void write_and_commit(const pipeline::RunResult& result, const pipeline::RunTimings& timings, const PreparedRun& run) {
   auto& results = *run.results;
-  for (auto& g : result.groups)
-    if (!g.allocation.mps_path.empty()) g.allocation.mps_path = results.final_path(g.allocation.mps_path).string();
   try {
     report::write_results(result, timings, run.accelerator, results.staging(), run.env.solver->name(), run.inline_timings,
-                          run.group_files);
+                          run.group_files, results.target());
   } catch (const Error& e) {
     Location where = e.where();
     where.file = results.final_path(where.file).string();
@@ -149,7 +147,7 @@ PreparedRun prepare(const RunRequest& o, HostContext& ctx, const Progress& say) 
   run.group_files = !o.summary_only;
   // An output that cannot be written is found before the pipeline runs.
   run.results = std::make_unique<report::StagedResultDirectory>(run.out_dir);
-  run.env.failure_dir = run.results->staging();
+  run.built.spec.keep_infeasible_models = true;  // report/ writes them with the other result files
   run.env.progress = say;
   return run;
 }

@@ -79,9 +79,9 @@ Workload scheduled_workload(const Workload& loaded, const RunRequest& o, BuiltSp
 pipeline::RunResult run_or_search(const Workload& workload, const hardware::Accelerator& acc, const BuiltSpec& built,
                                   const pipeline::RunEnv& env, pipeline::SearchResult* search) {
   if (!built.search) return pipeline::run(workload, acc, built.spec, env);
-  pipeline::RunEnv variants = env;
-  variants.failure_dir.clear();  // a failed variant's model is not the result's
-  auto s = pipeline::search_mapping(workload, acc, *built.search, built.spec, variants);
+  pipeline::RunSpec variants = built.spec;
+  variants.keep_infeasible_models = false;  // a failed variant's model is not the result's
+  auto s = pipeline::search_mapping(workload, acc, *built.search, variants, env);
   if (!s.best)
     throw Error("mapping search: all " + std::to_string(s.variants.size()) + " variants failed; the first (" +
                 s.variants.front().tag + "): " + s.variants.front().reason);

@@ -22,6 +22,7 @@
 #include <iostream>
 
 #include <stream/pipeline/metrics.hpp>
+#include <stream/report/write.hpp>
 
 #include "../command.hpp"
 #include "../run_experiment.hpp"
@@ -83,10 +84,11 @@ void run(const RunRequest& o, HostContext& ctx) {
   std::printf("wall time: %.3f s\n", wall);
   print_per_layer_hints(outcome.result);
   for (const auto& g : outcome.result.groups)
-    if (g.allocation.slot_latency.empty()) {
+    if (!g.allocation.solved()) {
       std::cerr << "[stream run] group " << g.index << ": no allocation (" << allocate::name(g.allocation.status)
                 << ")\n" << g.allocation.infeasibility;
-      if (!g.allocation.mps_path.empty()) std::cerr << "[stream run] model written to " << g.allocation.mps_path << "\n";
+      if (!g.allocation.mps.empty())
+        std::cerr << "[stream run] model written to " << report::infeasible_model_path(outcome.out_dir, g.index).string() << "\n";
       ctx.exit_code = 1;
     }
 }

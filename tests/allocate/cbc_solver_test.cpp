@@ -2,10 +2,6 @@
 // optima and against re-solving a growing copy of the model per level (the interface's default).
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include <stream/allocate/cbc_solver.hpp>
 
 using namespace stream;
@@ -39,7 +35,6 @@ class ReloadingCbc final : public MilpSolver {
   [[nodiscard]] SolveResult solve(const LinearModel& m, const LinExpr& o, const SolveOptions& s) const override {
     return cbc_.solve(m, o, s);
   }
-  void write_mps(const LinearModel& m, const LinExpr& o, const std::string& p) const override { cbc_.write_mps(m, o, p); }
 
  private:
   CbcSolver cbc_;
@@ -115,26 +110,4 @@ TEST(CbcSolver, AnIntegralRelaxationIsTheOptimum) {
   EXPECT_EQ(r.objective, 4.0);
   EXPECT_EQ(r.nodes, 0);
   for (int i = 0; i + 1 < 9; ++i) EXPECT_GE(r.values[static_cast<std::size_t>(i)] + r.values[static_cast<std::size_t>(i) + 1], 1.0);
-}
-
-// The written model reads back in CBC's own MPS reader as it was: the file says it is free format
-// (CoinMpsIO misread its first BOUNDS line when guessing), and an integer column without an upper
-// bound gets PL (without a bound CoinMpsIO reads an integer column as a binary, and the
-// allocation MILP's `total` >= 2 then made the model infeasible).
-TEST(CbcMps, FreeFormatAndUnboundedIntegersSaySo) {
-  LinearModel m;
-  const Var total = m.add_var("total", VarKind::Integer, 0, kInf);
-  const Var pick = m.add_binary("pick");
-  m.add_ge(LinExpr(total), LinExpr(2.0) + LinExpr(pick), "at_least", "test");
-  const auto path = std::filesystem::path(STREAM_BUILD_DIR) / "test_scratch" / "allocate" / "bounds.mps";
-  std::filesystem::create_directories(path.parent_path());
-  CbcSolver().write_mps(m, LinExpr(total), path.string());
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string mps = text.str();
-  EXPECT_EQ(mps.rfind("NAME tetra FREE\n", 0), 0u) << mps;
-  EXPECT_NE(mps.find("\n PL bnd c" + std::to_string(total.index) + "\n"), std::string::npos) << mps;
-  EXPECT_NE(mps.find("\n UP bnd c" + std::to_string(pick.index) + " 1\n"), std::string::npos) << mps;
-  EXPECT_EQ(mps.find("PL bnd c" + std::to_string(pick.index)), std::string::npos) << mps;
 }

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "infeasibility.hpp"
+#include "stream/allocate/mps.hpp"
 #include "stream/error.hpp"
 #include "stream/schedule/steady_state.hpp"
 
@@ -731,13 +731,19 @@ void record_solve(const LexicographicResult& r, Allocation& a) {
   a.status = r.status;
   a.level_objectives = r.level_objectives;
   for (const auto& lv : r.levels) {
-    a.level_times_s.push_back(lv.solve_time_s);
     a.level_bounds.push_back(lv.best_bound);
     a.level_status.push_back(name(lv.status));
     a.nodes_explored += lv.nodes;
     a.simplex_iterations += lv.iterations;
   }
-  a.solve_time_s = r.total_time_s;
+}
+
+// Each solved level's clock, named after its level (r.levels follows m.levels until the first
+// level that is not optimal).
+void record_level_clocks(const LexicographicResult& r, const AllocationMilp& m, SolveClocks* clocks) {
+  if (clocks == nullptr) return;
+  for (std::size_t i = 0; i < r.levels.size() && i < m.levels.size(); ++i)
+    clocks->solves.push_back({m.levels[i].name, r.levels[i].solve_time_s, name(r.levels[i].status)});
 }
 
 // The chosen placement, reuse stop level, reuse factor and tiles on chip of every tensor.
@@ -790,7 +796,7 @@ void read_solution(const SteadyState& ss, const AllocationMilp& m, const std::ve
 }  // namespace
 
 Allocation solve(const SteadyState& ss, const hardware::Accelerator& acc, const MilpSolver& solver,
-                 const AllocateOptions& options) {
+                 const AllocateOptions& options, SolveClocks* clocks) {
   AllocationMilp m = build_model(ss, acc, options);
   Allocation a;
   a.iterations = ss.iterations;
@@ -809,16 +815,13 @@ Allocation solve(const SteadyState& ss, const hardware::Accelerator& acc, const 
     r.status = SolveStatus::Infeasible;
   }
   record_solve(r, a);
+  record_level_clocks(r, m, clocks);
   if (!r.values.empty()) {
     read_solution(ss, m, r.values, a);
     return a;
   }
-  diagnose(acc, m, solver, bound, options.diagnosis, a);
-  if (!options.mps_on_failure.empty()) {
-    std::filesystem::create_directories(std::filesystem::path(options.mps_on_failure).parent_path());
-    solver.write_mps(m.model, m.levels.front().expr, options.mps_on_failure);
-    a.mps_path = options.mps_on_failure;
-  }
+  diagnose(acc, m, solver, bound, options.diagnosis, a, clocks);
+  if (options.mps_on_failure) a.mps = mps_text(m.model, m.levels.front().expr);
   return a;
 }
 

@@ -13,7 +13,7 @@ namespace {
 
 // Whether the model becomes feasible without the rows `drop` selects (cheap for these sizes).
 template <typename Drop>
-bool feasible_without(const AllocationMilp& m, const MilpSolver& solver, Drop drop) {
+bool feasible_without(const AllocationMilp& m, const MilpSolver& solver, SolveClocks* clocks, Drop drop) {
   LinearModel relaxed;
   for (const auto& v : m.model.vars()) (void)relaxed.add_var(v.name, v.kind, v.lo, v.hi);
   for (const auto& r : m.model.rows()) {
@@ -24,7 +24,9 @@ bool feasible_without(const AllocationMilp& m, const MilpSolver& solver, Drop dr
   }
   SolveOptions o;
   o.time_limit_s = 5;
-  return solver.solve(relaxed, LinExpr(0.0), o).status == SolveStatus::Optimal;
+  const auto r = solver.solve(relaxed, LinExpr(0.0), o);
+  if (clocks != nullptr) clocks->solves.push_back({kDiagnosisSolve, r.solve_time_s, name(r.status)});
+  return r.status == SolveStatus::Optimal;
 }
 
 // Whether a core other than `except` certainly cannot hold its smallest load: each tensor fixed on
@@ -41,15 +43,15 @@ bool certainly_over_capacity(const hardware::Accelerator& acc, const std::map<in
 }
 
 // The families whose relaxation alone makes the model feasible.
-void culprit_families(const AllocationMilp& m, const MilpSolver& solver, Diagnosis depth, Allocation& a,
-                      std::ostringstream& out) {
+void culprit_families(const AllocationMilp& m, const MilpSolver& solver, Diagnosis depth, SolveClocks* clocks,
+                      Allocation& a, std::ostringstream& out) {
   std::set<std::string> families;
   if (depth == Diagnosis::Full)
     for (const auto& r : m.model.rows()) families.insert(r.family);
   else
     families.insert("memory_capacity");
   for (const auto& fam : families)
-    if (feasible_without(m, solver, [&](const Row& r) { return r.family == fam; })) {
+    if (feasible_without(m, solver, clocks, [&](const Row& r) { return r.family == fam; })) {
       a.culprit_families.push_back(fam);
       out << "constraint family '" << fam << "': without it the model is feasible\n";
     }
@@ -57,14 +59,14 @@ void culprit_families(const AllocationMilp& m, const MilpSolver& solver, Diagnos
 
 // The cores whose capacity row alone makes the model infeasible.
 void blocking_cores(const hardware::Accelerator& acc, const AllocationMilp& m, const MilpSolver& solver,
-                    const CapacityBound& b, Diagnosis depth, Allocation& a, std::ostringstream& out) {
+                    const CapacityBound& b, Diagnosis depth, SolveClocks* clocks, Allocation& a, std::ostringstream& out) {
   for (const auto& [c, l] : b.min_load) {
     // The fallback can only move work off a specialised core: skip the others' solves.
     if (depth == Diagnosis::Memory && !acc.core(c).operator_types) continue;
     // Another core certainly over its capacity keeps the model infeasible without this row.
     if (certainly_over_capacity(acc, b.min_load, c)) continue;
     const std::string row = "capacity_core_" + std::to_string(c);
-    if (feasible_without(m, solver, [&](const Row& r) { return r.name == row; })) {
+    if (feasible_without(m, solver, clocks, [&](const Row& r) { return r.name == row; })) {
       a.blocking_cores.push_back(c);
       out << "memory_capacity: core " << c << " alone makes the model infeasible (" << static_cast<long long>(l)
           << " bits at least, capacity " << acc.core(c).memory_capacity() << ")\n";
@@ -104,7 +106,7 @@ bool capacity_proved_infeasible(const AllocationMilp& m, const hardware::Acceler
 // over its capacity, memory capacity is the culprit without a solve (every other family's
 // relaxation keeps the violated row, so none of them can be); the cores are still tried alone.
 void diagnose(const hardware::Accelerator& acc, const AllocationMilp& m, const MilpSolver& solver, const CapacityBound& bound,
-              Diagnosis depth, Allocation& a) {
+              Diagnosis depth, Allocation& a, SolveClocks* clocks) {
   std::ostringstream out;
   for (const auto& v : m.constant_violations) out << "violated before solving: " << v << "\n";
   for (const auto& [c, l] : bound.min_load) {
@@ -119,10 +121,10 @@ void diagnose(const hardware::Accelerator& acc, const AllocationMilp& m, const M
       out << "constraint family 'memory_capacity': certainly violated (a core's smallest load above exceeds its "
              "capacity), so the allocation was not solved\n";
     } else {
-      culprit_families(m, solver, depth, a, out);
+      culprit_families(m, solver, depth, clocks, a, out);
     }
     if (std::find(a.culprit_families.begin(), a.culprit_families.end(), "memory_capacity") != a.culprit_families.end())
-      blocking_cores(acc, m, solver, bound, depth, a, out);
+      blocking_cores(acc, m, solver, bound, depth, clocks, a, out);
   }
   a.infeasibility = out.str();
   if (a.infeasibility.empty()) a.infeasibility = "the solver found no feasible allocation; no single constraint family explains it\n";

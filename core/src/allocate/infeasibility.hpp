@@ -27,8 +27,9 @@ struct CapacityBound {
 [[nodiscard]] bool capacity_proved_infeasible(const AllocationMilp& m, const hardware::Accelerator& acc,
                                               const CapacityBound& b);
 
-/// Fills a.culprit_families, a.blocking_cores and a.infeasibility.
+/// Fills a.culprit_families, a.blocking_cores and a.infeasibility; each relaxation solved goes to
+/// `clocks` (when given) as a kDiagnosisSolve.
 void diagnose(const hardware::Accelerator& acc, const AllocationMilp& m, const MilpSolver& solver,
-              const CapacityBound& bound, Diagnosis depth, Allocation& a);
+              const CapacityBound& bound, Diagnosis depth, Allocation& a, SolveClocks* clocks);
 
 }  // namespace stream::allocate

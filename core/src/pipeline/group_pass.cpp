@@ -29,7 +29,7 @@ std::optional<std::vector<Workload>> cut(const GroupResult& g, RunContext& ctx, 
 
 bool per_layer_check_applies(const GroupResult& g, const RunContext& ctx) {
   return ctx.spec.per_layer_check && ctx.fallback && ctx.spec.cut_mode == CutMode::Auto && g.split_from < 0 &&
-         g.converts.empty() && !g.allocation.slot_latency.empty();
+         g.converts.empty() && g.allocation.solved();
 }
 
 // The parts' latencies summed, -1 when one has no allocation (the rest are not run).
@@ -37,7 +37,7 @@ std::int64_t run_layers(std::vector<Workload>& parts, const GroupResult& g, RunC
   std::int64_t total = 0;
   for (std::size_t k = 0; k < parts.size(); ++k) {
     GroupOutcome p = attempt_group({std::move(parts[k]), g.index, g.index, {}}, ctx);
-    total = p.result.allocation.slot_latency.empty() ? -1 : checked_add(total, p.result.allocation.total_latency, "a latency");
+    total = !p.result.allocation.solved() ? -1 : checked_add(total, p.result.allocation.total_latency, "a latency");
     checks.push_back({std::string(kPerLayerCheck), "group_" + std::to_string(g.index) + " layer " + std::to_string(k), std::move(p.clocks)});
     if (total < 0) break;
   }

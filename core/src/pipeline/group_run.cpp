@@ -15,23 +15,22 @@ namespace {
 using group_clock = std::chrono::steady_clock;
 double seconds_since(group_clock::time_point t0) { return std::chrono::duration<double>(group_clock::now() - t0).count(); }
 
-allocate::AllocateOptions allocate_options(const RunContext& ctx, int index, allocate::Diagnosis diagnosis) {
+allocate::AllocateOptions allocate_options(const RunContext& ctx, allocate::Diagnosis diagnosis) {
   allocate::AllocateOptions ao;
   ao.solve.time_limit_s = ctx.spec.time_limit_s;
   ao.solve.threads = ctx.spec.threads;
   ao.constraints = ctx.spec.constraints;
   ao.nb_cols_to_use = ctx.spec.nb_cols_to_use;
-  // Only a group's final answer writes its model: a fallback attempt's would be stale.
-  if (!ctx.env.failure_dir.empty() && diagnosis == allocate::Diagnosis::Full)
-    ao.mps_on_failure = (ctx.env.failure_dir / ("group_" + std::to_string(index)) / "model.mps").string();
+  // Only a group's final answer keeps its model: a fallback attempt's would be stale.
+  ao.mps_on_failure = ctx.spec.keep_infeasible_models && diagnosis == allocate::Diagnosis::Full;
   ao.diagnosis = diagnosis;
   return ao;
 }
 
 // The allocation of the group's schedule: an earlier identical problem's optimum when there is
-// one, else solved (and remembered when optimal).
-allocate::Allocation allocate_group(const GroupResult& g, RunContext& ctx, Attempt& at, AttemptClocks& clocks) {
-  const auto ao = allocate_options(ctx, g.index, ctx.fallback ? allocate::Diagnosis::Memory : allocate::Diagnosis::Full);
+// one, else solved (its clocks into `clocks`; remembered when optimal).
+allocate::Allocation allocate_group(const GroupResult& g, RunContext& ctx, Attempt& at, allocate::SolveClocks& clocks) {
+  const auto ao = allocate_options(ctx, ctx.fallback ? allocate::Diagnosis::Memory : allocate::Diagnosis::Full);
   std::string key;
   if (ctx.spec.deduplicate) {
     key = allocation_key(g.schedule, ao);
@@ -40,14 +39,16 @@ allocate::Allocation allocate_group(const GroupResult& g, RunContext& ctx, Attem
       return *earlier;
     }
   }
-  auto a = allocate::solve(g.schedule, ctx.acc, ctx.solver(), ao);
-  clocks.milp = ctx.solver().take(a.level_names, a.level_times_s.size());
-  if (ctx.spec.deduplicate && !a.slot_latency.empty() && a.status == allocate::SolveStatus::Optimal) ctx.remember(key, a);
+  auto a = allocate::solve(g.schedule, ctx.acc, ctx.solver(), ao, &clocks);
+  if (ctx.spec.deduplicate && a.solved() && a.status == allocate::SolveStatus::Optimal) ctx.remember(key, a);
   return a;
 }
 
 // The schedule and allocation of an attempt whose cost table is made.
-void schedule_and_allocate(GroupResult& g, RunContext& ctx, const std::string& tag, Attempt& at, AttemptClocks& clocks) {
+void schedule_and_allocate(GroupOutcome& out, RunContext& ctx, const std::string& tag) {
+  GroupResult& g = out.result;
+  Attempt& at = g.attempts.back();
+  AttemptClocks& clocks = out.clocks.clocks.back();
   auto t0 = group_clock::now();
   g.schedule = in_step("schedule", [&] {
     return schedule::steady_state(g.tiled, g.costs, ctx.acc, &ctx.router(), ctx.spec.nb_cols_to_use, ctx.spec.compat);
@@ -55,8 +56,11 @@ void schedule_and_allocate(GroupResult& g, RunContext& ctx, const std::string& t
   clocks.schedule_time_s = seconds_since(t0);
   ctx.say(tag + ": " + std::to_string(g.schedule.max_slot + 1) + " slots; solving the allocation");
   t0 = group_clock::now();
-  g.allocation = in_step("allocation", [&] { return allocate_group(g, ctx, at, clocks); });
+  allocate::SolveClocks solves;
+  g.allocation = in_step("allocation", [&] { return allocate_group(g, ctx, at, solves); });
   clocks.solve_time_s = seconds_since(t0);
+  clocks.milp = solves.solves;
+  out.clocks.allocation = std::move(solves);
   at.status = allocate::name(g.allocation.status);
   at.capacity_proved = g.allocation.capacity_proved;
 }
@@ -77,7 +81,7 @@ void attempt(GroupOutcome& out, RunContext& ctx, const std::string& tag) {
   });
   clocks.cost_time_s = seconds_since(t0);
   out.clocks.cost_time_s += clocks.cost_time_s;
-  if (!ctx.spec.costs_only) schedule_and_allocate(g, ctx, tag, g.attempts.back(), clocks);
+  if (!ctx.spec.costs_only) schedule_and_allocate(out, ctx, tag);
 }
 
 // The group's first mapping: a conversion group's automatic one, the mapping file's, or the
@@ -140,22 +144,22 @@ GroupOutcome attempt_group(GroupJob job, RunContext& ctx) {
 void finish_group(GroupOutcome& out, RunContext& ctx, const std::string& tag) {
   GroupResult& g = out.result;
   const auto t0 = group_clock::now();
-  if (ctx.fallback && g.allocation.slot_latency.empty()) {  // out of options: explain the last attempt in full
+  if (ctx.fallback && !g.allocation.solved()) {  // out of options: explain the last attempt in full
     AttemptClocks& clocks = out.clocks.clocks.back();
-    g.allocation = allocate::solve(g.schedule, ctx.acc, ctx.solver(), allocate_options(ctx, g.index, allocate::Diagnosis::Full));
-    for (auto& s : ctx.solver().take(g.allocation.level_names, g.allocation.level_times_s.size())) clocks.milp.push_back(std::move(s));
+    allocate::SolveClocks solves;
+    g.allocation = allocate::solve(g.schedule, ctx.acc, ctx.solver(), allocate_options(ctx, allocate::Diagnosis::Full), &solves);
+    clocks.milp.insert(clocks.milp.end(), solves.solves.begin(), solves.solves.end());
+    out.clocks.allocation = std::move(solves);
     clocks.solve_time_s += seconds_since(t0);
     g.attempts.back().status = allocate::name(g.allocation.status);
   }
   const auto tr = group_clock::now();
-  if (!g.allocation.slot_latency.empty()) {
+  if (g.allocation.solved()) {
     g.energy = group_energy(g.schedule, g.allocation, g.costs, ctx.acc);
     g.memory_accesses = estimate_memory_accesses(g.schedule, g.allocation, ctx.acc);
   }
   out.clocks.results_time_s = seconds_since(tr);
   out.clocks.attempts = g.attempts;
-  out.clocks.solve_time_s = g.allocation.solve_time_s;
-  out.clocks.level_times_s = g.allocation.level_times_s;
   out.clocks.wall_time_s += seconds_since(t0);
   if (!ctx.spec.costs_only)
     ctx.say(tag + ": latency " + std::to_string(g.allocation.total_latency) + " (" + allocate::name(g.allocation.status) + ")");

@@ -39,7 +39,7 @@ void price_conversion(const Tensor& t, LayoutOption& o, RunContext& ctx, PricedC
     // Numbered as the group after the first pass's, as a group of the run would be.
     const int index = static_cast<int>(first.groups.size());
     GroupOutcome g = run_group({conversion_group(from, o.layout), index, -1, t.name}, ctx, "conversion " + key);
-    const double energy = g.result.allocation.slot_latency.empty() ? -1.0 : g.result.energy.total();
+    const double energy = !g.result.allocation.solved() ? -1.0 : g.result.energy.total();
     it = priced.emplace(key, std::make_pair(g.result.allocation.total_latency, energy)).first;
     first.reused += g.reused;
     first.timings.superseded_runs.push_back({"conversion pricing", to, std::move(g.clocks)});

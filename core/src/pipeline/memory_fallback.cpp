@@ -62,7 +62,7 @@ bool MemoryFallback::by_tile_cost(Remap& r, const GroupResult& g, bool tile_cap_
 }
 
 bool failed_on_memory(const allocate::Allocation& a) {
-  return a.slot_latency.empty() &&
+  return !a.solved() &&
          std::find(a.culprit_families.begin(), a.culprit_families.end(), "memory_capacity") != a.culprit_families.end();
 }
 

@@ -16,7 +16,7 @@ namespace stream::pipeline {
 
 bool RunResult::solved() const {
   for (const auto& g : groups)
-    if (g.allocation.slot_latency.empty()) return false;
+    if (!g.allocation.solved()) return false;
   return !groups.empty();
 }
 
@@ -97,7 +97,7 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
   GroupPass first = run_groups(std::move(jobs), ctx);
   first.timings.grouping_time_s += grouping_s;
   const bool choose = spec.layout == LayoutMode::Choose && !spec.costs_only &&
-                      std::all_of(first.groups.begin(), first.groups.end(), [](const GroupResult& g) { return !g.allocation.slot_latency.empty(); }) &&
+                      std::all_of(first.groups.begin(), first.groups.end(), [](const GroupResult& g) { return g.allocation.solved(); }) &&
                       !first.groups.empty();
   LayoutPass done = choose ? choose_layouts(std::move(first), ctx) : LayoutPass{std::move(first), {}, 0, {}};
   RunTimings timings = std::move(done.pass.timings);

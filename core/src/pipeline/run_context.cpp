@@ -1,7 +1,5 @@
 #include "run_context.hpp"
 
-#include <algorithm>
-
 namespace stream::pipeline {
 
 namespace {
@@ -26,7 +24,6 @@ RunContext::RunContext(const hardware::Accelerator& accelerator, const RunSpec& 
       env(e),
       fallback(!s.has_mapping() && !s.costs_only && s.memory_fallback && s.intra_core_tiling.empty()),
       solver_(solver_for(e)),
-      timed_(*solver_),
       cache_(cache_for(e)),
       router_(accelerator, {}, cache_->routes(accelerator)) {}
 
@@ -45,10 +42,7 @@ const allocate::Allocation* RunContext::solved(const std::string& key) const {
 }
 
 void RunContext::remember(const std::string& key, const allocate::Allocation& allocation) {
-  auto& kept = solved_[key];
-  kept = allocation;  // a reuse took no solver time of its own
-  kept.solve_time_s = 0;
-  std::fill(kept.level_times_s.begin(), kept.level_times_s.end(), 0.0);
+  solved_[key] = allocation;
 }
 
 }  // namespace stream::pipeline

@@ -1,5 +1,5 @@
 // What the steps of one run share: its spec and environment, the accelerator, the router over
-// the run's route cache, the solver (clocked, timed_solver.hpp) and the allocation memo of
+// the run's route cache, the MILP solver and the allocation memo of
 // structural deduplication. One per run() call, never shared between threads; the group steps
 // (group_run.hpp) read everything but the router's memo and the allocation memo, which only
 // save work (every figure is the same without them).
@@ -12,7 +12,7 @@
 #include "stream/allocate/allocation_milp.hpp"
 #include "stream/pipeline/run.hpp"
 #include "stream/schedule/routing.hpp"
-#include "timed_solver.hpp"
+#include "stream/allocate/solver.hpp"
 
 namespace stream::pipeline {
 
@@ -32,7 +32,7 @@ class RunContext {
   void check_cancel() const;
   [[nodiscard]] RunCache& cache() { return *cache_; }
   [[nodiscard]] schedule::Router& router() { return router_; }
-  [[nodiscard]] const TimedSolver& solver() const { return timed_; }
+  [[nodiscard]] const allocate::MilpSolver& solver() const { return *solver_; }
   /// An earlier identical problem's optimal allocation (every figure of an allocation is
   /// index-based and its solve deterministic), or null.
   [[nodiscard]] const allocate::Allocation* solved(const std::string& key) const;
@@ -40,7 +40,6 @@ class RunContext {
 
  private:
   std::shared_ptr<const allocate::MilpSolver> solver_;
-  TimedSolver timed_;
   // Paths, plans and (node, core) costs repeat across groups and fallback attempts, and across
   // runs sharing the caller's cache: each is computed once.
   std::shared_ptr<RunCache> cache_;

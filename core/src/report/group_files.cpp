@@ -213,7 +213,7 @@ std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& g, const ha
   yamlx::YamlText out;
   out << YAML::BeginMap;
   write_totals(out, g);
-  if (!g.allocation.slot_latency.empty()) {  // without an allocation the file holds the totals only
+  if (g.allocation.solved()) {  // without an allocation the file holds the totals only
     write_resource_slack(out, g, acc);
     write_tensor_reuse(out, g);
     write_slots(out, g, acc);
@@ -222,7 +222,8 @@ std::string slot_latency_breakdown_yaml(const pipeline::GroupResult& g, const ha
   return done(out);
 }
 
-std::string optimization_metrics_yaml(const pipeline::GroupResult& g, const std::string& solver, const pipeline::GroupClocks* inline_timings) {
+std::string optimization_metrics_yaml(const pipeline::GroupResult& g, const std::string& solver, const pipeline::GroupClocks* inline_timings,
+                                      const std::string& model_file) {
   const auto& a = g.allocation;
   yamlx::YamlText out;
   out << YAML::BeginMap;
@@ -238,13 +239,13 @@ std::string optimization_metrics_yaml(const pipeline::GroupResult& g, const std:
     out << YAML::Key << "status" << YAML::Value << (i < a.level_status.size() ? a.level_status[i] : std::string("NOT_SOLVED"));
     out << YAML::Key << "objective" << YAML::Value;
     if (i < a.level_objectives.size()) num(out, std::round(a.level_objectives[i] * 1e6) / 1e6); else out << YAML::Null;
-    if (inline_timings && i < inline_timings->level_times_s.size())
-      out << YAML::Key << "solve_time_s" << YAML::Value << seconds_text(inline_timings->level_times_s[i]);
+    if (inline_timings && i < a.level_status.size())  // a solved level
+      out << YAML::Key << "solve_time_s" << YAML::Value << seconds_text(inline_timings->allocation.level_s(a.level_names[i]));
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
   out << YAML::Key << "timings" << YAML::Value << "../timings.yaml";  // the solve times, kept out of here
-  if (inline_timings) out << YAML::Key << "solve_time_s" << YAML::Value << seconds_text(inline_timings->solve_time_s);
+  if (inline_timings) out << YAML::Key << "solve_time_s" << YAML::Value << seconds_text(inline_timings->allocation.levels_s());
   out << YAML::Key << "model" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "variables" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "total" << YAML::Value << a.size.variables;
@@ -254,7 +255,7 @@ std::string optimization_metrics_yaml(const pipeline::GroupResult& g, const std:
   out << YAML::Key << "constraints" << YAML::Value << a.size.constraints;
   out << YAML::Key << "nonzeros" << YAML::Value << a.size.nonzeros << YAML::EndMap;
   if (!a.infeasibility.empty()) out << YAML::Key << "infeasibility" << YAML::Value << YAML::Literal << a.infeasibility;
-  if (!a.mps_path.empty()) out << YAML::Key << "model_file" << YAML::Value << a.mps_path;
+  if (!a.mps.empty() && !model_file.empty()) out << YAML::Key << "model_file" << YAML::Value << model_file;
   out << YAML::EndMap;
   return done(out);
 }

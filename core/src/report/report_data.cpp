@@ -148,7 +148,7 @@ json group_report_data(const pipeline::GroupResult& g, const hardware::Accelerat
             {"total_latency_cycles", a.total_latency},
             {"memory_fallback_actions", actions},
             {"layers", layer_names(g.workload)}};
-  if (a.slot_latency.empty()) return j;
+  if (!a.solved()) return j;
   const auto t = timeline(g, acc);
   j["schedule"] = schedule_data(g, t);
   j["memory"] = memory_data(g, acc);

@@ -265,7 +265,7 @@ std::string summary_yaml(const pipeline::RunResult& r, const pipeline::RunTiming
       if (g.split_from >= 0) out << YAML::Key << "split_from" << YAML::Value << g.split_from;
       out << YAML::EndMap;
     }
-    if (!g.allocation.slot_latency.empty())
+    if (g.allocation.solved())
       out << YAML::Key << "memory_accesses" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "reads"
           << YAML::Value << g.memory_accesses.reads << YAML::Key << "writes" << YAML::Value << g.memory_accesses.writes
           << YAML::EndMap;
@@ -310,7 +310,7 @@ std::string summary_json(const pipeline::RunResult& r, const pipeline::RunTiming
       gj["memory_fallback"] = {{"fill_fraction", g.fill_fraction}, {"excluded_cores", g.excluded_cores}};
       if (g.split_from >= 0) gj["memory_fallback"]["split_from"] = g.split_from;
     }
-    if (!g.allocation.slot_latency.empty())
+    if (g.allocation.solved())
       gj["memory_accesses"] = {{"reads", g.memory_accesses.reads}, {"writes", g.memory_accesses.writes}};
     groups["group_" + std::to_string(g.index)] = gj;
   }

@@ -36,7 +36,7 @@ inline Timeline timeline(const pipeline::GroupResult& g, const hardware::Acceler
   const auto& a = g.allocation;
   t.slot_start.assign(a.slot_latency.size() + 1, 0);
   for (std::size_t s = 0; s < a.slot_latency.size(); ++s) t.slot_start[s + 1] = t.slot_start[s] + a.slot_latency[s];
-  if (a.slot_latency.empty()) return t;
+  if (!a.solved()) return t;
   const auto& nodes = g.schedule.nodes;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const auto& n = nodes[i];

@@ -118,10 +118,11 @@ Json timings(const pipeline::RunResult& r, const pipeline::RunTimings& t) {
     Json gj;
     gj["wall_time_s"] = rounded_seconds(c.wall_time_s);
     gj["cost_table_time_s"] = rounded_seconds(c.cost_time_s);
-    gj["solve_time_s"] = rounded_seconds(c.solve_time_s);
+    gj["solve_time_s"] = rounded_seconds(c.allocation.levels_s());
     gj["objectives"] = Json::array();
-    for (std::size_t i = 0; i < c.level_times_s.size(); ++i)
-      gj["objectives"].push_back({{"level", level_name(a, i)}, {"solve_time_s", rounded_seconds(c.level_times_s[i])}});
+    for (std::size_t i = 0; i < a.level_status.size(); ++i)  // each solved level
+      gj["objectives"].push_back(
+          {{"level", level_name(a, i)}, {"solve_time_s", rounded_seconds(c.allocation.level_s(level_name(a, i)))}});
     gj["attempts"] = attempts_json(c);
     groups["group_" + std::to_string(r.groups[k].index)] = gj;
   }

@@ -30,7 +30,7 @@ class TraceBuilder {
     const auto& a = g_.allocation;
     std::vector<std::int64_t> start(a.slot_latency.size(), 0);
     for (std::size_t s = 1; s < start.size(); ++s) start[s] = start[s - 1] + a.slot_latency[s - 1];
-    for (int k = -1; k <= 1 && !a.slot_latency.empty(); ++k) {
+    for (int k = -1; k <= 1 && a.solved(); ++k) {
       const std::int64_t base = (k + 1) * (a.latency_per_iteration - a.overlap);
       for (std::size_t i = 0; i < g_.schedule.nodes.size(); ++i) {
         const auto& n = g_.schedule.nodes[i];

@@ -13,6 +13,10 @@
 
 namespace stream::report {
 
+std::filesystem::path infeasible_model_path(const std::filesystem::path& directory, int group) {
+  return directory / ("group_" + std::to_string(group)) / "model.mps";
+}
+
 namespace {
 void write(const std::filesystem::path& p, const std::string& text) { io::write_file(p, text, io::FileMode::RefuseLink); }
 
@@ -24,10 +28,20 @@ void make_directory(const std::filesystem::path& p) {
     throw Error("is a symbolic link, not a directory of results", Location{.file = p.string()}, ErrorKind::Internal);
   if (ec) throw Error("cannot create directory: " + ec.message(), Location{.file = p.string()}, ErrorKind::Internal);
 }
+
+// Each infeasible group's model: the one file of group_<i>/ that --summary-only keeps.
+void write_infeasible_models(const pipeline::RunResult& r, const std::filesystem::path& dir) {
+  for (const auto& g : r.groups)
+    if (!g.allocation.mps.empty()) {
+      make_directory(dir / ("group_" + std::to_string(g.index)));
+      write(infeasible_model_path(dir, g.index), g.allocation.mps);
+    }
+}
 }  // namespace
 
 void write_results(const pipeline::RunResult& r, const pipeline::RunTimings& timings, const hardware::Accelerator& acc,
-                   const std::filesystem::path& dir, const std::string& solver, bool inline_timings, bool group_files) {
+                   const std::filesystem::path& dir, const std::string& solver, bool inline_timings, bool group_files,
+                   const std::filesystem::path& read_from) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("cannot create directory: " + ec.message(), Location{.file = dir.string()}, ErrorKind::Internal);
@@ -37,6 +51,7 @@ void write_results(const pipeline::RunResult& r, const pipeline::RunTimings& tim
   write(dir / "summary.json", summary);
   write(dir / "timings.yaml", timings_yaml(r, timings));
   write(dir / "timings.json", timings_json(r, timings));
+  write_infeasible_models(r, dir);
   if (!group_files) return;
   for (const auto& g : r.groups) {
     const auto gd = dir / ("group_" + std::to_string(g.index));
@@ -44,8 +59,10 @@ void write_results(const pipeline::RunResult& r, const pipeline::RunTimings& tim
     write(gd / "mapping.yaml", mapping::mapping_yaml(g.workload, g.mapping));
     write(gd / "core_cost_lut.yaml", core_cost_lut_yaml(g));
     write(gd / "slot_latency_breakdown.yaml", slot_latency_breakdown_yaml(g, acc));
-    write(gd / "optimization_metrics.yaml", optimization_metrics_yaml(g, solver, inline_timings ? &timings.groups.at(static_cast<std::size_t>(g.index)) : nullptr));
-    if (!g.allocation.slot_latency.empty()) {
+    const auto model_file = infeasible_model_path(read_from.empty() ? dir : read_from, g.index).string();
+    const auto* clocks = inline_timings ? &timings.groups.at(static_cast<std::size_t>(g.index)) : nullptr;
+    write(gd / "optimization_metrics.yaml", optimization_metrics_yaml(g, solver, clocks, model_file));
+    if (g.allocation.solved()) {
       write(gd / "steady_state_trace.json", steady_state_trace_json(g, acc));
       write(gd / "schedule.svg", schedule_svg(g, acc));
       write(gd / "memory_accesses.yaml", memory_accesses_yaml(g));

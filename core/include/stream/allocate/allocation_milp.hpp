@@ -7,8 +7,8 @@
 // divided by the reuse factor) and the overlap between consecutive iterations (the least idle
 // time of any resource). total = I x sum(L_s) - (I-1) x overlap. Objectives, in priority order:
 // total latency, off-chip traffic, buffering. build_model() only builds; solve() also runs the
-// lexicographic solve and reads the result back, or explains an infeasible model and writes it
-// as .mps. Which optional families are built, and the pipelining model of the overlap, come from
+// lexicographic solve and reads the result back, or explains an infeasible model (and, when asked,
+// returns it as MPS text for report/ to write). Which optional families are built, and the pipelining model of the overlap, come from
 // a ConstraintSelection (constraint_selection.hpp). On aie2 hardware (any connected core of
 // namespace aie2, aie-and-defaults §2.14) the object-FIFO depth, buffer-descriptor and DMA-channel
 // caps bind and a memory tile keeps a tensor exactly as long as its compute-side copy (§2.15-§2.18);
@@ -21,6 +21,7 @@
 
 #include "stream/allocate/constraint_selection.hpp"
 #include "stream/allocate/linear_model.hpp"
+#include "stream/allocate/solve_clocks.hpp"
 #include "stream/allocate/solver.hpp"
 #include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
@@ -39,8 +40,9 @@ struct AllocateOptions {
   bool double_buffering = true;
   /// Columns whose memory cores exist for the aie2 memory-tile rule (as the steady state's staging).
   int nb_cols_to_use = schedule::kDefaultNbColsToUse;
-  /// Where to write the model when it is infeasible (empty: nowhere).
-  std::string mps_on_failure;
+  /// Keep an infeasible model as MPS text (Allocation::mps); off by default, as the text is as
+  /// large as the model and only a run's final answer is written out.
+  bool mps_on_failure = false;
   Diagnosis diagnosis = Diagnosis::Full;
 };
 
@@ -98,9 +100,7 @@ struct Allocation {
   std::vector<std::string> level_names;
   std::vector<double> level_objectives;
   std::vector<double> level_bounds;  ///< the solver's best bound per solved level (MIP gap)
-  std::vector<double> level_times_s;
-  std::vector<std::string> level_status;
-  double solve_time_s = 0;
+  std::vector<std::string> level_status;  ///< one per solved level
   long long nodes_explored = 0, simplex_iterations = 0;
   std::string infeasibility;  ///< the diagnosis when not solved
   /// When not solved: constraint families whose removal alone makes the model feasible, and the
@@ -111,10 +111,17 @@ struct Allocation {
   /// Infeasible by the capacity bound (the fixed tensors' smallest loads exceed a core): the
   /// allocation was not solved (only, for blocking_cores, each core's capacity row relaxed).
   bool capacity_proved = false;
-  std::string mps_path;       ///< written model when not solved
+  std::string mps;  ///< the model as MPS text when not solved and AllocateOptions::mps_on_failure
+
+  /// Has a solution (optimal, or time-limited with one): the solution's figures are read back
+  /// only then, so an unsolved allocation has no slot latencies.
+  [[nodiscard]] bool solved() const { return !slot_latency.empty(); }
 };
 
+/// The allocation (a value: no clock in it). `clocks`, when given, gets every MILP solve's seconds
+/// and status, each named after its level or kDiagnosisSolve.
 [[nodiscard]] STREAM_API Allocation solve(const schedule::SteadyState& ss, const hardware::Accelerator& accelerator,
-                                          const MilpSolver& solver, const AllocateOptions& options = {});
+                                          const MilpSolver& solver, const AllocateOptions& options = {},
+                                          SolveClocks* clocks = nullptr);
 
 }  // namespace stream::allocate

@@ -23,7 +23,6 @@ class STREAM_API CbcSolver final : public MilpSolver {
   [[nodiscard]] std::string name() const override { return "cbc"; }
   [[nodiscard]] SolveResult solve(const LinearModel& model, const LinExpr& objective,
                                   const SolveOptions& options) const override;
-  void write_mps(const LinearModel& model, const LinExpr& objective, const std::string& path) const override;
   [[nodiscard]] std::unique_ptr<LevelSession> open_session(LinearModel model, const SolveOptions& options) const override;
   void prepare() const override;  ///< loads libstream_clp.so (CBC's module waits for a fractional relaxation)
 };

@@ -64,8 +64,6 @@ class STREAM_API MilpSolver {
   [[nodiscard]] virtual std::string name() const = 0;
   [[nodiscard]] virtual SolveResult solve(const LinearModel& model, const LinExpr& objective,
                                           const SolveOptions& options) const = 0;
-  /// Writes the model (with this objective) as a free-format MPS file.
-  virtual void write_mps(const LinearModel& model, const LinExpr& objective, const std::string& path) const = 0;
   /// A session over `model`; the default one calls solve() on a growing copy of the model.
   [[nodiscard]] virtual std::unique_ptr<LevelSession> open_session(LinearModel model, const SolveOptions& options) const;
   /// Loads what solving needs (a backend's libraries) ahead of the first solve, so that a caller

@@ -6,7 +6,6 @@
 
 #include <atomic>
 #include <exception>
-#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -33,8 +32,6 @@ struct RunEnv {
   const std::atomic<bool>* cancel = nullptr;
   /// Where the run's clocks go (run_timings.hpp); null: not kept.
   RunTimings* timings = nullptr;
-  /// Where each group's infeasible model goes (<dir>/group_<i>/model.mps); empty: not written.
-  std::filesystem::path failure_dir;
 };
 
 }  // namespace stream::pipeline

@@ -58,6 +58,9 @@ struct RunSpec {
   /// Columns whose memory cores may stage tensors (steady_state.hpp; the reference's API default
   /// 4, its AIE tests 8).
   int nb_cols_to_use = schedule::kDefaultNbColsToUse;
+  /// Each infeasible group's final allocation keeps its model as MPS text (Allocation::mps),
+  /// which report/ writes as group_<i>/model.mps; a fallback attempt's model is never kept.
+  bool keep_infeasible_models = false;
   /// Stop each group after its cost table (no schedule, no MILP): `stream core-cost --workload`.
   bool costs_only = false;
   /// Automatic mapping without a caller tiling only: when memory capacity makes a group's

@@ -11,16 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "stream/allocate/solve_clocks.hpp"
 #include "stream/pipeline/attempt.hpp"
 
 namespace stream::pipeline {
 
 /// One MILP solve: an objective level of the lexicographic solve or a diagnosis solve.
-struct MilpSolveTime {
-  std::string what;  ///< the level's name, or "diagnosis"
-  double solve_time_s = 0;
-  std::string status;
-};
+using MilpSolveTime = allocate::MilpSolveTime;
 
 /// The clocks of one Attempt (attempt.hpp), in the same order.
 struct AttemptClocks {
@@ -36,8 +33,8 @@ struct GroupClocks {
   double wall_time_s = 0;
   double cost_time_s = 0;     ///< the cost tables (estimate_costs) alone; part of wall_time_s
   double results_time_s = 0;  ///< energy and memory accesses after the allocation
-  double solve_time_s = 0;    ///< the final allocation's solve
-  std::vector<double> level_times_s;  ///< the final allocation's levels, as Allocation::level_names
+  /// The solve that gave the group's allocation (none when it was an earlier group's, reused).
+  allocate::SolveClocks allocation;
 };
 
 /// A fused group the memory fallback cut into one group per layer.

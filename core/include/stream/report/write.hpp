@@ -4,6 +4,8 @@
 //            optimization_metrics.yaml, steady_state_trace.json, schedule.svg,
 //            memory_accesses.yaml (the last three only for a solved group),
 //            layouts.yaml (solved, and only where layouts change figures: layouts_file.hpp)
+//   group_<i>/model.mps (an infeasible group whose allocation carries its model, also with
+//            --summary-only: pipeline::RunSpec::keep_infeasible_models)
 //   report.html (html_report.hpp: the page a person opens)
 // Every file except timings.* is a function of the inputs alone (byte-identical reruns): all
 // wall-clock figures go to timings.*.
@@ -21,9 +23,15 @@ namespace stream::report {
 /// `inline_timings`: summary.* and optimization_metrics.yaml also carry their clock figures
 /// (`stream run --inline-timings`); those files then differ from run to run. `group_files` false
 /// (`stream run --summary-only`, for sweeps): summary.* and timings.* only, no group_<i>/
-/// and no report.html.
+/// and no report.html (an infeasible model still is). `read_from`: where the files are read
+/// once written (a staging directory's target; empty: `directory`), for the model paths
+/// optimization_metrics.yaml names. `timings`: the run's clocks, for timings.*.
 STREAM_API void write_results(const pipeline::RunResult& result, const pipeline::RunTimings& timings,
-                              const hardware::Accelerator& accelerator, const std::filesystem::path& directory, const std::string& solver = "cbc",
-                              bool inline_timings = false, bool group_files = true);
+                              const hardware::Accelerator& accelerator, const std::filesystem::path& directory,
+                              const std::string& solver = "cbc", bool inline_timings = false, bool group_files = true,
+                              const std::filesystem::path& read_from = {});
+
+/// Where write_results puts group `group`'s infeasible model under `directory`: group_<i>/model.mps.
+[[nodiscard]] STREAM_API std::filesystem::path infeasible_model_path(const std::filesystem::path& directory, int group);
 
 }  // namespace stream::report
