@@ -133,8 +133,9 @@ void load_inputs(const RunRequest& o, PreparedRun& run, HostContext& ctx, const 
 PreparedRun prepare(const RunRequest& o, HostContext& ctx, const Progress& say) {
   PreparedRun run;
   run.out_dir = result_directory(o);  // a bad id: before any work
-  run.built = build_run_spec(o, ctx.plugins().registries().cost_backend_list(), say);  // so is a bad option
+  run.built = build_run_spec(o, ctx.plugins().registries().cost_backend_list());  // so is a bad option
   load_inputs(o, run, ctx, say);
+  if (const auto line = constraint_line(run.built.spec); !line.empty()) say(line);
   run.env.solver = allocate::make_solver();
   run.solver_ready = std::async(std::launch::async, [solver = run.env.solver] {
     try {

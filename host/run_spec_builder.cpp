@@ -26,7 +26,7 @@ void set_cut_points(const std::string& text, pipeline::RunSpec& spec) {
   }
 }
 
-void set_constraints(const RunRequest& o, pipeline::RunSpec& spec, const Progress& say) {
+void set_constraints(const RunRequest& o, pipeline::RunSpec& spec) {
   if (!o.config.empty()) {
     const auto config = pipeline::load_run_config(resolve_input(o.config));
     spec.constraints = config.constraints;
@@ -34,9 +34,6 @@ void set_constraints(const RunRequest& o, pipeline::RunSpec& spec, const Progres
   }
   spec.constraints = allocate::parse_constraint_selection(o.constraint_selection, spec.constraints);
   if (o.nb_cols_to_use > 0) spec.nb_cols_to_use = o.nb_cols_to_use;
-  if (say && (spec.constraints != allocate::ConstraintSelection{} || spec.nb_cols_to_use != schedule::kDefaultNbColsToUse))
-    say("constraint selection " + allocate::to_string(spec.constraints) + ", nb_cols_to_use " +
-        std::to_string(spec.nb_cols_to_use));
 }
 
 void set_mapping(const RunRequest& o, BuiltSpec& built) {
@@ -51,7 +48,7 @@ void set_mapping(const RunRequest& o, BuiltSpec& built) {
 
 }  // namespace
 
-BuiltSpec build_run_spec(const RunRequest& o, const std::vector<CostBackend>& cost_backends, const Progress& say) {
+BuiltSpec build_run_spec(const RunRequest& o, const std::vector<CostBackend>& cost_backends) {
   BuiltSpec built;
   auto& spec = built.spec;
   spec.layout = pipeline::parse_layout_mode(o.layout, "--layout");
@@ -63,9 +60,14 @@ BuiltSpec build_run_spec(const RunRequest& o, const std::vector<CostBackend>& co
   spec.time_limit_s = o.time_limit;
   spec.memory_fallback = !o.no_memory_fallback;
   spec.deduplicate = !o.no_dedup;
-  set_constraints(o, spec, say);
+  set_constraints(o, spec);
   spec.cost_backends = cost_backends;
   return built;
+}
+
+std::string constraint_line(const pipeline::RunSpec& spec) {
+  if (spec.constraints == allocate::ConstraintSelection{} && spec.nb_cols_to_use == schedule::kDefaultNbColsToUse) return "";
+  return "constraint selection " + allocate::to_string(spec.constraints) + ", nb_cols_to_use " + std::to_string(spec.nb_cols_to_use);
 }
 
 Workload scheduled_workload(const Workload& loaded, const RunRequest& o, BuiltSpec& built, HostContext& ctx) {

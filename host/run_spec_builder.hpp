@@ -32,10 +32,12 @@ struct BuiltSpec {
 
 /// The request's spec, costed by `cost_backends` (the registries' list); throws stream::Error for
 /// a bad option (naming it) before any work. Reads the config file, resolves the mapping's path
-/// (against the bundled inputs); uses no plugin. `say` gets the line describing a non-default
-/// constraint selection.
-[[nodiscard]] BuiltSpec build_run_spec(const RunRequest& request, const std::vector<CostBackend>& cost_backends,
-                                       const Progress& say = {});
+/// (against the bundled inputs); uses no plugin.
+[[nodiscard]] BuiltSpec build_run_spec(const RunRequest& request, const std::vector<CostBackend>& cost_backends);
+
+/// The progress line describing a non-default constraint selection or nb_cols_to_use ("" for the
+/// defaults).
+[[nodiscard]] std::string constraint_line(const pipeline::RunSpec& spec);
 
 /// The workload `spec` schedules: on the automatic path (no mapping, no search) the automatic
 /// path's (workload_source.hpp, automatic_path_workload) unless the request leaves it as loaded
