@@ -4,8 +4,9 @@
 # Compares two snapshots written by scripts/result_snapshot.sh, file by file and recursively, and
 # prints one line per file that differs or exists on one side only ("differs: PATH", "only in A:
 # PATH", "only in B: PATH"). Exit 0 when they agree, 1 when any file differs, 2 on bad usage.
-# --results-only leaves out each case's captured stdout.txt and stderr.txt (the progress text),
-# comparing the files the commands wrote and their exit codes.
+# --results-only leaves out each case's stderr.txt (progress, warnings and error text), comparing
+# the files the commands wrote, what they printed on stdout (the summary; for core-cost and
+# validate the result itself) and their exit codes.
 #
 # What is a clock (or a process's identity) and is therefore left out or masked, and why:
 #   timings.yaml, timings.json   every wall-clock reading of a run is there and only there
@@ -43,7 +44,7 @@ root_b=$(realpath "$2")
 list_files() {
   (cd "$1" && find . -type f ! -name 'timings.yaml' ! -name 'timings.json' ! -name '.stream-sweep.lock' \
     -print0 | xargs -0 -r md5sum | sed -E 's#^([0-9a-f]+)  \./#\1 #' | LC_ALL=C sort -k2) \
-    | if (( results_only )); then grep -v -E ' (.*/)?std(out|err)\.txt$'; else cat; fi
+    | if (( results_only )); then grep -v -E ' (.*/)?stderr\.txt$'; else cat; fi
 }
 
 # Drops the CSV column named wall_s. It is the last column of the sweep's files, so it is cut off

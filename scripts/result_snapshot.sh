@@ -5,7 +5,8 @@
 # that two builds (before and after a refactor) can be compared file by file with
 # scripts/compare_snapshots.sh. Every case runs from the root of this repository with relative
 # input paths (taken from this checkout, so both binaries read the same inputs); the bundled
-# default of `stream run` without arguments is the binary's own (as scripts/run.sh runs it).
+# default of `stream run` without arguments is the binary's own (as scripts/run.sh runs it), and
+# so are the files a sweep names without a folder (tpu_like_quad_core.yaml: the bundled inputs).
 #
 # OUT_DIR/<case>/ holds:
 #   command.txt   the arguments given to `stream` (or the script run)
@@ -32,10 +33,12 @@
 #                           (infeasible: exit 1 and each group's model.mps)
 #   options-*               --fusion-cut-points per-layer, --intra-core-tiling, --cost-profile
 #                           full, --summary-only, --decompose, --no-decompose
-#   core-cost-*             `stream core-cost` on the oracle cases and on the 2-conv's table
+#   core-cost-*             `stream core-cost` on the oracle cases and the tables of the 2-conv
+#                           and of attention_pytorch
 #   validate-*              `stream validate` (JSON) on the 2-conv and on attention_pytorch, a
 #                           Softmax model: issue 38 makes validate check the expanded workload
-#                           `stream run` schedules, so that one is EXPECTED to change then
+#                           `stream run` schedules, so that one is EXPECTED to change then (today
+#                           it shows one `softmax` layer where the run has softmax_max/exp/sum/div)
 #   exported-*              every inputs/workload/exported/*.onnx on the default hardware, and
 #                           two of them with --cast bf16
 #   sweep-hardware-2conv    `stream sweep inputs/sweeps/hardware_2conv.yaml --jobs 2`, and again
@@ -63,7 +66,7 @@ if [[ -e "$out_root" && -n "$(ls -A "$out_root")" ]]; then
   exit 2
 fi
 mkdir -p "$out_root"
-cd "$repo"
+cd "$repo" || exit 2
 
 # Replaces the folders that differ between machines and worktrees by fixed names. The case's out/
 # goes first: it may lie inside the repository or the binary's tree.
@@ -179,6 +182,7 @@ for model in inputs/workload/exported/*.onnx; do
   run_case "exported-$name" -- run --workload "$model" $(exported_dims "$name")
 done
 run_case exported-bf16-resnet18_op13 -- run --workload inputs/workload/exported/resnet18_op13.onnx --cast bf16
+# shellcheck disable=SC2046  # the dims are words on purpose
 run_case exported-bf16-transformer_encoder_op17 -- run --workload inputs/workload/exported/transformer_encoder_op17.onnx \
   $(exported_dims transformer_encoder_op17) --cast bf16
 
@@ -188,6 +192,7 @@ run_case sweep-hardware-2conv-keep-points -- sweep inputs/sweeps/hardware_2conv.
 
 # The Python example, with the module built beside the binary (skipped, and said so, without it).
 python_dir=$(dirname "$stream")/../python
+# shellcheck disable=SC2053  # the pattern is a glob on purpose
 if [[ python-example == $pattern ]]; then
   dir=$out_root/python-example
   mkdir -p "$dir/out"
