@@ -43,7 +43,9 @@
 #                           two of them with --cast bf16
 #   sweep-hardware-2conv    `stream sweep inputs/sweeps/hardware_2conv.yaml --jobs 2`, and again
 #                           with --keep-points (every point's full results)
-#   python-example          examples/python/evaluate_2conv.py, when the build has the module
+#   python-example          examples/python/evaluate_2conv.py with the module beside the binary
+#                           (build/python: build the targets stream-program and stream_cpp; without
+#                           the module the case says so, and compares different from one with it)
 #
 # CASE_PATTERN (a bash glob, default *) runs only the matching cases, for a quick look.
 set -uo pipefail
@@ -203,6 +205,7 @@ if [[ python-example == $pattern ]]; then
     echo $? > "$dir/exit_code"
   else
     echo "no stream_cpp module in $python_dir" > "$dir/stdout.raw"
+    echo "[snapshot] warning: no stream_cpp module in $python_dir (build the target stream_cpp)" >&2
     : > "$dir/stderr.raw"
     echo skipped > "$dir/exit_code"
   fi
