@@ -98,3 +98,75 @@ def test_a_file_that_reaches_outside_the_repository_is_named_with_its_line(tmp_p
         "tests/CMakeLists.txt:1: names STREAM_" + "SHARED_DIR" + tail,
         "tests/hardware/core_test.cpp:2: names " + outside + tail,
     ])
+
+
+def padded_function(head_lines, filler, closing="}"):
+    """A function of len(head_lines) + filler + 1 lines: its head, `filler` statements, its brace."""
+    return "\n".join(head_lines + ["  k += 1;"] * filler + [closing]) + "\n"
+
+
+def pipeline_tree(tmp_path):
+    root = small_tree(tmp_path)
+    write(root, "core/src/hardware/core.cpp", '#include "tree.hpp"\n')  # the small tree's one violation, gone
+    return root
+
+
+def test_function_length_is_checked_only_with_its_flag(tmp_path):
+    root = pipeline_tree(tmp_path)
+    # Line 1-2: include and namespace. A 61-line free function from line 3 (head on two lines),
+    # whose lambda, comment, string and character braces are its own; then one of exactly 60 lines.
+    too_long = padded_function([
+        "std::vector<int> Runner::long_one(const Options& o,",
+        "                                  int k) {",
+        "  auto f = [&](int x) {  // a lambda's braces } belong to the function",
+        "    return x + 1;",
+        "  };",
+        '  const char* s = "}}} not a brace {";',
+        "  /* } */ char c = '}';",
+    ], 53)
+    just_right = padded_function(["int Runner::short_enough(int k) {"], 58)
+    # A constructor whose initializer list has braces, and a member function defined in its class:
+    # each is a function of its own, 61 lines.
+    constructor = padded_function(["Runner::Runner(int a)", "    : a_{a}, b_(a, {}), c_{} {"], 58)
+    member = "struct Holder {\n public:\n" + padded_function(["  int member() const {"], 59) + "};\n"
+    text = "#include <vector>\nnamespace stream::pipeline {\n" + too_long + just_right + constructor + member + "}\n"
+    write(root, "core/src/pipeline/run.cpp", text)
+    assert check(root) == (0, [])
+    code, lines = check_flagged(root)
+    assert code == 1
+    # too_long: lines 3-63; just_right: 64-123; constructor: 124-184; Holder from 185, member 187-247.
+    assert lines == [
+        "core/src/pipeline/run.cpp:3: function Runner::long_one is 61 lines (lines 3-63; at most 60 in the pipeline)",
+        "core/src/pipeline/run.cpp:124: function Runner::Runner is 61 lines (lines 124-184; at most 60 in the pipeline)",
+        "core/src/pipeline/run.cpp:187: function member is 61 lines (lines 187-247; at most 60 in the pipeline)",
+    ]
+
+
+def check_flagged(root):
+    r = subprocess.run([sys.executable, str(CHECKER), "--function-length", str(root)], capture_output=True, text=True)
+    return r.returncode, r.stdout.splitlines()
+
+
+def test_the_pipeline_may_not_use_the_plugin_host_with_the_flag(tmp_path):
+    root = pipeline_tree(tmp_path)
+    write(root, "core/include/stream/pipeline/run.hpp", "\n".join([
+        '#include "stream/registry/registries.hpp"',
+        "namespace stream::pipeline {",
+        "// Registries are mentioned in this comment only, which is allowed.",
+        "struct RunOptions {",
+        "  std::function<Workload(const Workload&)> expand;",
+        "  const Registries* registries = nullptr;",
+        "};",
+        "}",
+    ]) + "\n")
+    write(root, "core/src/pipeline/clean.cpp", '#include "stream/pipeline/run.hpp"\nint f() { return 1; }\n')
+    assert check(root) == (0, [])
+    code, lines = check_flagged(root)
+    assert code == 1
+    assert lines == [
+        "core/include/stream/pipeline/run.hpp:1: the pipeline includes stream/registry/registries.hpp, a plugin registry"
+        " (the registries are the host's: it hands the run what it needs)",
+        "core/include/stream/pipeline/run.hpp:6: the pipeline names Registries, of the plugin host or its registries",
+        "core/include/stream/pipeline/run.hpp:5: the pipeline takes a workload-rewriting hook (std::function returning"
+        " a Workload): the host expands the workload before the run",
+    ]
