@@ -17,6 +17,7 @@
 #include <stream/report/write.hpp>
 #include <stream/io/file_output.hpp>
 #include <stream/io/utf8.hpp>
+#include <stream/layout/choice.hpp>
 #include <stream/pipeline/mapping_search.hpp>
 #include <stream/mapping/mapping.hpp>
 #include <nlohmann/json.hpp>
@@ -131,7 +132,7 @@ namespace {
 PreparedRun prepare(const RunRequest& o, HostContext& ctx, const Progress& say) {
   PreparedRun run;
   run.out_dir = result_directory(o);  // a bad id: before any work
-  run.options.layout = pipeline::parse_layout_mode(o.layout, "--layout");    // so is a bad layout mode
+  run.options.layout = layout::parse_layout_mode(o.layout, "--layout");    // so is a bad layout mode
   run.options.cost_profile = pipeline::parse_cost_profile(o.cost_profile, "--cost-profile");  // and profile
   run.options.compat = parse_compat(o.compat, "--compat");                                    // and mode
   const auto hw_path = resolve_input(o.hardware);

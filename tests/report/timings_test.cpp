@@ -43,7 +43,7 @@ std::size_t solves_of(const json& attempts) {
 TEST(Timings, LayoutChooseListsBothPassesAndTheConversionPricing) {
   const auto acc = test::tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}");
   pipeline::RunOptions o;
-  o.layout = pipeline::LayoutMode::Choose;
+  o.layout = layout::LayoutMode::Choose;
   o.cut_mode = pipeline::CutMode::PerLayer;
   o.intra_core_tiling = {{"rows", 0, 2}, {"cols", 1, 8}};
   const auto r = pipeline::run(rows_then_columns(), acc, o);

@@ -11,14 +11,14 @@
 #include "stream/allocate/solver.hpp"
 #include "stream/ir/checked.hpp"
 #include "stream/ir/name_order.hpp"
+#include "stream/layout/candidates.hpp"
+#include "stream/layout/rewrite.hpp"
 #include "stream/out_of_memory.hpp"
 #include "stream/pipeline/estimate_costs.hpp"
 #include "stream/pipeline/fusion_groups.hpp"
-#include "stream/pipeline/layout_candidates.hpp"
 #include "stream/mapping/group_mapping.hpp"
 #include "stream/pipeline/structural_key.hpp"
 #include "stream/schedule/group_structure.hpp"
-#include "layout_rewrite.hpp"
 #include "memory_fallback.hpp"
 #include "timed_solver.hpp"
 
@@ -122,8 +122,8 @@ class Runner {
     for (auto& w : checked_fusion_groups(workload, o_)) pending.push_back({std::move(w)});
     r_.grouping_time_s += since(t0);
     run_pending(std::move(pending));
-    r_.layout = o_.layout;
-    if (o_.layout == LayoutMode::Choose && !o_.costs_only && r_.solved()) choose_layouts();
+    r_.layout.mode = o_.layout;
+    if (o_.layout == layout::LayoutMode::Choose && !o_.costs_only && r_.solved()) choose_layouts();
     r_.edp = r_.total_energy * static_cast<double>(r_.total_latency);
     check_finite(r_.total_energy, "run's total energy", "the run");
     check_finite(r_.edp, "run's energy-delay product", "the run");
@@ -198,12 +198,12 @@ class Runner {
     if (total >= 0 && total < g.allocation.total_latency) g.per_layer_latency = total;
   }
 
-  // `--layout choose` (layout_choice.hpp): price the options (a core conversion by a run of its
+  // `--layout choose` (layout/choice.hpp): price the options (a core conversion by a run of its
   // group), choose, and when anything changes schedule the first pass's groups again with the
   // choices.
   void choose_layouts() {
     auto t0 = clock::now();
-    auto choices = layout_candidates(r_.groups, acc_);
+    auto choices = layout::layout_candidates(scheduled_groups(), acc_);
     std::map<std::string, TensorPtr> tensors;
     for (const auto& g : r_.groups)
       for (const auto& t : g.workload.tensors()) tensors.emplace(t->name, t);
@@ -215,23 +215,23 @@ class Runner {
       for (const auto& o : c.options)
         if (!o.converts()) plain = std::min(plain, o.total());
       for (auto& o : c.options)
-        if (o.conversion == Conversion::Core && o.transfer_cycles < plain) price_conversion(*tensors.at(c.tensor), o);
-      c.chosen = cheapest_option(c.options);
+        if (o.conversion == layout::Conversion::Core && o.transfer_cycles < plain) price_conversion(*tensors.at(c.tensor), o);
+      c.chosen = layout::cheapest_option(c.options);
     }
-    const bool change = std::any_of(choices.begin(), choices.end(), [](const LayoutChoice& c) { return c.changes(); });
+    const bool change = std::any_of(choices.begin(), choices.end(), [](const layout::LayoutChoice& c) { return c.changes(); });
     if (change) second_pass(choices, tensors);
-    r_.layout_choices = std::move(choices);
+    r_.layout.choices = std::move(choices);
   }
 
   // The conversion group's latency and energy into `o` (left unpriced when it has no allocation).
-  void price_conversion(const Tensor& t, LayoutOption& o) {
-    const std::string to = converted_name(t.name, o.layout, t.rank());
+  void price_conversion(const Tensor& t, layout::LayoutOption& o) {
+    const std::string to = layout::converted_name(t.name, o.layout, t.rank());
     const std::string key = to + " from " + o.written.str(t.rank());
     auto it = conversions_.find(key);
     if (it == conversions_.end()) {
       const auto t0 = clock::now();
       const auto from = make_tensor(t.name, t.dtype, t.shape, o.written);
-      GroupResult g = run_group({conversion_group(from, o.layout), -1, t.name});
+      GroupResult g = run_group({layout::conversion_group(from, o.layout), -1, t.name});
       finish(g, "conversion " + key);
       const double energy = g.allocation.slot_latency.empty() ? -1.0 : g.energy.total();
       it = conversions_.emplace(key, std::make_pair(g.allocation.total_latency, energy)).first;
@@ -245,16 +245,16 @@ class Runner {
 
   // The first pass's groups again (fused groups unchanged) with the chosen layouts, each core
   // conversion group just before the first group reading its output; then the DMA conversions.
-  void second_pass(const std::vector<LayoutChoice>& choices, const std::map<std::string, TensorPtr>& tensors) {
+  void second_pass(const std::vector<layout::LayoutChoice>& choices, const std::map<std::string, TensorPtr>& tensors) {
     const auto t0 = clock::now();
-    std::map<std::string, Rewrite> rewrites;
-    std::vector<const LayoutChoice*> on_core, on_dma;
+    std::map<std::string, layout::Rewrite> rewrites;
+    std::vector<const layout::LayoutChoice*> on_core, on_dma;
     for (const auto& c : choices) {
-      const auto rw = rewrite_of(tensors.at(c.tensor), c);
+      const auto rw = layout::rewrite_of(tensors.at(c.tensor), c);
       if (!rw.written && !rw.read) continue;
       rewrites[c.tensor] = rw;
-      if (c.chosen_option().conversion == Conversion::Core) on_core.push_back(&c);
-      if (c.chosen_option().conversion == Conversion::Dma) on_dma.push_back(&c);
+      if (c.chosen_option().conversion == layout::Conversion::Core) on_core.push_back(&c);
+      if (c.chosen_option().conversion == layout::Conversion::Dma) on_dma.push_back(&c);
     }
     auto pending = rewritten_groups(rewrites, std::move(on_core), tensors);
     restart(since(t0));
@@ -264,11 +264,11 @@ class Runner {
   }
 
   // The first pass's groups rewritten, with the core conversion groups inserted.
-  std::deque<Pending> rewritten_groups(const std::map<std::string, Rewrite>& rewrites, std::vector<const LayoutChoice*> on_core,
+  std::deque<Pending> rewritten_groups(const std::map<std::string, layout::Rewrite>& rewrites, std::vector<const layout::LayoutChoice*> on_core,
                                        const std::map<std::string, TensorPtr>& tensors) const {
     std::deque<Pending> pending;
     for (const auto& g : r_.groups) {
-      Workload w = with_tensors(g.workload, rewrites);
+      Workload w = layout::with_tensors(g.workload, rewrites);
       for (auto it = on_core.begin(); it != on_core.end();) {
         const auto& rw = rewrites.at((*it)->tensor);
         if (!reads(w, rw.read->name)) {
@@ -276,7 +276,7 @@ class Runner {
           continue;
         }
         const auto& from = rw.written ? rw.written : tensors.at((*it)->tensor);
-        pending.push_back({conversion_group(from, (*it)->chosen_option().layout), -1, (*it)->tensor});
+        pending.push_back({layout::conversion_group(from, (*it)->chosen_option().layout), -1, (*it)->tensor});
         it = on_core.erase(it);
       }
       pending.push_back({std::move(w), g.split_from});
@@ -292,12 +292,19 @@ class Runner {
     r_.grouping_time_s = first.grouping_time_s;
     r_.cut_groups = std::move(first.cut_groups);
     r_.reused_allocations = first.reused_allocations;
-    r_.layout = o_.layout;
-    r_.first_pass_latency = first.total_latency;
+    r_.layout.mode = o_.layout;
+    r_.layout.first_pass_latency = first.total_latency;
     for (auto& g : first.groups)
       r_.superseded_runs.push_back({"first pass", "group_" + std::to_string(g.index), std::move(g.attempts), g.wall_time_s, g.results_time_s});
     for (auto& s : first.superseded_runs) r_.superseded_runs.push_back(std::move(s));
     r_.layout_choice_time_s = first.layout_choice_time_s + rewrite_time_s;
+  }
+
+  // The first pass's groups as the layout model reads them.
+  std::vector<layout::ScheduledGroup> scheduled_groups() const {
+    std::vector<layout::ScheduledGroup> out;
+    for (const auto& g : r_.groups) out.push_back({g.workload, g.tiled, g.schedule, g.allocation});
+    return out;
   }
 
   static bool reads(const Workload& w, const std::string& tensor) {
@@ -308,9 +315,9 @@ class Runner {
   }
 
   // A chosen DMA conversion into the run's list and totals, before the first group reading it.
-  void add_dma_conversion(const LayoutChoice& c, const Tensor& t) {
+  void add_dma_conversion(const layout::LayoutChoice& c, const Tensor& t) {
     const auto& o = c.chosen_option();
-    DmaConversion d{c.tensor, converted_name(c.tensor, o.layout, t.rank()), t.shape, o.written, o.layout, -1, *o.dma};
+    layout::DmaConversion d{c.tensor, layout::converted_name(c.tensor, o.layout, t.rank()), t.shape, o.written, o.layout, -1, *o.dma};
     for (const auto& g : r_.groups)
       if (reads(g.workload, d.to)) {
         d.before_group = g.index;
@@ -318,7 +325,7 @@ class Runner {
       }
     r_.total_latency = checked_add(r_.total_latency, d.cost.cycles, "the run's total latency");
     r_.total_energy += d.cost.energy;
-    r_.dma_conversions.push_back(std::move(d));
+    r_.layout.dma_conversions.push_back(std::move(d));
   }
 
   void say(const std::string& s) const {

@@ -138,7 +138,7 @@ Json timings(const pipeline::RunResult& r) {
   for (const auto& s : r.superseded_runs)
     (s.pass == pipeline::kPerLayerCheck ? checks : runs)
         .push_back(group_run_json({{"pass", s.pass}, {"name", s.name}}, s.wall_time_s, s.attempts));
-  if (r.layout == pipeline::LayoutMode::Choose) j["layout_passes"] = runs;
+  if (r.layout.mode == layout::LayoutMode::Choose) j["layout_passes"] = runs;
   if (!checks.empty()) j["per_layer_checks"] = checks;  // `stream run`'s hint (RunOptions::per_layer_check)
   return j;
 }

@@ -23,10 +23,10 @@
 #include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/workload.hpp"
+#include "stream/layout/outcome.hpp"
 #include "stream/mapping/auto_mapping.hpp"
 #include "stream/pipeline/energy.hpp"
 #include "stream/pipeline/estimate_costs.hpp"
-#include "stream/pipeline/layout_choice.hpp"
 #include "stream/pipeline/memory_accesses.hpp"
 #include "stream/pipeline/run_cache.hpp"
 #include "stream/registry/cost_backends.hpp"
@@ -77,9 +77,9 @@ struct RunOptions {
   /// (the MILP's whole input) reuses that group's optimal allocation instead of solving again;
   /// every result file is the same as without it (`stream run --no-dedup` turns it off).
   bool deduplicate = true;
-  /// Data layouts (layout_choice.hpp): Fixed keeps the model's and prices them; Choose picks one
+  /// Data layouts (layout/choice.hpp): Fixed keeps the model's and prices them; Choose picks one
   /// per tensor, inserting conversion groups where cheaper, and schedules the groups again.
-  LayoutMode layout = LayoutMode::Fixed;
+  layout::LayoutMode layout = layout::LayoutMode::Fixed;
   /// The latency of the ideal-cycle estimates (estimate_costs.hpp; docs/cost-model.md): the
   /// reference's rule, or also bounded by their memory traffic (`stream run --cost-profile full`).
   CostProfile cost_profile = CostProfile::Reference;
@@ -136,7 +136,7 @@ struct GroupResult {
   double cost_time_s = 0;  ///< the cost table (estimate_costs) alone; part of wall_time_s
   std::vector<Attempt> attempts;  ///< in order; the last one is the group's answer
   double results_time_s = 0;      ///< energy and memory accesses after the allocation
-  /// A conversion group of `--layout choose` (layout_choice.hpp): the tensor it converts; empty
+  /// A conversion group of `--layout choose` (layout/choice.hpp): the tensor it converts; empty
   /// for the workload's own groups.
   std::string converts;
   /// RunOptions::per_layer_check: the latency of the group's nodes as one group per layer, when
@@ -166,18 +166,6 @@ struct SupersededRun {
   double results_time_s = 0;  ///< energy and memory accesses after the allocation
 };
 
-/// A layout conversion done by a strided DMA alone (`--layout choose`, layout_dma_conversion.hpp):
-/// it has no group; its cycles and energy add to the run's totals.
-struct DmaConversion {
-  std::string tensor;  ///< the tensor it reads
-  std::string to;      ///< the tensor it writes, `<tensor>_as_<order>`
-  std::vector<std::int64_t> shape;
-  Layout from;            ///< the layout it reads
-  Layout layout;          ///< the layout it writes
-  int before_group = -1;  ///< the first group reading `to`: the conversion runs just before it
-  DmaConversionCost cost;
-};
-
 struct STREAM_API RunResult {
   std::vector<GroupResult> groups;
   std::int64_t total_latency = 0;  ///< cycles
@@ -191,14 +179,10 @@ struct STREAM_API RunResult {
   /// many tensors changed; the summary reports them.
   std::string cast;
   std::size_t cast_tensors = 0;
-  LayoutMode layout = LayoutMode::Fixed;  ///< the run's layout mode
-  /// `--layout choose`: every tensor moved off chip with its options and choice (the first
-  /// pass's figures); empty under Fixed.
-  std::vector<LayoutChoice> layout_choices;
-  std::int64_t first_pass_latency = 0;  ///< `--layout choose`: the total latency with the model's layouts
-  /// `--layout choose`: the conversions done by the DMA alone, in order (their cycles and energy
-  /// are in total_latency and total_energy, in no group's).
-  std::vector<DmaConversion> dma_conversions;
+  /// The layout mode, and under `--layout choose` the options, the choice, the first pass's
+  /// latency and the DMA conversions (whose cycles and energy are in total_latency and
+  /// total_energy, in no group's).
+  layout::LayoutOutcome layout;
   /// `--layout choose`: group runs whose results were replaced (for timings.*), and the seconds
   /// spent gathering and pricing the options apart from those runs.
   std::vector<SupersededRun> superseded_runs;

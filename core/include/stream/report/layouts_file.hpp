@@ -1,6 +1,6 @@
 // group_<i>/layouts.yaml: every tensor the group moves to or from off-chip memory, its layout,
-// the alternatives' costs (pipeline/layout_prices.hpp), which option `--layout choose` chose with
-// the options' first-pass costs (pipeline/layout_choice.hpp), and the conversions inserted
+// the alternatives' costs (layout/prices.hpp), which option `--layout choose` chose with
+// the options' first-pass costs (layout/choice.hpp), and the conversions inserted
 // (under `--layout fixed`, which keeps the model's layouts and prices them, none).
 //
 // Written only where a layout can change a figure: the accelerator declares a DMA model on some

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include <stream/hardware/accelerator_reader.hpp>
-#include <stream/pipeline/layout_prices.hpp>
+#include <stream/layout/prices.hpp>
 #include <stream/schedule/steady_state.hpp>
 #include <stream/tiling/tiled_group.hpp>
 
@@ -52,7 +52,7 @@ allocate::Allocation first_plans(const schedule::SteadyState& ss) {
 TEST(LayoutPrices, TheReadersOrderMakesAColumnTileOneRun) {
   const auto acc = tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}");
   const auto ss = relu_columns(acc);
-  const auto prices = pipeline::layout_prices(ss, first_plans(ss), acc);
+  const auto prices = layout::layout_prices(ss, first_plans(ss), acc);
   ASSERT_EQ(prices.size(), 2u);
   // X: row-major, the [16, 8] box is 16 runs (16 x 10 + 32 = 192 cycles) per iteration, 4
   // iterations; the relu's order puts the tiled columns outermost, (1,0): one run, 10 + 16.
@@ -88,7 +88,7 @@ TEST(LayoutPrices, AWholeTensorBoxHasOneCandidate) {
   m.nodes.resize(w.size());
   m.nodes[1] = {{0}, {}};
   const auto ss = schedule::add_iteration_spaces(schedule::add_transfers(tiling::tile(w, m), acc));
-  const auto prices = pipeline::layout_prices(ss, first_plans(ss), acc);
+  const auto prices = layout::layout_prices(ss, first_plans(ss), acc);
   ASSERT_EQ(prices.size(), 2u);
   ASSERT_EQ(prices[0].candidates.size(), 1u);
   // 8192 bits = 32 bursts of 256: 10 + 8192 / 128.

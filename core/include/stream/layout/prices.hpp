@@ -8,10 +8,10 @@
 // then the fully covered ones, each in the model's order ("reader <node>" for a read into node,
 // "producer <node>" for a write from it). Each candidate is priced as the sum over those transfers
 // of the chosen plan's cycles under that layout times the transfer's firings (the energy's count,
-// pipeline/energy.hpp). The cheapest is the first candidate of least cost (the model's order
-// first, then in transfer order). These are layouts.yaml's `candidates`, the same under both
+// schedule/transfer_energy.hpp). The cheapest is the first candidate of least cost (the model's
+// order first, then in transfer order). These are layouts.yaml's `candidates`, the same under both
 // modes; `--layout choose` prices its own options with tensor_transfer_price (cycles and energy,
-// per side) over every group (layout_candidates.hpp).
+// per side) over every group (candidates.hpp).
 #pragma once
 
 #include <cstdint>
@@ -24,7 +24,7 @@
 #include "stream/ir/layout.hpp"
 #include "stream/schedule/steady_state.hpp"
 
-namespace stream::pipeline {
+namespace stream::layout {
 
 struct LayoutCandidate {
   std::string from;  ///< "model", "reader <node>", "producer <node>"
@@ -52,7 +52,7 @@ struct TensorLayoutPrice {
 
 /// What moving a tensor to and from off-chip memory costs over a group: the chosen plans' cycles
 /// and link energy (pJ: words x unit_energy_cost + descriptors x setup_energy per link,
-/// pipeline/energy.hpp), each x the transfer's firings.
+/// schedule/transfer_energy.hpp), each x the transfer's firings.
 struct TransferPrice {
   std::int64_t cycles = 0;
   double energy = 0;
@@ -71,4 +71,4 @@ enum class TransferSide { Both, Writes, Reads };
                                                              const std::string& tensor, const Layout& layout,
                                                              TransferSide side = TransferSide::Both);
 
-}  // namespace stream::pipeline
+}  // namespace stream::layout

@@ -1,11 +1,11 @@
-#include "stream/pipeline/layout_choice.hpp"
+#include "stream/layout/choice.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "stream/error.hpp"
 
-namespace stream::pipeline {
+namespace stream::layout {
 
 const char* name(LayoutMode mode) { return mode == LayoutMode::Choose ? "choose" : "fixed"; }
 
@@ -54,4 +54,4 @@ std::string converted_name(const std::string& tensor, const Layout& layout, std:
 
 std::string conversion_node_name(const std::string& tensor) { return "convert_" + tensor; }
 
-}  // namespace stream::pipeline
+}  // namespace stream::layout
