@@ -122,3 +122,21 @@ TEST(LayoutPrices, StreamRunWritesLayoutsYamlOnlyWithADmaModel) {
   // An unknown mode is a bad input (exit 2; tests/pipeline/layout_choice_test.cpp has its message).
   EXPECT_EQ(stream::test::run_stream("run --layout best --out " + base.string(), stream::test::Stderr::Discard).code, 2);
 }
+
+TEST(LayoutPrices, LayoutsMatterWithADmaModelOrATensorNotRowMajor) {
+  // Without a DMA model every layout prices bits / bandwidth, so a row-major group is not priced;
+  // a DMA model on any connection, or one tensor stored otherwise, makes the layout a figure.
+  const auto plain = tpu_with_bus_dma("");
+  const auto dma = tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}");
+  auto relu = [](const Layout& x_layout) {
+    auto x = make_tensor("X", DType::bf16, {16, 32}, x_layout), y = make_tensor("Y", DType::bf16, {16, 32});
+    return Workload({make_in_edge("X", x),
+                     make_computation("relu", "Relu", {x}, {y}, {AffineMap::identity(2), AffineMap::identity(2)}),
+                     make_out_edge("Y_out", y)});
+  };
+  EXPECT_FALSE(layout::layouts_matter(relu(Layout{}), plain));
+  EXPECT_TRUE(layout::layouts_matter(relu(Layout{}), dma));
+  EXPECT_TRUE(layout::layouts_matter(relu(Layout{{1, 0}, std::nullopt}), plain));
+  // The explicit row-major order is row-major.
+  EXPECT_FALSE(layout::layouts_matter(relu(Layout{{0, 1}, std::nullopt}), plain));
+}

@@ -75,6 +75,13 @@ std::vector<Moved> offchip_moves(const schedule::SteadyState& ss, const allocate
 
 }  // namespace
 
+bool layouts_matter(const Workload& group, const hardware::Accelerator& acc) {
+  const bool dma = std::any_of(acc.connectivity.begin(), acc.connectivity.end(), [](const auto& c) { return c.dma.has_value(); });
+  if (dma) return true;
+  const auto& ts = group.tensors();
+  return std::any_of(ts.begin(), ts.end(), [](const auto& t) { return !t->layout.is_row_major(t->rank()); });
+}
+
 Layout box_preferred_layout(const std::vector<std::int64_t>& extents, const std::vector<std::int64_t>& frame) {
   Layout l;
   for (int pass = 0; pass < 2; ++pass)

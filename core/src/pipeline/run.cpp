@@ -471,6 +471,8 @@ class Runner {
     if (!g.allocation.slot_latency.empty()) {
       g.energy = group_energy(g.schedule, g.allocation, g.costs, acc_);
       g.memory_accesses = estimate_memory_accesses(g.schedule, g.allocation, acc_);
+      if (o_.layout == layout::LayoutMode::Choose || layout::layouts_matter(g.workload, acc_))
+        g.layout_prices = layout::layout_prices(g.schedule, g.allocation, acc_);
     }
     g.results_time_s = since(tr);
     if (!o_.costs_only)

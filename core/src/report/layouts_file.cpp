@@ -7,13 +7,6 @@
 
 namespace stream::report {
 
-bool layouts_matter(const pipeline::GroupResult& g, const hardware::Accelerator& acc) {
-  const bool dma = std::any_of(acc.connectivity.begin(), acc.connectivity.end(), [](const auto& c) { return c.dma.has_value(); });
-  if (dma) return true;
-  const auto& ts = g.workload.tensors();
-  return std::any_of(ts.begin(), ts.end(), [](const auto& t) { return !t->layout.is_row_major(t->rank()); });
-}
-
 namespace {
 
 // The run's choice for a tensor of the group: by its name, or as the tensor a conversion wrote.
@@ -153,7 +146,8 @@ void conversions_yaml(yamlx::YamlText& out, const pipeline::RunResult& r, const 
 }  // namespace
 
 std::string layouts_yaml(const pipeline::RunResult& r, const pipeline::GroupResult& g, const hardware::Accelerator& acc) {
-  const auto prices = layout::layout_prices(g.schedule, g.allocation, acc);
+  static const std::vector<layout::TensorLayoutPrice> kNone;
+  const auto& prices = g.layout_prices ? *g.layout_prices : kNone;  // priced by the run
   yamlx::YamlText out;
   out << YAML::BeginMap;
   out << YAML::Key << "layout_mode" << YAML::Value << layout::name(r.layout.mode);

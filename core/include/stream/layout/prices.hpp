@@ -10,8 +10,9 @@
 // of the chosen plan's cycles under that layout times the transfer's firings (the energy's count,
 // schedule/transfer_energy.hpp). The cheapest is the first candidate of least cost (the model's
 // order first, then in transfer order). These are layouts.yaml's `candidates`, the same under both
-// modes; `--layout choose` prices its own options with tensor_transfer_price (cycles and energy,
-// per side) over every group (candidates.hpp).
+// modes, priced by the run once each group is solved (GroupResult::layout_prices) so that the
+// report writes them without pricing again; `--layout choose` prices its own options with
+// tensor_transfer_price (cycles and energy, per side) over every group (candidates.hpp).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,7 @@
 #include "stream/allocate/allocation_milp.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/layout.hpp"
+#include "stream/ir/workload.hpp"
 #include "stream/schedule/steady_state.hpp"
 
 namespace stream::layout {
@@ -43,6 +45,12 @@ struct TensorLayoutPrice {
 
 /// The order making a box of `extents` out of `frame` fewest runs (see above).
 [[nodiscard]] STREAM_API Layout box_preferred_layout(const std::vector<std::int64_t>& extents, const std::vector<std::int64_t>& frame);
+
+/// True where a layout can change a figure of `group`, so that the run prices its layouts
+/// (GroupResult::layout_prices, layouts.yaml): the accelerator declares a DMA model on some
+/// connection, or some tensor of the group is not row-major. Elsewhere every layout prices the
+/// same (bits / bandwidth).
+[[nodiscard]] STREAM_API bool layouts_matter(const Workload& group, const hardware::Accelerator& accelerator);
 
 /// Every tensor of the group with a transfer to or from the off-chip core, in order of first
 /// transfer. Empty when the allocation chose no plans.

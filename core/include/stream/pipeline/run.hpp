@@ -24,6 +24,7 @@
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/workload.hpp"
 #include "stream/layout/outcome.hpp"
+#include "stream/layout/prices.hpp"
 #include "stream/mapping/auto_mapping.hpp"
 #include "stream/pipeline/energy.hpp"
 #include "stream/pipeline/estimate_costs.hpp"
@@ -136,6 +137,10 @@ struct GroupResult {
   double cost_time_s = 0;  ///< the cost table (estimate_costs) alone; part of wall_time_s
   std::vector<Attempt> attempts;  ///< in order; the last one is the group's answer
   double results_time_s = 0;      ///< energy and memory accesses after the allocation
+  /// Its tensors' layout prices (layout/prices.hpp, layouts.yaml), computed once it is solved
+  /// where a layout can change a figure (layout::layouts_matter) or the run chooses layouts;
+  /// nullopt elsewhere (no layouts.yaml).
+  std::optional<std::vector<layout::TensorLayoutPrice>> layout_prices;
   /// A conversion group of `--layout choose` (layout/choice.hpp): the tensor it converts; empty
   /// for the workload's own groups.
   std::string converts;
