@@ -1,4 +1,4 @@
-// The blocked options of `--layout choose` (pipeline/layout_candidates.hpp), derived by hand.
+// The blocked options of `--layout choose` (layout/candidates.hpp), derived by hand.
 #include <gtest/gtest.h>
 
 #include <stream/layout/candidates.hpp>

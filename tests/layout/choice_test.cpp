@@ -1,4 +1,4 @@
-// `--layout choose` (pipeline/layout_choice.hpp) with figures derived by hand. The hardware is
+// `--layout choose` (layout/choice.hpp) with figures derived by hand. The hardware is
 // tpu_like_quad_core whose off-chip bus (128 bits/cycle) has dma {burst_bits 256, setup_cycles 10}
 // (no strides: a descriptor per run), bf16 tensors; a box of R runs of b bits costs
 // R x 10 + ceil(R x ceil(b / 256) x 256 / 128) cycles (docs/layout.md, "Pricing a transfer").
@@ -241,7 +241,7 @@ TEST(LayoutChoice, AStridedDmaKeepsTheStridedRead) {
   ASSERT_TRUE(r.solved());
   const auto& k = choice(r, "K");
   // A strided DMA on the off-chip bus can convert too: each conversion once on a core, once on
-  // the DMA (docs/layout.md, "A conversion on the DMA"; ir/layout_copy_test.cpp has the runs).
+  // the DMA (docs/layout.md, "A conversion on the DMA"; copy_test.cpp has the runs).
   ASSERT_EQ(k.options.size(), 5u);
   EXPECT_EQ(k.options[0].transfer_cycles, 592);
   EXPECT_EQ(k.options[1].transfer_cycles, 336);

@@ -1,4 +1,4 @@
-// Copying a tensor between layouts (ir/layout_copy.hpp), every figure derived by hand: list the
+// Copying a tensor between layouts (layout/copy.hpp), every figure derived by hand: list the
 // walked layout's memory dims innermost first with their stride (elements) in the source and in
 // the target; on each side a run is the leading dims whose strides continue contiguously (1, then
 // the product so far), and the dims after it repeat the run, consecutive ones merging where the

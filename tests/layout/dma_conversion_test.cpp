@@ -1,8 +1,8 @@
-// A layout conversion on a strided DMA alone (pipeline/layout_dma_conversion.hpp), priced by hand:
+// A layout conversion on a strided DMA alone (layout/dma_conversion.hpp), priced by hand:
 // K [32, 64] bf16 (32,768 bits) on tpu_like_quad_core whose off-chip bus (128 bits/cycle) has a
 // DMA model with 256-bit bursts and 10 setup cycles; each side of the copy costs D x 10 +
 // ceil(bursts x 256 / 128) cycles (docs/layout.md, "Pricing a transfer"), the runs of each side
-// are ir/layout_copy_test.cpp's.
+// are copy_test.cpp's.
 #include <gtest/gtest.h>
 
 #include <stream/layout/dma_conversion.hpp>

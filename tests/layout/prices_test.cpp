@@ -1,4 +1,4 @@
-// The alternatives' costs of layouts.yaml (pipeline/layout_prices.hpp), derived by hand: X [16, 32]
+// The alternatives' costs of layouts.yaml (layout/prices.hpp), derived by hand: X [16, 32]
 // bf16 -> Relu -> Y, 8 columns per iteration (4 iterations), on tpu_like_quad_core whose off-chip
 // bus has dma {burst_bits 256, setup_cycles 10}; and `stream run` writing the file only where a
 // DMA model is declared.
@@ -119,7 +119,7 @@ TEST(LayoutPrices, StreamRunWritesLayoutsYamlOnlyWithADmaModel) {
   }
   EXPECT_EQ(tensors, (std::set<std::string>{"input", "weights_1", "weights_2", "output"}));
   EXPECT_EQ(doc["conversions"].size(), 0u);
-  // An unknown mode is a bad input (exit 2; tests/pipeline/layout_choice_test.cpp has its message).
+  // An unknown mode is a bad input (exit 2; tests/layout/choice_test.cpp has its message).
   EXPECT_EQ(stream::test::run_stream("run --layout best --out " + base.string(), stream::test::Stderr::Discard).code, 2);
 }
 

@@ -18,7 +18,7 @@ using nlohmann::json;
 namespace {
 
 // Y = rows(X) written in row tiles, Z = cols(Y) read in column tiles, a group each:
-// layout_choice_test's AProducerWritingRowsAndAReaderReadingColumnsConvertBetween, where the
+// tests/layout/choice_test's AProducerWritingRowsAndAReaderReadingColumnsConvertBetween, where the
 // choice prices two conversion groups and schedules three groups again.
 Workload rows_then_columns() {
   auto x = make_tensor("X", DType::bf16, {64, 64}), y = make_tensor("Y", DType::bf16, {64, 64});

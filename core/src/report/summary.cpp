@@ -144,7 +144,7 @@ nlohmann::ordered_json memory_json(const std::vector<pipeline::CoreMemoryUse>& u
   return out;
 }
 
-// `--layout choose` (pipeline/layout_choice.hpp): what changed and the conversions' share of
+// `--layout choose` (layout/choice.hpp): what changed and the conversions' share of
 // latency and energy (percent, like a group's `percentage`): the conversion groups on a core and
 // the conversions on the DMA, which have no group and are listed here. Absent under `--layout
 // fixed`.
