@@ -17,6 +17,7 @@
 #include <stream/report/write.hpp>
 #include <stream/io/file_output.hpp>
 #include <stream/io/utf8.hpp>
+#include <stream/layout/choice.hpp>
 #include <stream/pipeline/mapping_search.hpp>
 #include <stream/mapping/mapping.hpp>
 #include <nlohmann/json.hpp>

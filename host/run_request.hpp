@@ -33,7 +33,7 @@ struct RunRequest {
   std::string constraint_selection;
   int nb_cols_to_use = 0;  ///< 0: the config's, else the default
   /// Data layouts (docs/layout.md): "fixed" keeps the model's and prices them; "choose" picks one
-  /// per tensor and inserts conversions where cheaper (pipeline/layout_choice.hpp).
+  /// per tensor and inserts conversions where cheaper (layout/choice.hpp).
   std::string layout = "fixed";
   /// The ideal-cycle estimates' latency (docs/cost-model.md, "Cost profiles"): "reference" keeps
   /// the reference's rule; "full" bounds it by their memory traffic as well.

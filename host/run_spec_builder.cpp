@@ -4,6 +4,7 @@
 
 #include <stream/allocate/constraint_selection.hpp>
 #include <stream/compat.hpp>
+#include <stream/layout/choice.hpp>
 #include <stream/mapping/mapping.hpp>
 #include <stream/pipeline/run_config.hpp>
 
@@ -51,7 +52,7 @@ void set_mapping(const RunRequest& o, BuiltSpec& built) {
 BuiltSpec build_run_spec(const RunRequest& o, const std::vector<CostBackend>& cost_backends) {
   BuiltSpec built;
   auto& spec = built.spec;
-  spec.layout = pipeline::parse_layout_mode(o.layout, "--layout");
+  spec.layout = layout::parse_layout_mode(o.layout, "--layout");
   spec.cost_profile = pipeline::parse_cost_profile(o.cost_profile, "--cost-profile");
   spec.compat = parse_compat(o.compat, "--compat");
   set_mapping(o, built);

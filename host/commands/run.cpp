@@ -120,7 +120,7 @@ void setup(CLI::App& app, HostContext& ctx) {
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_flag("--inline-timings", opts->inline_timings,
                 "Also write wall and solve times into summary.* and optimization_metrics.yaml (not only timings.*)");
-  // Checked by prepare_run (pipeline::parse_layout_mode), so a bad value is a bad input: exit 2.
+  // Checked by prepare_run (layout::parse_layout_mode), so a bad value is a bad input: exit 2.
   cmd->add_option("--layout", opts->layout,
                   "Data layouts: fixed (default) keeps the model's layouts and prices them; choose picks one per "
                   "tensor by cycles, then energy, inserting conversions (on a core or a strided DMA) where "

@@ -20,7 +20,7 @@ TEST(RunSpecBuilder, TheDefaultsAreTheAutomaticPathsAndStreamRuns) {
   EXPECT_FALSE(built.search.has_value());
   EXPECT_EQ(built.spec.cut_mode, pipeline::CutMode::Auto);
   EXPECT_EQ(built.spec.order, pipeline::WorkloadOrder::ByName);  // scheduled_workload may change it
-  EXPECT_EQ(built.spec.layout, pipeline::LayoutMode::Fixed);
+  EXPECT_EQ(built.spec.layout, stream::layout::LayoutMode::Fixed);
   EXPECT_TRUE(built.spec.memory_fallback);
   EXPECT_TRUE(built.spec.deduplicate);
   EXPECT_FALSE(built.spec.per_layer_check);  // `stream run` turns it on for its hint only
@@ -45,7 +45,7 @@ TEST(RunSpecBuilder, EachOptionLandsInItsField) {
   EXPECT_EQ(s.time_limit_s, 2.5);
   EXPECT_FALSE(s.memory_fallback);
   EXPECT_FALSE(s.deduplicate);
-  EXPECT_EQ(s.layout, pipeline::LayoutMode::Choose);
+  EXPECT_EQ(s.layout, stream::layout::LayoutMode::Choose);
   EXPECT_EQ(s.cost_profile, pipeline::CostProfile::Full);
   EXPECT_EQ(s.compat, stream::Compat::Stream113);
   ASSERT_EQ(s.intra_core_tiling.size(), 1u);

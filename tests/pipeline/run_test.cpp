@@ -67,6 +67,28 @@ TEST(Pipeline, TwoConvAutoTpuQuadCoreIs14344) {
   EXPECT_GT(r.total_energy, 0);
 }
 
+// The run prices a solved group's layouts (layouts.yaml's figures) where a layout can change a
+// figure or the run chooses layouts, and nowhere else: the report writes what the run priced.
+TEST(Pipeline, TheRunPricesLayoutsWhereTheyMatter) {
+  const auto tensors = [](const pipeline::GroupResult& g) {
+    std::vector<std::string> out;
+    for (const auto& p : *g.layout_prices) out.push_back(p.tensor);
+    return out;
+  };
+  // Without a DMA model every layout of the 2-conv's row-major tensors costs the same.
+  EXPECT_FALSE(pipeline::run(test::two_conv(), hw("tpu_like_quad_core.yaml")).groups.at(0).layout_prices);
+  // With one, every tensor moved off chip, in order of first transfer.
+  const auto dma = pipeline::run(test::two_conv(), hw("tpu_like_quad_core_dma.yaml"));
+  ASSERT_TRUE(dma.groups.at(0).layout_prices);
+  EXPECT_EQ(tensors(dma.groups[0]), (std::vector<std::string>{"input", "weights_1", "weights_2", "output"}));
+  // `--layout choose` prices them even where they all cost the same.
+  pipeline::RunSpec choose;
+  choose.layout = layout::LayoutMode::Choose;
+  const auto chosen = pipeline::run(test::two_conv(), hw("tpu_like_quad_core.yaml"), choose);
+  ASSERT_TRUE(chosen.groups.at(0).layout_prices);
+  EXPECT_EQ(chosen.groups[0].layout_prices->size(), 4u);
+}
+
 TEST(Pipeline, TwoConvAutoEyerissSingleCoreIs114999) {
   const auto acc = hw("eyeriss_like_single_core.yaml");
   const auto r = pipeline::run(test::two_conv(), acc);

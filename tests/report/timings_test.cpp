@@ -18,7 +18,7 @@ using nlohmann::json;
 namespace {
 
 // Y = rows(X) written in row tiles, Z = cols(Y) read in column tiles, a group each:
-// layout_choice_test's AProducerWritingRowsAndAReaderReadingColumnsConvertBetween, where the
+// tests/layout/choice_test's AProducerWritingRowsAndAReaderReadingColumnsConvertBetween, where the
 // choice prices two conversion groups and schedules three groups again.
 Workload rows_then_columns() {
   auto x = make_tensor("X", DType::bf16, {64, 64}), y = make_tensor("Y", DType::bf16, {64, 64});
@@ -43,7 +43,7 @@ std::size_t solves_of(const json& attempts) {
 TEST(Timings, LayoutChooseListsBothPassesAndTheConversionPricing) {
   const auto acc = test::tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}");
   pipeline::RunSpec o;
-  o.layout = pipeline::LayoutMode::Choose;
+  o.layout = layout::LayoutMode::Choose;
   o.cut_mode = pipeline::CutMode::PerLayer;
   o.intra_core_tiling = {{"rows", 0, 2}, {"cols", 1, 8}};
   pipeline::RunTimings clocks;

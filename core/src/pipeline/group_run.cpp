@@ -157,6 +157,8 @@ void finish_group(GroupOutcome& out, RunContext& ctx, const std::string& tag) {
   if (g.allocation.solved()) {
     g.energy = group_energy(g.schedule, g.allocation, g.costs, ctx.acc);
     g.memory_accesses = estimate_memory_accesses(g.schedule, g.allocation, ctx.acc);
+    if (ctx.spec.layout == layout::LayoutMode::Choose || layout::layouts_matter(g.workload, ctx.acc))
+      g.layout_prices = layout::layout_prices(g.schedule, g.allocation, ctx.acc);
   }
   out.clocks.results_time_s = seconds_since(tr);
   out.clocks.attempts = g.attempts;

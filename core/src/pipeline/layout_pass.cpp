@@ -6,8 +6,9 @@
 #include <string>
 #include <utility>
 
-#include "layout_rewrite.hpp"
-#include "stream/pipeline/layout_candidates.hpp"
+#include "stream/layout/candidates.hpp"
+#include "stream/layout/choice.hpp"
+#include "stream/layout/rewrite.hpp"
 
 namespace stream::pipeline {
 
@@ -30,15 +31,15 @@ bool reads(const Workload& w, const std::string& tensor) {
 }
 
 // The conversion group's latency and energy into `o` (left unpriced when it has no allocation).
-void price_conversion(const Tensor& t, LayoutOption& o, RunContext& ctx, PricedConversions& priced, GroupPass& first) {
-  const std::string to = converted_name(t.name, o.layout, t.rank());
+void price_conversion(const Tensor& t, layout::LayoutOption& o, RunContext& ctx, PricedConversions& priced, GroupPass& first) {
+  const std::string to = layout::converted_name(t.name, o.layout, t.rank());
   const std::string key = to + " from " + o.written.str(t.rank());
   auto it = priced.find(key);
   if (it == priced.end()) {
     const auto from = make_tensor(t.name, t.dtype, t.shape, o.written);
     // Numbered as the group after the first pass's, as a group of the run would be.
     const int index = static_cast<int>(first.groups.size());
-    GroupOutcome g = run_group({conversion_group(from, o.layout), index, -1, t.name}, ctx, "conversion " + key);
+    GroupOutcome g = run_group({layout::conversion_group(from, o.layout), index, -1, t.name}, ctx, "conversion " + key);
     const double energy = !g.result.allocation.solved() ? -1.0 : g.result.energy.total();
     it = priced.emplace(key, std::make_pair(g.result.allocation.total_latency, energy)).first;
     first.reused += g.reused;
@@ -50,27 +51,22 @@ void price_conversion(const Tensor& t, LayoutOption& o, RunContext& ctx, PricedC
   o.conversion_priced = true;
 }
 
-// Every option priced and the cheapest chosen. A conversion takes cycles (it moves the tensor
-// twice), so a core conversion whose transfers alone do not beat the best option without one
-// cannot win: its group is not run.
-void choose(std::vector<LayoutChoice>& choices, const Tensors& tensors, RunContext& ctx, GroupPass& first) {
+// Every core conversion that could win priced by a run of its group, then the cheapest chosen.
+void choose(std::vector<layout::LayoutChoice>& choices, const Tensors& tensors, RunContext& ctx, GroupPass& first) {
   PricedConversions priced;
   for (auto& c : choices) {
-    std::int64_t plain = c.options.front().total();
-    for (const auto& o : c.options)
-      if (!o.converts()) plain = std::min(plain, o.total());
     for (auto& o : c.options)
-      if (o.conversion == Conversion::Core && o.transfer_cycles < plain) price_conversion(*tensors.at(c.tensor), o, ctx, priced, first);
-    c.chosen = cheapest_option(c.options);
+      if (layout::worth_running(c, o)) price_conversion(*tensors.at(c.tensor), o, ctx, priced, first);
+    c.chosen = layout::cheapest_option(c.options);
   }
 }
 
 // The first pass's groups rewritten, with the core conversion groups inserted.
-std::deque<GroupJob> rewritten_groups(const std::vector<GroupResult>& groups, const std::map<std::string, Rewrite>& rewrites,
-                                      std::vector<const LayoutChoice*> on_core, const Tensors& tensors) {
+std::deque<GroupJob> rewritten_groups(const std::vector<GroupResult>& groups, const std::map<std::string, layout::Rewrite>& rewrites,
+                                      std::vector<const layout::LayoutChoice*> on_core, const Tensors& tensors) {
   std::deque<GroupJob> jobs;
   for (const auto& g : groups) {
-    Workload w = with_tensors(g.workload, rewrites);
+    Workload w = layout::with_tensors(g.workload, rewrites);
     for (auto it = on_core.begin(); it != on_core.end();) {
       const auto& rw = rewrites.at((*it)->tensor);
       if (!reads(w, rw.read->name)) {
@@ -78,7 +74,7 @@ std::deque<GroupJob> rewritten_groups(const std::vector<GroupResult>& groups, co
         continue;
       }
       const auto& from = rw.written ? rw.written : tensors.at((*it)->tensor);
-      jobs.push_back({conversion_group(from, (*it)->chosen_option().layout), 0, -1, (*it)->tensor});
+      jobs.push_back({layout::conversion_group(from, (*it)->chosen_option().layout), 0, -1, (*it)->tensor});
       it = on_core.erase(it);
     }
     jobs.push_back({std::move(w), 0, g.split_from, {}});
@@ -87,9 +83,9 @@ std::deque<GroupJob> rewritten_groups(const std::vector<GroupResult>& groups, co
 }
 
 // A chosen DMA conversion, before the first group reading it.
-DmaConversion dma_conversion(const LayoutChoice& c, const Tensor& t, const std::vector<GroupResult>& groups) {
+layout::DmaConversion dma_conversion(const layout::LayoutChoice& c, const Tensor& t, const std::vector<GroupResult>& groups) {
   const auto& o = c.chosen_option();
-  DmaConversion d{c.tensor, converted_name(c.tensor, o.layout, t.rank()), t.shape, o.written, o.layout, -1, *o.dma};
+  layout::DmaConversion d{c.tensor, layout::converted_name(c.tensor, o.layout, t.rank()), t.shape, o.written, o.layout, -1, *o.dma};
   for (const auto& g : groups)
     if (reads(g.workload, d.to)) {
       d.before_group = g.index;
@@ -114,16 +110,16 @@ void carry_first_pass(RunTimings& second, RunTimings first) {
 }
 
 // The first pass's groups again (fused groups unchanged) with the chosen layouts.
-LayoutPass second_pass(GroupPass first, std::vector<LayoutChoice> choices, const Tensors& tensors, RunContext& ctx) {
+LayoutPass second_pass(GroupPass first, std::vector<layout::LayoutChoice> choices, const Tensors& tensors, RunContext& ctx) {
   const auto t0 = layout_clock::now();
-  std::map<std::string, Rewrite> rewrites;
-  std::vector<const LayoutChoice*> on_core, on_dma;
+  std::map<std::string, layout::Rewrite> rewrites;
+  std::vector<const layout::LayoutChoice*> on_core, on_dma;
   for (const auto& c : choices) {
-    const auto rw = rewrite_of(tensors.at(c.tensor), c);
+    const auto rw = layout::rewrite_of(tensors.at(c.tensor), c);
     if (!rw.written && !rw.read) continue;
     rewrites[c.tensor] = rw;
-    if (c.chosen_option().conversion == Conversion::Core) on_core.push_back(&c);
-    if (c.chosen_option().conversion == Conversion::Dma) on_dma.push_back(&c);
+    if (c.chosen_option().conversion == layout::Conversion::Core) on_core.push_back(&c);
+    if (c.chosen_option().conversion == layout::Conversion::Dma) on_dma.push_back(&c);
   }
   auto jobs = rewritten_groups(first.groups, rewrites, std::move(on_core), tensors);
   first.timings.layout_choice_time_s += layout_seconds(t0);
@@ -140,13 +136,15 @@ LayoutPass second_pass(GroupPass first, std::vector<LayoutChoice> choices, const
 
 LayoutPass choose_layouts(GroupPass first, RunContext& ctx) {
   const auto t0 = layout_clock::now();
-  auto choices = layout_candidates(first.groups, ctx.acc);
+  std::vector<layout::ScheduledGroup> scheduled;
+  for (const auto& g : first.groups) scheduled.push_back({g.workload, g.tiled, g.schedule, g.allocation});
+  auto choices = layout::layout_candidates(scheduled, ctx.acc);
   Tensors tensors;
   for (const auto& g : first.groups)
     for (const auto& t : g.workload.tensors()) tensors.emplace(t->name, t);
   first.timings.layout_choice_time_s += layout_seconds(t0);
   choose(choices, tensors, ctx, first);
-  if (std::any_of(choices.begin(), choices.end(), [](const LayoutChoice& c) { return c.changes(); }))
+  if (std::any_of(choices.begin(), choices.end(), [](const layout::LayoutChoice& c) { return c.changes(); }))
     return second_pass(std::move(first), std::move(choices), tensors, ctx);
   return {std::move(first), std::move(choices), 0, {}};
 }

@@ -60,10 +60,7 @@ RunResult fold(LayoutPass done, const RunSpec& spec) {
   check_finite(r.edp, "run's energy-delay product", "the run");
   r.reused_allocations = done.pass.reused;
   r.cast = spec.cast;
-  r.layout = spec.layout;
-  r.layout_choices = std::move(done.choices);
-  r.first_pass_latency = done.first_pass_latency;
-  r.dma_conversions = std::move(done.dma_conversions);
+  r.layout = {spec.layout, std::move(done.choices), done.first_pass_latency, std::move(done.dma_conversions)};
   return r;
 }
 
@@ -96,7 +93,7 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
   const double grouping_s = run_seconds(t0);
   GroupPass first = run_groups(std::move(jobs), ctx);
   first.timings.grouping_time_s += grouping_s;
-  const bool choose = spec.layout == LayoutMode::Choose && !spec.costs_only &&
+  const bool choose = spec.layout == layout::LayoutMode::Choose && !spec.costs_only &&
                       std::all_of(first.groups.begin(), first.groups.end(), [](const GroupResult& g) { return g.allocation.solved(); }) &&
                       !first.groups.empty();
   LayoutPass done = choose ? choose_layouts(std::move(first), ctx) : LayoutPass{std::move(first), {}, 0, {}};

@@ -2,32 +2,25 @@
 
 #include <algorithm>
 
-#include "stream/pipeline/layout_prices.hpp"
+#include "stream/layout/prices.hpp"
 #include "stream/yaml/yaml_text.hpp"
 
 namespace stream::report {
 
-bool layouts_matter(const pipeline::GroupResult& g, const hardware::Accelerator& acc) {
-  const bool dma = std::any_of(acc.connectivity.begin(), acc.connectivity.end(), [](const auto& c) { return c.dma.has_value(); });
-  if (dma) return true;
-  const auto& ts = g.workload.tensors();
-  return std::any_of(ts.begin(), ts.end(), [](const auto& t) { return !t->layout.is_row_major(t->rank()); });
-}
-
 namespace {
 
 // The run's choice for a tensor of the group: by its name, or as the tensor a conversion wrote.
-const pipeline::LayoutChoice* choice_of(const pipeline::RunResult& r, const std::string& tensor) {
-  for (const auto& c : r.layout_choices) {
+const layout::LayoutChoice* choice_of(const pipeline::RunResult& r, const std::string& tensor) {
+  for (const auto& c : r.layout.choices) {
     if (c.tensor == tensor) return &c;
     const auto& o = c.chosen_option();
-    if (o.converts() && pipeline::converted_name(c.tensor, o.layout, c.shape.size()) == tensor) return &c;
+    if (o.converts() && layout::converted_name(c.tensor, o.layout, c.shape.size()) == tensor) return &c;
   }
   return nullptr;
 }
 
 // A DMA conversion's two sides: runs, descriptors and cycles of the read and of the write.
-void dma_sides_yaml(yamlx::YamlText& out, const pipeline::DmaConversionCost& d, const hardware::Accelerator& acc) {
+void dma_sides_yaml(yamlx::YamlText& out, const layout::DmaConversionCost& d, const hardware::Accelerator& acc) {
   out << YAML::Key << "dma_link" << YAML::Value << acc.link_name(d.link);
   auto side = [&](const char* key, const auto& cost) {
     out << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginMap;
@@ -40,14 +33,14 @@ void dma_sides_yaml(yamlx::YamlText& out, const pipeline::DmaConversionCost& d, 
   side("write", d.write);
 }
 
-void option_yaml(yamlx::YamlText& out, const pipeline::LayoutOption& o, std::size_t rank, const hardware::Accelerator& acc) {
+void option_yaml(yamlx::YamlText& out, const layout::LayoutOption& o, std::size_t rank, const hardware::Accelerator& acc) {
   out << YAML::Flow << YAML::BeginMap;
   out << YAML::Key << "from" << YAML::Value << o.from;
   out << YAML::Key << "layout" << YAML::Value << o.layout.str(rank);
   out << YAML::Key << "transfer_cycles" << YAML::Value << o.transfer_cycles;
   out << YAML::Key << "transfer_energy" << YAML::Value << o.transfer_energy;
   if (o.converts()) {
-    out << YAML::Key << "conversion" << YAML::Value << pipeline::name(o.conversion);
+    out << YAML::Key << "conversion" << YAML::Value << layout::name(o.conversion);
     out << YAML::Key << "written" << YAML::Value << o.written.str(rank);
     if (o.dma) dma_sides_yaml(out, *o.dma, acc);
   }
@@ -64,23 +57,23 @@ void option_yaml(yamlx::YamlText& out, const pipeline::LayoutOption& o, std::siz
   out << YAML::EndMap;
 }
 
-void options_yaml(yamlx::YamlText& out, const pipeline::LayoutChoice& c, const hardware::Accelerator& acc) {
+void options_yaml(yamlx::YamlText& out, const layout::LayoutChoice& c, const hardware::Accelerator& acc) {
   out << YAML::Key << "options" << YAML::Value << YAML::BeginSeq;
   for (const auto& o : c.options) option_yaml(out, o, c.shape.size(), acc);
   out << YAML::EndSeq;
 }
 
 // "reader scores", "reader scores (conversion)" (on a core), "reader scores (DMA conversion)".
-std::string chosen_text(const pipeline::LayoutOption& o) {
+std::string chosen_text(const layout::LayoutOption& o) {
   switch (o.conversion) {
-    case pipeline::Conversion::Core: return o.from + " (conversion)";
-    case pipeline::Conversion::Dma: return o.from + " (DMA conversion)";
-    case pipeline::Conversion::None: break;
+    case layout::Conversion::Core: return o.from + " (conversion)";
+    case layout::Conversion::Dma: return o.from + " (DMA conversion)";
+    case layout::Conversion::None: break;
   }
   return o.from;
 }
 
-void tensor_yaml(yamlx::YamlText& out, const pipeline::TensorLayoutPrice& p, const pipeline::LayoutChoice* choice,
+void tensor_yaml(yamlx::YamlText& out, const layout::TensorLayoutPrice& p, const layout::LayoutChoice* choice,
                  const hardware::Accelerator& acc) {
   const std::size_t rank = p.shape.size();
   out << YAML::BeginMap;
@@ -111,14 +104,14 @@ void tensor_yaml(yamlx::YamlText& out, const pipeline::TensorLayoutPrice& p, con
 
 // The run's conversions (groups on a core, then those on the DMA) whose input or output this
 // group moves, with their cost.
-void conversions_yaml(yamlx::YamlText& out, const pipeline::RunResult& r, const std::vector<pipeline::TensorLayoutPrice>& prices,
+void conversions_yaml(yamlx::YamlText& out, const pipeline::RunResult& r, const std::vector<layout::TensorLayoutPrice>& prices,
                       const hardware::Accelerator& acc) {
   auto moved = [&](const std::string& a, const std::string& b) {
     return std::any_of(prices.begin(), prices.end(), [&](const auto& p) { return p.tensor == a || p.tensor == b; });
   };
   auto head = [&](const std::string& tensor, const std::string& to, const std::string& layout, const char* engine) {
     out << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "node" << YAML::Value << pipeline::conversion_node_name(tensor);
+    out << YAML::Key << "node" << YAML::Value << layout::conversion_node_name(tensor);
     out << YAML::Key << "engine" << YAML::Value << engine;
     out << YAML::Key << "tensor" << YAML::Value << tensor;
     out << YAML::Key << "to" << YAML::Value << to;
@@ -130,7 +123,7 @@ void conversions_yaml(yamlx::YamlText& out, const pipeline::RunResult& r, const 
     const auto* c = choice_of(r, g.converts);
     if (c == nullptr) continue;
     const auto& o = c->chosen_option();
-    const std::string to = pipeline::converted_name(c->tensor, o.layout, c->shape.size());
+    const std::string to = layout::converted_name(c->tensor, o.layout, c->shape.size());
     if (!moved(to, c->tensor)) continue;
     head(c->tensor, to, o.layout.str(c->shape.size()), "core");
     out << YAML::Key << "group" << YAML::Value << g.index;
@@ -138,7 +131,7 @@ void conversions_yaml(yamlx::YamlText& out, const pipeline::RunResult& r, const 
     out << YAML::Key << "energy" << YAML::Value << g.energy.total();
     out << YAML::EndMap;
   }
-  for (const auto& d : r.dma_conversions) {
+  for (const auto& d : r.layout.dma_conversions) {
     if (!moved(d.to, d.tensor)) continue;
     head(d.tensor, d.to, d.layout.str(d.shape.size()), "dma");
     out << YAML::Key << "before_group" << YAML::Value << d.before_group;
@@ -153,14 +146,15 @@ void conversions_yaml(yamlx::YamlText& out, const pipeline::RunResult& r, const 
 }  // namespace
 
 std::string layouts_yaml(const pipeline::RunResult& r, const pipeline::GroupResult& g, const hardware::Accelerator& acc) {
-  const auto prices = pipeline::layout_prices(g.schedule, g.allocation, acc);
+  static const std::vector<layout::TensorLayoutPrice> kNone;
+  const auto& prices = g.layout_prices ? *g.layout_prices : kNone;  // priced by the run
   yamlx::YamlText out;
   out << YAML::BeginMap;
-  out << YAML::Key << "layout_mode" << YAML::Value << pipeline::name(r.layout);
+  out << YAML::Key << "layout_mode" << YAML::Value << layout::name(r.layout.mode);
   out << YAML::Key << "tensors" << YAML::Value << YAML::BeginSeq;
   for (const auto& p : prices) tensor_yaml(out, p, choice_of(r, p.tensor), acc);
   out << YAML::EndSeq;
-  if (r.layout == pipeline::LayoutMode::Fixed)
+  if (r.layout.mode == layout::LayoutMode::Fixed)
     out << YAML::Key << "conversions" << YAML::Value << YAML::Flow << std::vector<std::string>{};
   else
     conversions_yaml(out, r, prices, acc);

@@ -144,7 +144,7 @@ nlohmann::ordered_json memory_json(const std::vector<pipeline::CoreMemoryUse>& u
   return out;
 }
 
-// `--layout choose` (pipeline/layout_choice.hpp): what changed and the conversions' share of
+// `--layout choose` (layout/choice.hpp): what changed and the conversions' share of
 // latency and energy (percent, like a group's `percentage`): the conversion groups on a core and
 // the conversions on the DMA, which have no group and are listed here. Absent under `--layout
 // fixed`.
@@ -155,14 +155,14 @@ struct LayoutFigures {
 };
 LayoutFigures layout_figures(const pipeline::RunResult& r) {
   LayoutFigures f;
-  for (const auto& c : r.layout_choices) f.changed += c.changes() ? 1 : 0;
+  for (const auto& c : r.layout.choices) f.changed += c.changes() ? 1 : 0;
   for (const auto& g : r.groups)
     if (!g.converts.empty()) {
       ++f.conversions;
       f.conversion_latency += g.allocation.total_latency;
       f.conversion_energy += g.energy.total();
     }
-  for (const auto& d : r.dma_conversions) {
+  for (const auto& d : r.layout.dma_conversions) {
     ++f.conversions;
     f.conversion_latency += d.cost.cycles;
     f.conversion_energy += d.cost.energy;
@@ -171,21 +171,21 @@ LayoutFigures layout_figures(const pipeline::RunResult& r) {
 }
 double energy_share(const pipeline::RunResult& r, double e) { return r.total_energy == 0 ? 0.0 : round2(100.0 * e / r.total_energy); }
 void layouts_yaml_block(yamlx::YamlText& out, const pipeline::RunResult& r) {
-  if (r.layout != pipeline::LayoutMode::Choose) return;
+  if (r.layout.mode != layout::LayoutMode::Choose) return;
   const auto f = layout_figures(r);
   out << YAML::Key << "layouts" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "mode" << YAML::Value << "choose";
   out << YAML::Key << "changed_tensors" << YAML::Value << f.changed;
   out << YAML::Key << "conversions" << YAML::Value << f.conversions;
-  out << YAML::Key << "first_pass_latency" << YAML::Value << (f.changed > 0 ? r.first_pass_latency : r.total_latency);
+  out << YAML::Key << "first_pass_latency" << YAML::Value << (f.changed > 0 ? r.layout.first_pass_latency : r.total_latency);
   out << YAML::Key << "layout_conversion_latency" << YAML::Value << f.conversion_latency;
   out << YAML::Key << "layout_conversion_latency_share" << YAML::Value << yamlx::Shortest{share(r, f.conversion_latency)};
   out << YAML::Key << "layout_conversion_energy" << YAML::Value << f.conversion_energy;
   out << YAML::Key << "layout_conversion_energy_share" << YAML::Value << yamlx::Shortest{energy_share(r, f.conversion_energy)};
   out << YAML::Key << "dma_conversions" << YAML::Value << YAML::BeginSeq;
-  for (const auto& d : r.dma_conversions) {
+  for (const auto& d : r.layout.dma_conversions) {
     out << YAML::Flow << YAML::BeginMap;
-    out << YAML::Key << "node" << YAML::Value << pipeline::conversion_node_name(d.tensor);
+    out << YAML::Key << "node" << YAML::Value << layout::conversion_node_name(d.tensor);
     out << YAML::Key << "tensor" << YAML::Value << d.tensor;
     out << YAML::Key << "to" << YAML::Value << d.to;
     out << YAML::Key << "layout" << YAML::Value << d.layout.str(d.shape.size());
@@ -200,8 +200,8 @@ void layouts_yaml_block(yamlx::YamlText& out, const pipeline::RunResult& r) {
 }
 nlohmann::ordered_json dma_conversions_json(const pipeline::RunResult& r) {
   auto out = nlohmann::ordered_json::array();
-  for (const auto& d : r.dma_conversions)
-    out.push_back({{"node", pipeline::conversion_node_name(d.tensor)},
+  for (const auto& d : r.layout.dma_conversions)
+    out.push_back({{"node", layout::conversion_node_name(d.tensor)},
                    {"tensor", d.tensor},
                    {"to", d.to},
                    {"layout", d.layout.str(d.shape.size())},
@@ -216,7 +216,7 @@ nlohmann::ordered_json layouts_json_block(const pipeline::RunResult& r) {
   return {{"mode", "choose"},
           {"changed_tensors", f.changed},
           {"conversions", f.conversions},
-          {"first_pass_latency", f.changed > 0 ? r.first_pass_latency : r.total_latency},
+          {"first_pass_latency", f.changed > 0 ? r.layout.first_pass_latency : r.total_latency},
           {"layout_conversion_latency", f.conversion_latency},
           {"layout_conversion_latency_share", share(r, f.conversion_latency)},
           {"layout_conversion_energy", f.conversion_energy},
@@ -285,7 +285,7 @@ std::string summary_json(const pipeline::RunResult& r, const pipeline::RunTiming
   const auto fallbacks = cost_fallbacks(r);
   j["costs"] = costs_json(fallbacks);
   if (!fallbacks.fallbacks.empty()) j["estimate_reasons"] = reasons_json(fallbacks);
-  if (r.layout == pipeline::LayoutMode::Choose) j["layouts"] = layouts_json_block(r);
+  if (r.layout.mode == layout::LayoutMode::Choose) j["layouts"] = layouts_json_block(r);
   if (metrics) {
     j["mac_spatial_utilization"] = metrics->mac_spatial_utilization;
     j["end_to_end_mac_utilization"] = opt_json(metrics->end_to_end_mac_utilization);

@@ -133,7 +133,7 @@ Json timings(const pipeline::RunResult& r, const pipeline::RunTimings& t) {
   Json runs = Json::array(), checks = Json::array();
   for (const auto& s : t.superseded_runs)
     (s.pass == pipeline::kPerLayerCheck ? checks : runs).push_back(group_run_json({{"pass", s.pass}, {"name", s.name}}, s.run));
-  if (r.layout == pipeline::LayoutMode::Choose) j["layout_passes"] = runs;
+  if (r.layout.mode == layout::LayoutMode::Choose) j["layout_passes"] = runs;
   if (!checks.empty()) j["per_layer_checks"] = checks;  // `stream run`'s hint (RunSpec::per_layer_check)
   return j;
 }

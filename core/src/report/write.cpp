@@ -66,7 +66,7 @@ void write_results(const pipeline::RunResult& r, const pipeline::RunTimings& tim
       write(gd / "steady_state_trace.json", steady_state_trace_json(g, acc));
       write(gd / "schedule.svg", schedule_svg(g, acc));
       write(gd / "memory_accesses.yaml", memory_accesses_yaml(g));
-      if (layouts_matter(g, acc) || r.layout == pipeline::LayoutMode::Choose) write(gd / "layouts.yaml", layouts_yaml(r, g, acc));
+      if (g.layout_prices) write(gd / "layouts.yaml", layouts_yaml(r, g, acc));  // where the run priced layouts
     }
   }
   write(dir / "report.html", report_html(r, acc, summary));

@@ -29,7 +29,8 @@
 #include "stream/mapping/auto_mapping.hpp"
 #include "stream/pipeline/energy.hpp"
 #include "stream/pipeline/estimate_costs.hpp"
-#include "stream/pipeline/layout_choice.hpp"
+#include "stream/layout/outcome.hpp"
+#include "stream/layout/prices.hpp"
 #include "stream/pipeline/memory_accesses.hpp"
 #include "stream/pipeline/attempt.hpp"
 #include "stream/pipeline/run_env.hpp"
@@ -55,24 +56,16 @@ struct GroupResult {
   int split_from = -1;
   double fill_fraction = mapping::kDefaultFillFraction;       ///< the capacity tiler's fill fraction of the final mapping
   std::vector<Attempt> attempts;  ///< in order; the last one is the group's answer (clocks: RunTimings)
-  /// A conversion group of `--layout choose` (layout_choice.hpp): the tensor it converts; empty
+  /// Its tensors' layout prices (layout/prices.hpp, layouts.yaml), computed once it is solved
+  /// where a layout can change a figure (layout::layouts_matter) or the run chooses layouts;
+  /// nullopt elsewhere (no layouts.yaml).
+  std::optional<std::vector<layout::TensorLayoutPrice>> layout_prices;
+  /// A conversion group of `--layout choose` (layout/choice.hpp): the tensor it converts; empty
   /// for the workload's own groups.
   std::string converts;
   /// RunSpec::per_layer_check: the latency of the group's nodes as one group per layer, when
   /// lower than the group's own; -1 otherwise (not checked, not lower, or a part infeasible).
   std::int64_t per_layer_latency = -1;
-};
-
-/// A layout conversion done by a strided DMA alone (`--layout choose`, layout_dma_conversion.hpp):
-/// it has no group; its cycles and energy add to the run's totals.
-struct DmaConversion {
-  std::string tensor;  ///< the tensor it reads
-  std::string to;      ///< the tensor it writes, `<tensor>_as_<order>`
-  std::vector<std::int64_t> shape;
-  Layout from;            ///< the layout it reads
-  Layout layout;          ///< the layout it writes
-  int before_group = -1;  ///< the first group reading `to`: the conversion runs just before it
-  DmaConversionCost cost;
 };
 
 struct STREAM_API RunResult {
@@ -82,14 +75,10 @@ struct STREAM_API RunResult {
   double edp = 0;                  ///< pJ x cycles
   std::size_t reused_allocations = 0;  ///< allocations deduplication reused (any pass, any attempt)
   WorkloadCast cast;  ///< RunSpec::cast, for the summary
-  LayoutMode layout = LayoutMode::Fixed;  ///< the run's layout mode
-  /// `--layout choose`: every tensor moved off chip with its options and choice (the first
-  /// pass's figures); empty under Fixed.
-  std::vector<LayoutChoice> layout_choices;
-  std::int64_t first_pass_latency = 0;  ///< `--layout choose`: the total latency with the model's layouts
-  /// `--layout choose`: the conversions done by the DMA alone, in order (their cycles and energy
-  /// are in total_latency and total_energy, in no group's).
-  std::vector<DmaConversion> dma_conversions;
+  /// The layout mode, and under `--layout choose` the options, the choice, the first pass's
+  /// latency and the DMA conversions (whose cycles and energy are in total_latency and
+  /// total_energy, in no group's).
+  layout::LayoutOutcome layout;
   [[nodiscard]] bool solved() const;  ///< every group optimal (or time-limited with a solution)
 };
 

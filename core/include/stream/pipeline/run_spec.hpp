@@ -19,7 +19,7 @@
 #include "stream/mapping/auto_mapping.hpp"
 #include "stream/mapping/mapping.hpp"
 #include "stream/pipeline/estimate_costs.hpp"
-#include "stream/pipeline/layout_choice.hpp"
+#include "stream/layout/choice.hpp"
 #include "stream/schedule/steady_state.hpp"
 
 namespace stream::pipeline {
@@ -75,9 +75,9 @@ struct RunSpec {
   /// (the MILP's whole input) reuses that group's optimal allocation instead of solving again;
   /// every result file is the same as without it (`stream run --no-dedup` turns it off).
   bool deduplicate = true;
-  /// Data layouts (layout_choice.hpp): Fixed keeps the model's and prices them; Choose picks one
+  /// Data layouts (layout/choice.hpp): Fixed keeps the model's and prices them; Choose picks one
   /// per tensor, inserting conversion groups where cheaper, and schedules the groups again.
-  LayoutMode layout = LayoutMode::Fixed;
+  layout::LayoutMode layout = layout::LayoutMode::Fixed;
   /// The latency of the ideal-cycle estimates (estimate_costs.hpp; docs/cost-model.md): the
   /// reference's rule, or also bounded by their memory traffic (`stream run --cost-profile full`).
   CostProfile cost_profile = CostProfile::Reference;

@@ -1,11 +1,13 @@
 // group_<i>/layouts.yaml: every tensor the group moves to or from off-chip memory, its layout,
-// the alternatives' costs (pipeline/layout_prices.hpp), which option `--layout choose` chose with
-// the options' first-pass costs (pipeline/layout_choice.hpp), and the conversions inserted
-// (under `--layout fixed`, which keeps the model's layouts and prices them, none).
+// the alternatives' costs (layout/prices.hpp), which option `--layout choose` chose with the
+// options' first-pass costs (layout/choice.hpp), and the conversions inserted (under `--layout
+// fixed`, which keeps the model's layouts and prices them, none). Every figure is the run's
+// (GroupResult::layout_prices, RunResult::layout): nothing is priced while writing.
 //
-// Written only where a layout can change a figure: the accelerator declares a DMA model on some
-// connection, some tensor of the group is not row-major, or the run chose layouts. Elsewhere every
-// layout prices the same (bits / bandwidth), and the result directory is what it was before
+// Written for the groups the run priced (GroupResult::layout_prices set): where a layout can
+// change a figure (layout::layouts_matter: the accelerator declares a DMA model on some
+// connection, or some tensor of the group is not row-major) or the run chose layouts. Elsewhere
+// every layout prices the same (bits / bandwidth), and the result directory is what it was before
 // layouts existed.
 #pragma once
 
@@ -17,9 +19,7 @@
 
 namespace stream::report {
 
-/// True when layouts.yaml is written for `group` on `accelerator` (see above).
-[[nodiscard]] STREAM_API bool layouts_matter(const pipeline::GroupResult& group, const hardware::Accelerator& accelerator);
-
+/// The group's layouts.yaml (empty `tensors` when the run did not price the group).
 [[nodiscard]] STREAM_API std::string layouts_yaml(const pipeline::RunResult& run, const pipeline::GroupResult& group,
                                                  const hardware::Accelerator& accelerator);
 

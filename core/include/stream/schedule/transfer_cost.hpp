@@ -10,7 +10,7 @@
 //                         words = ceil(K x burst_bits / bw), cycles = D x setup_cycles + words
 // The plan's latency is the slowest link's cycles; without any DMA model on the plan's links the
 // plan is left exactly as routing priced it (ceil(bits / slowest bandwidth)). Energy per link is
-// words x unit_energy_cost + D x setup_energy (pipeline/energy.hpp).
+// words x unit_energy_cost + D x setup_energy (transfer_energy.hpp).
 #pragma once
 
 #include <cstdint>

@@ -1,11 +1,11 @@
-#include "stream/pipeline/layout_choice.hpp"
+#include "stream/layout/choice.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "stream/error.hpp"
 
-namespace stream::pipeline {
+namespace stream::layout {
 
 const char* name(LayoutMode mode) { return mode == LayoutMode::Choose ? "choose" : "fixed"; }
 
@@ -45,6 +45,14 @@ std::size_t cheapest_option(const std::vector<LayoutOption>& options) {
   return best;
 }
 
+bool worth_running(const LayoutChoice& choice, const LayoutOption& option) {
+  if (option.conversion != Conversion::Core) return false;
+  std::int64_t plain = choice.options.front().total();
+  for (const auto& o : choice.options)
+    if (!o.converts()) plain = std::min(plain, o.total());
+  return option.transfer_cycles < plain;
+}
+
 std::string converted_name(const std::string& tensor, const Layout& layout, std::size_t rank) {
   std::string s = tensor + "_as";
   for (int a : layout.order_for(rank)) s += "_" + std::to_string(a);
@@ -54,4 +62,4 @@ std::string converted_name(const std::string& tensor, const Layout& layout, std:
 
 std::string conversion_node_name(const std::string& tensor) { return "convert_" + tensor; }
 
-}  // namespace stream::pipeline
+}  // namespace stream::layout

@@ -24,7 +24,7 @@
 #include "stream/ir/layout.hpp"
 #include "stream/ir/layout_runs.hpp"
 
-namespace stream {
+namespace stream::layout {
 
 /// The read of the source and the write of the target, as runs (one piece each).
 struct CopyRuns {
@@ -39,4 +39,4 @@ struct CopyRuns {
 [[nodiscard]] STREAM_API std::optional<CopyRuns> copy_runs(const Layout& from, const Layout& to,
                                                           const std::vector<std::int64_t>& shape, bool walk_target);
 
-}  // namespace stream
+}  // namespace stream::layout

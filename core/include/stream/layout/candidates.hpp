@@ -1,4 +1,4 @@
-// The options of `--layout choose` (layout_choice.hpp), gathered from a first pass's groups.
+// The options of `--layout choose` (choice.hpp), gathered from a first pass's groups.
 //
 // A node's preferred order of a tensor is the order in which its affine map walks the tensor's
 // axes under the tiling: the node's loops are walked with the tiled dims (those a steady-state
@@ -6,7 +6,7 @@
 // (d0 outermost); an axis is placed by the innermost walked loop its expression uses (loops of
 // extent 1 do not count), and axes placed alike keep the model's order. The innermost axis is the
 // one the innermost loop steps, so the node reads (or writes) along memory. For the readers of a
-// column tile this is the box's order of layout_prices.hpp (the tiled axis outermost); for a
+// column tile this is the box's order of prices.hpp (the tiled axis outermost); for a
 // matmul reading K transposed it puts K's reduction axis innermost or outermost as its loops do.
 //
 // A tensor's options, in order: the layouts without a conversion (a computed tensor: the model's,
@@ -23,10 +23,23 @@
 #include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/layout.hpp"
-#include "stream/pipeline/layout_choice.hpp"
-#include "stream/pipeline/run.hpp"
+#include "stream/allocate/allocation_milp.hpp"
+#include "stream/ir/workload.hpp"
+#include "stream/layout/choice.hpp"
+#include "stream/schedule/steady_state.hpp"
+#include "stream/tiling/tiled_group.hpp"
 
-namespace stream::pipeline {
+namespace stream::layout {
+
+/// What the options are gathered from, per group of a first pass: its workload, its tiling, its
+/// schedule and allocation (the run's groups, viewed without the run's other figures, so that the
+/// layout model does not depend on the pipeline that runs it).
+struct ScheduledGroup {
+  const Workload& workload;
+  const tiling::TiledGroup& tiled;
+  const schedule::SteadyState& schedule;
+  const allocate::Allocation& allocation;
+};
 
 /// The order node `node` of `group` walks `tensor` in under `tiled` (the group's one-iteration
 /// tiling, same node indices); row-major is returned as the empty order.
@@ -43,7 +56,7 @@ namespace stream::pipeline {
 /// Every tensor some solved group moves to or from the off-chip core, in order of first transfer,
 /// with its options priced by their transfer cycles (conversion costs are the caller's: they need
 /// a run of the conversion group). Graph outputs get the model's option only.
-[[nodiscard]] std::vector<LayoutChoice> layout_candidates(const std::vector<GroupResult>& groups,
+[[nodiscard]] std::vector<LayoutChoice> layout_candidates(const std::vector<ScheduledGroup>& groups,
                                                                      const hardware::Accelerator& accelerator);
 
-}  // namespace stream::pipeline
+}  // namespace stream::layout

@@ -1,4 +1,4 @@
-// The second pass of `--layout choose` (layout_choice.hpp): the first pass's groups with the
+// The second pass of `--layout choose` (choice.hpp): the first pass's groups with the
 // chosen layouts, and the conversion groups.
 //
 // A tensor whose chosen option needs no conversion takes its layout everywhere (its producer's
@@ -8,16 +8,16 @@
 // conversion on a core is a group of its own: an in-edge of the tensor, one conversion node (an
 // identity copy of type kLayoutConversionType whose output has the chosen layout) and an out-edge,
 // so it is scheduled, costed and reported like any group and the readers' fused groups keep their
-// shape. A conversion on the DMA has no group (RunResult::dma_conversions).
+// shape. A conversion on the DMA has no group (LayoutOutcome::dma_conversions, outcome.hpp).
 #pragma once
 
 #include <map>
 #include <string>
 
 #include "stream/ir/workload.hpp"
-#include "stream/pipeline/layout_choice.hpp"
+#include "stream/layout/choice.hpp"
 
-namespace stream::pipeline {
+namespace stream::layout {
 
 /// The conversion group turning `from` (in its layout) into `to`.
 [[nodiscard]] Workload conversion_group(const TensorPtr& from, const Layout& to);
@@ -36,4 +36,4 @@ struct Rewrite {
 /// group some computation node of which writes the tensor, by `read` elsewhere.
 [[nodiscard]] Workload with_tensors(const Workload& group, const std::map<std::string, Rewrite>& rewrites);
 
-}  // namespace stream::pipeline
+}  // namespace stream::layout

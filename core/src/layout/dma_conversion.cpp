@@ -1,11 +1,11 @@
-#include "stream/pipeline/layout_dma_conversion.hpp"
+#include "stream/layout/dma_conversion.hpp"
 
 #include "stream/ir/checked.hpp"
-#include "stream/ir/layout_copy.hpp"
-#include "stream/pipeline/energy.hpp"
+#include "stream/layout/copy.hpp"
 #include "stream/schedule/transfer_cost.hpp"
+#include "stream/schedule/transfer_energy.hpp"
 
-namespace stream::pipeline {
+namespace stream::layout {
 
 namespace {
 
@@ -47,12 +47,12 @@ std::optional<DmaConversionCost> dma_conversion_cost(const hardware::Accelerator
       c.read = schedule::link_cost(link, dma, bits, runs.read, element_bits);
       c.write = schedule::link_cost(link, dma, bits, runs.write, element_bits);
       c.cycles = c.read.cycles + c.write.cycles;
-      c.energy = dma_link_energy(link, c.read) + dma_link_energy(link, c.write);
-      add_offchip_energy(c.energy, acc, static_cast<double>(bits), true, true, 1);
+      c.energy = schedule::dma_link_energy(link, c.read) + schedule::dma_link_energy(link, c.write);
+      schedule::add_offchip_energy(c.energy, acc, static_cast<double>(bits), true, true, 1);
       if (!best || cheaper(c, *best)) best = c;
     }
   }
   return best;
 }
 
-}  // namespace stream::pipeline
+}  // namespace stream::layout

@@ -1,4 +1,4 @@
-// The alternatives' costs of layouts.yaml (pipeline/layout_prices.hpp), derived by hand: X [16, 32]
+// The alternatives' costs of layouts.yaml (layout/prices.hpp), derived by hand: X [16, 32]
 // bf16 -> Relu -> Y, 8 columns per iteration (4 iterations), on tpu_like_quad_core whose off-chip
 // bus has dma {burst_bits 256, setup_cycles 10}; and `stream run` writing the file only where a
 // DMA model is declared.
@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include <stream/hardware/accelerator_reader.hpp>
-#include <stream/pipeline/layout_prices.hpp>
+#include <stream/layout/prices.hpp>
 #include <stream/schedule/steady_state.hpp>
 #include <stream/tiling/tiled_group.hpp>
 
@@ -52,7 +52,7 @@ allocate::Allocation first_plans(const schedule::SteadyState& ss) {
 TEST(LayoutPrices, TheReadersOrderMakesAColumnTileOneRun) {
   const auto acc = tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}");
   const auto ss = relu_columns(acc);
-  const auto prices = pipeline::layout_prices(ss, first_plans(ss), acc);
+  const auto prices = layout::layout_prices(ss, first_plans(ss), acc);
   ASSERT_EQ(prices.size(), 2u);
   // X: row-major, the [16, 8] box is 16 runs (16 x 10 + 32 = 192 cycles) per iteration, 4
   // iterations; the relu's order puts the tiled columns outermost, (1,0): one run, 10 + 16.
@@ -88,7 +88,7 @@ TEST(LayoutPrices, AWholeTensorBoxHasOneCandidate) {
   m.nodes.resize(w.size());
   m.nodes[1] = {{0}, {}};
   const auto ss = schedule::add_iteration_spaces(schedule::add_transfers(tiling::tile(w, m), acc));
-  const auto prices = pipeline::layout_prices(ss, first_plans(ss), acc);
+  const auto prices = layout::layout_prices(ss, first_plans(ss), acc);
   ASSERT_EQ(prices.size(), 2u);
   ASSERT_EQ(prices[0].candidates.size(), 1u);
   // 8192 bits = 32 bursts of 256: 10 + 8192 / 128.
@@ -119,6 +119,24 @@ TEST(LayoutPrices, StreamRunWritesLayoutsYamlOnlyWithADmaModel) {
   }
   EXPECT_EQ(tensors, (std::set<std::string>{"input", "weights_1", "weights_2", "output"}));
   EXPECT_EQ(doc["conversions"].size(), 0u);
-  // An unknown mode is a bad input (exit 2; tests/pipeline/layout_choice_test.cpp has its message).
+  // An unknown mode is a bad input (exit 2; tests/layout/choice_test.cpp has its message).
   EXPECT_EQ(stream::test::run_stream("run --layout best --out " + base.string(), stream::test::Stderr::Discard).code, 2);
+}
+
+TEST(LayoutPrices, LayoutsMatterWithADmaModelOrATensorNotRowMajor) {
+  // Without a DMA model every layout prices bits / bandwidth, so a row-major group is not priced;
+  // a DMA model on any connection, or one tensor stored otherwise, makes the layout a figure.
+  const auto plain = tpu_with_bus_dma("");
+  const auto dma = tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}");
+  auto relu = [](const Layout& x_layout) {
+    auto x = make_tensor("X", DType::bf16, {16, 32}, x_layout), y = make_tensor("Y", DType::bf16, {16, 32});
+    return Workload({make_in_edge("X", x),
+                     make_computation("relu", "Relu", {x}, {y}, {AffineMap::identity(2), AffineMap::identity(2)}),
+                     make_out_edge("Y_out", y)});
+  };
+  EXPECT_FALSE(layout::layouts_matter(relu(Layout{}), plain));
+  EXPECT_TRUE(layout::layouts_matter(relu(Layout{}), dma));
+  EXPECT_TRUE(layout::layouts_matter(relu(Layout{{1, 0}, std::nullopt}), plain));
+  // The explicit row-major order is row-major.
+  EXPECT_FALSE(layout::layouts_matter(relu(Layout{{0, 1}, std::nullopt}), plain));
 }

@@ -8,10 +8,11 @@
 // then the fully covered ones, each in the model's order ("reader <node>" for a read into node,
 // "producer <node>" for a write from it). Each candidate is priced as the sum over those transfers
 // of the chosen plan's cycles under that layout times the transfer's firings (the energy's count,
-// pipeline/energy.hpp). The cheapest is the first candidate of least cost (the model's order
-// first, then in transfer order). These are layouts.yaml's `candidates`, the same under both
-// modes; `--layout choose` prices its own options with tensor_transfer_price (cycles and energy,
-// per side) over every group (layout_candidates.hpp).
+// schedule/transfer_energy.hpp). The cheapest is the first candidate of least cost (the model's
+// order first, then in transfer order). These are layouts.yaml's `candidates`, the same under both
+// modes, priced by the run once each group is solved (GroupResult::layout_prices) so that the
+// report writes them without pricing again; `--layout choose` prices its own options with
+// tensor_transfer_price (cycles and energy, per side) over every group (candidates.hpp).
 #pragma once
 
 #include <cstdint>
@@ -22,9 +23,10 @@
 #include "stream/allocate/allocation_milp.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/layout.hpp"
+#include "stream/ir/workload.hpp"
 #include "stream/schedule/steady_state.hpp"
 
-namespace stream::pipeline {
+namespace stream::layout {
 
 struct LayoutCandidate {
   std::string from;  ///< "model", "reader <node>", "producer <node>"
@@ -44,6 +46,12 @@ struct TensorLayoutPrice {
 /// The order making a box of `extents` out of `frame` fewest runs (see above).
 [[nodiscard]] STREAM_API Layout box_preferred_layout(const std::vector<std::int64_t>& extents, const std::vector<std::int64_t>& frame);
 
+/// True where a layout can change a figure of `group`, so that the run prices its layouts
+/// (GroupResult::layout_prices, layouts.yaml): the accelerator declares a DMA model on some
+/// connection, or some tensor of the group is not row-major. Elsewhere every layout prices the
+/// same (bits / bandwidth).
+[[nodiscard]] STREAM_API bool layouts_matter(const Workload& group, const hardware::Accelerator& accelerator);
+
 /// Every tensor of the group with a transfer to or from the off-chip core, in order of first
 /// transfer. Empty when the allocation chose no plans.
 [[nodiscard]] STREAM_API std::vector<TensorLayoutPrice> layout_prices(const schedule::SteadyState& ss,
@@ -52,7 +60,7 @@ struct TensorLayoutPrice {
 
 /// What moving a tensor to and from off-chip memory costs over a group: the chosen plans' cycles
 /// and link energy (pJ: words x unit_energy_cost + descriptors x setup_energy per link,
-/// pipeline/energy.hpp), each x the transfer's firings.
+/// schedule/transfer_energy.hpp), each x the transfer's firings.
 struct TransferPrice {
   std::int64_t cycles = 0;
   double energy = 0;
@@ -71,4 +79,4 @@ enum class TransferSide { Both, Writes, Reads };
                                                              const std::string& tensor, const Layout& layout,
                                                              TransferSide side = TransferSide::Both);
 
-}  // namespace stream::pipeline
+}  // namespace stream::layout

@@ -1,7 +1,7 @@
-// The blocked options of `--layout choose` (pipeline/layout_candidates.hpp), derived by hand.
+// The blocked options of `--layout choose` (layout/candidates.hpp), derived by hand.
 #include <gtest/gtest.h>
 
-#include <stream/pipeline/layout_candidates.hpp>
+#include <stream/layout/candidates.hpp>
 #include <stream/tiling/tiled_group.hpp>
 
 using namespace stream;
@@ -49,9 +49,9 @@ TEST(LayoutCandidates, ChannelTilesGiveNchwc) {
   // makes its blocked variant NCHW4c, (0,1,2,3,1:4). W [C, K]: c walked before k, (0,1); c by 4
   // gives (0,1,0:4); k is covered whole, no block.
   const auto c = conv({{"conv", 4, 4}});
-  EXPECT_EQ(pipeline::walk_layout(c.w, c.tiled, 2, c.in()).str(4), "(0,1,2,3)");
-  EXPECT_EQ(texts(pipeline::blocked_layouts(c.w, c.tiled, 2, c.in()), 4), std::vector<std::string>{"(0,1,2,3,1:4)"});
-  EXPECT_EQ(texts(pipeline::blocked_layouts(c.w, c.tiled, 2, c.weights()), 2), std::vector<std::string>{"(0,1,0:4)"});
+  EXPECT_EQ(layout::walk_layout(c.w, c.tiled, 2, c.in()).str(4), "(0,1,2,3)");
+  EXPECT_EQ(texts(layout::blocked_layouts(c.w, c.tiled, 2, c.in()), 4), std::vector<std::string>{"(0,1,2,3,1:4)"});
+  EXPECT_EQ(texts(layout::blocked_layouts(c.w, c.tiled, 2, c.weights()), 2), std::vector<std::string>{"(0,1,0:4)"});
 }
 
 TEST(LayoutCandidates, EveryPartlyCoveredAxisGetsItsBlock) {
@@ -60,12 +60,12 @@ TEST(LayoutCandidates, EveryPartlyCoveredAxisGetsItsBlock) {
   // of 8) are both covered partly: (0,2,1,3,1:8) and (0,2,1,3,2:2). Untiled, nothing is covered
   // partly: no blocked variant.
   const auto c = conv({{"conv", 4, 8}, {"conv", 2, 2}});
-  EXPECT_EQ(pipeline::walk_layout(c.w, c.tiled, 2, c.in()).str(4), "(0,2,1,3)");
-  EXPECT_EQ(texts(pipeline::blocked_layouts(c.w, c.tiled, 2, c.in()), 4),
+  EXPECT_EQ(layout::walk_layout(c.w, c.tiled, 2, c.in()).str(4), "(0,2,1,3)");
+  EXPECT_EQ(texts(layout::blocked_layouts(c.w, c.tiled, 2, c.in()), 4),
             (std::vector<std::string>{"(0,2,1,3,1:8)", "(0,2,1,3,2:2)"}));
   const auto whole = conv({});
-  EXPECT_TRUE(pipeline::blocked_layouts(whole.w, whole.tiled, 2, whole.in()).empty());
+  EXPECT_TRUE(layout::blocked_layouts(whole.w, whole.tiled, 2, whole.in()).empty());
   // A tensor the node does not access has no walk and no blocks.
   const auto other = make_tensor("other", DType::bf16, {4, 4});
-  EXPECT_TRUE(pipeline::blocked_layouts(c.w, c.tiled, 2, *other).empty());
+  EXPECT_TRUE(layout::blocked_layouts(c.w, c.tiled, 2, *other).empty());
 }

@@ -1,8 +1,8 @@
-#include "layout_rewrite.hpp"
+#include "stream/layout/rewrite.hpp"
 
 #include <set>
 
-namespace stream::pipeline {
+namespace stream::layout {
 
 Workload conversion_group(const TensorPtr& from, const Layout& to) {
   const std::string name = converted_name(from->name, to, from->rank());
@@ -45,4 +45,4 @@ Workload with_tensors(const Workload& group, const std::map<std::string, Rewrite
   return Workload(std::move(nodes));
 }
 
-}  // namespace stream::pipeline
+}  // namespace stream::layout

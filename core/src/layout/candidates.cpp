@@ -1,13 +1,13 @@
-#include "stream/pipeline/layout_candidates.hpp"
+#include "stream/layout/candidates.hpp"
 
 #include <algorithm>
 #include <map>
 #include <set>
 
-#include "stream/pipeline/layout_dma_conversion.hpp"
-#include "stream/pipeline/layout_prices.hpp"
+#include "stream/layout/dma_conversion.hpp"
+#include "stream/layout/prices.hpp"
 
-namespace stream::pipeline {
+namespace stream::layout {
 
 Layout walk_layout(const Workload& group, const tiling::TiledGroup& tiled, std::size_t node, const Tensor& tensor) {
   const Node& n = group.node(node);
@@ -62,7 +62,7 @@ struct Uses {
   std::vector<std::pair<std::size_t, std::size_t>> producers, readers;  // (group, node)
 };
 
-std::map<std::string, Uses> tensor_uses(const std::vector<GroupResult>& groups) {
+std::map<std::string, Uses> tensor_uses(const std::vector<ScheduledGroup>& groups) {
   std::map<std::string, Uses> uses;
   for (std::size_t g = 0; g < groups.size(); ++g)
     for (std::size_t i : groups[g].workload.computation_nodes()) {
@@ -93,7 +93,7 @@ Engines engines_of(const hardware::Accelerator& acc) {
 }
 
 // The tensor's off-chip transfers over every group on `side`, priced under `layout`.
-TransferPrice transfers(const std::vector<GroupResult>& groups, const hardware::Accelerator& acc, const std::string& tensor,
+TransferPrice transfers(const std::vector<ScheduledGroup>& groups, const hardware::Accelerator& acc, const std::string& tensor,
                         const Layout& layout, TransferSide side) {
   TransferPrice p;
   for (const auto& g : groups) {
@@ -106,7 +106,7 @@ TransferPrice transfers(const std::vector<GroupResult>& groups, const hardware::
 
 // The distinct layouts the tensor's nodes prefer, in option order: the model's, the producers'
 // walks and blocked walks, then the readers'.
-std::vector<std::pair<std::string, Layout>> preferred_layouts(const Uses& u, const std::vector<GroupResult>& groups) {
+std::vector<std::pair<std::string, Layout>> preferred_layouts(const Uses& u, const std::vector<ScheduledGroup>& groups) {
   const Tensor& t = *u.tensor;
   std::vector<std::pair<std::string, Layout>> out{{"model", t.layout}};
   auto add = [&](std::string from, const Layout& l) {
@@ -154,7 +154,7 @@ void add_conversions(LayoutChoice& c, const Tensor& t, const std::string& from, 
   c.options.push_back(std::move(o));
 }
 
-LayoutChoice options_of(const Uses& u, const std::vector<GroupResult>& groups, const hardware::Accelerator& acc,
+LayoutChoice options_of(const Uses& u, const std::vector<ScheduledGroup>& groups, const hardware::Accelerator& acc,
                         const Engines& engines) {
   const Tensor& t = *u.tensor;
   LayoutChoice c{t.name, t.shape, {}, 0};
@@ -191,7 +191,7 @@ LayoutChoice options_of(const Uses& u, const std::vector<GroupResult>& groups, c
 
 }  // namespace
 
-std::vector<LayoutChoice> layout_candidates(const std::vector<GroupResult>& groups, const hardware::Accelerator& acc) {
+std::vector<LayoutChoice> layout_candidates(const std::vector<ScheduledGroup>& groups, const hardware::Accelerator& acc) {
   const auto uses = tensor_uses(groups);
   const Engines engines = engines_of(acc);
   std::vector<LayoutChoice> out;
@@ -206,4 +206,4 @@ std::vector<LayoutChoice> layout_candidates(const std::vector<GroupResult>& grou
   return out;
 }
 
-}  // namespace stream::pipeline
+}  // namespace stream::layout

@@ -1,10 +1,10 @@
-#include "stream/ir/layout_copy.hpp"
+#include "stream/layout/copy.hpp"
 
 #include <algorithm>
 #include <map>
 #include <utility>
 
-namespace stream {
+namespace stream::layout {
 
 namespace {
 
@@ -99,4 +99,4 @@ std::optional<CopyRuns> copy_runs(const Layout& from, const Layout& to, const st
   return CopyRuns{walk_runs(read), walk_runs(write)};
 }
 
-}  // namespace stream
+}  // namespace stream::layout

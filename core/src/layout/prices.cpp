@@ -1,13 +1,13 @@
-#include "stream/pipeline/layout_prices.hpp"
+#include "stream/layout/prices.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-#include "stream/pipeline/energy.hpp"
 #include "stream/schedule/transfer_cost.hpp"
+#include "stream/schedule/transfer_energy.hpp"
 
-namespace stream::pipeline {
+namespace stream::layout {
 
 namespace {
 
@@ -50,7 +50,7 @@ TransferPrice price(const std::vector<Moved>& moves, const schedule::SsTensor& t
     p.link_costs.clear();
     schedule::price_plan(p, acc, {t.shape, t.frame, layout, t.element_bits}, t.bits);
     cycles += static_cast<double>(p.latency) * m.fires;
-    add_link_energy(out.energy, p, acc, static_cast<double>(t.bits), m.fires);
+    schedule::add_link_energy(out.energy, p, acc, static_cast<double>(t.bits), m.fires);
   }
   out.cycles = static_cast<std::int64_t>(std::llround(cycles));
   return out;
@@ -68,12 +68,19 @@ std::vector<Moved> offchip_moves(const schedule::SteadyState& ss, const allocate
     const bool to_off = touches(plan.targets, ss.offchip_core);
     if (!to_off && !touches(plan.sources, ss.offchip_core)) continue;
     tensor = n.inputs.front();
-    moves.push_back({i, plan, transfer_fires(n, a.reuse_factor.at(static_cast<std::size_t>(n.outputs.front()))), to_off});
+    moves.push_back({i, plan, schedule::transfer_fires(n, a.reuse_factor.at(static_cast<std::size_t>(n.outputs.front()))), to_off});
   }
   return moves;
 }
 
 }  // namespace
+
+bool layouts_matter(const Workload& group, const hardware::Accelerator& acc) {
+  const bool dma = std::any_of(acc.connectivity.begin(), acc.connectivity.end(), [](const auto& c) { return c.dma.has_value(); });
+  if (dma) return true;
+  const auto& ts = group.tensors();
+  return std::any_of(ts.begin(), ts.end(), [](const auto& t) { return !t->layout.is_row_major(t->rank()); });
+}
 
 Layout box_preferred_layout(const std::vector<std::int64_t>& extents, const std::vector<std::int64_t>& frame) {
   Layout l;
@@ -106,7 +113,7 @@ std::vector<TensorLayoutPrice> layout_prices(const schedule::SteadyState& ss, co
       tensor_of.push_back(tid);
     }
     out[it->second].transfers.push_back(n.name);
-    moves[it->second].push_back({i, plan, transfer_fires(n, a.reuse_factor.at(static_cast<std::size_t>(n.outputs.front()))), to_off});
+    moves[it->second].push_back({i, plan, schedule::transfer_fires(n, a.reuse_factor.at(static_cast<std::size_t>(n.outputs.front()))), to_off});
   }
   for (std::size_t k = 0; k < out.size(); ++k) {
     const auto& t = ss.tensors[static_cast<std::size_t>(tensor_of[k])];
@@ -134,4 +141,4 @@ TransferPrice tensor_transfer_price(const schedule::SteadyState& ss, const alloc
   return tid < 0 ? TransferPrice{} : price(moves, ss.tensors[static_cast<std::size_t>(tid)], layout, acc, side);
 }
 
-}  // namespace stream::pipeline
+}  // namespace stream::layout

@@ -1,11 +1,11 @@
-// A layout conversion on a strided DMA alone (pipeline/layout_dma_conversion.hpp), priced by hand:
+// A layout conversion on a strided DMA alone (layout/dma_conversion.hpp), priced by hand:
 // K [32, 64] bf16 (32,768 bits) on tpu_like_quad_core whose off-chip bus (128 bits/cycle) has a
 // DMA model with 256-bit bursts and 10 setup cycles; each side of the copy costs D x 10 +
 // ceil(bursts x 256 / 128) cycles (docs/layout.md, "Pricing a transfer"), the runs of each side
-// are ir/layout_copy_test.cpp's.
+// are copy_test.cpp's.
 #include <gtest/gtest.h>
 
-#include <stream/pipeline/layout_dma_conversion.hpp>
+#include <stream/layout/dma_conversion.hpp>
 
 #include "dma_hardware.hpp"
 
@@ -27,11 +27,11 @@ void expect_side(const schedule::LinkCost& side, std::int64_t runs, std::int64_t
 }  // namespace
 
 TEST(LayoutDmaConversion, OnlyAStridedDmaTouchingTheOffchipCoreConverts) {
-  EXPECT_TRUE(pipeline::dma_conversion_links(tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}")).empty());
-  EXPECT_FALSE(pipeline::dma_conversion_cost(tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}"), kShape, 16, kRowMajor,
+  EXPECT_TRUE(layout::dma_conversion_links(tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}")).empty());
+  EXPECT_FALSE(layout::dma_conversion_cost(tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}"), kShape, 16, kRowMajor,
                                              kColumnMajor));
   const auto acc = tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10, max_strides: 1}");
-  const auto links = pipeline::dma_conversion_links(acc);
+  const auto links = layout::dma_conversion_links(acc);
   ASSERT_EQ(links.size(), 1u);  // the bus, which carries every pair after replacement
   EXPECT_TRUE(acc.links().at(static_cast<std::size_t>(links[0])).is_bus());
 }
@@ -42,7 +42,7 @@ TEST(LayoutDmaConversion, ATransposeWalksTheSideWithFewerDescriptors) {
   // 256 = 266: 5,002. Walking the source: a read of 266 and a write of 2,048 runs under 32
   // descriptors, 320 + 4,096 = 4,416: 4,682, the cheaper.
   const auto acc = tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10, max_strides: 1}");
-  const auto c = pipeline::dma_conversion_cost(acc, kShape, 16, kRowMajor, kColumnMajor);
+  const auto c = layout::dma_conversion_cost(acc, kShape, 16, kRowMajor, kColumnMajor);
   ASSERT_TRUE(c);
   EXPECT_FALSE(c->walks_target);
   expect_side(c->read, 1, 1, 266, "read");
@@ -59,7 +59,7 @@ TEST(LayoutDmaConversion, ABlockedTargetAndItsEnergy) {
   auto acc = tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10, max_strides: 1, setup_energy: 5}");
   for (auto& c : acc.connectivity) c.unit_energy_cost = 2;
   acc.build_interconnect(false);
-  const auto c = pipeline::dma_conversion_cost(acc, kShape, 16, kRowMajor, Layout{{1, 0, 1}, AxisBlock{1, 8}});
+  const auto c = layout::dma_conversion_cost(acc, kShape, 16, kRowMajor, Layout{{1, 0, 1}, AxisBlock{1, 8}});
   ASSERT_TRUE(c);
   EXPECT_TRUE(c->walks_target);
   expect_side(c->read, 256, 8, 592, "read");

@@ -1,4 +1,4 @@
-// `--layout choose` (pipeline/layout_choice.hpp) with figures derived by hand. The hardware is
+// `--layout choose` (layout/choice.hpp) with figures derived by hand. The hardware is
 // tpu_like_quad_core whose off-chip bus (128 bits/cycle) has dma {burst_bits 256, setup_cycles 10}
 // (no strides: a descriptor per run), bf16 tensors; a box of R runs of b bits costs
 // R x 10 + ceil(R x ceil(b / 256) x 256 / 128) cycles (docs/layout.md, "Pricing a transfer").
@@ -12,8 +12,8 @@
 
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
-#include <stream/pipeline/layout_candidates.hpp>
-#include <stream/pipeline/layout_prices.hpp>
+#include <stream/layout/candidates.hpp>
+#include <stream/layout/prices.hpp>
 #include <stream/pipeline/run.hpp>
 #include <stream/report/layouts_file.hpp>
 #include <stream/report/summary.hpp>
@@ -66,7 +66,7 @@ Workload rows_then_columns(std::int64_t rows, std::int64_t columns) {
                    make_out_edge("Z_out", z)});
 }
 
-pipeline::RunSpec rows_then_columns_options(pipeline::LayoutMode mode) {
+pipeline::RunSpec rows_then_columns_options(layout::LayoutMode mode) {
   pipeline::RunSpec o;
   o.layout = mode;
   o.cut_mode = pipeline::CutMode::PerLayer;
@@ -88,14 +88,14 @@ Workload two_scores_reading_k() {
 
 pipeline::RunSpec choose_with(std::vector<mapping::TileEntry> tiling) {
   pipeline::RunSpec o;
-  o.layout = pipeline::LayoutMode::Choose;
+  o.layout = layout::LayoutMode::Choose;
   o.intra_core_tiling = std::move(tiling);
   return o;
 }
 
-const pipeline::LayoutChoice& choice(const pipeline::RunResult& r, const std::string& tensor) {
-  const auto it = std::find_if(r.layout_choices.begin(), r.layout_choices.end(), [&](const auto& c) { return c.tensor == tensor; });
-  if (it == r.layout_choices.end()) throw std::runtime_error("no choice for " + tensor);
+const layout::LayoutChoice& choice(const pipeline::RunResult& r, const std::string& tensor) {
+  const auto it = std::find_if(r.layout.choices.begin(), r.layout.choices.end(), [&](const auto& c) { return c.tensor == tensor; });
+  if (it == r.layout.choices.end()) throw std::runtime_error("no choice for " + tensor);
   return *it;
 }
 
@@ -108,38 +108,38 @@ const pipeline::GroupResult& conversion_of(const pipeline::RunResult& r, const s
 }  // namespace
 
 TEST(LayoutChoice, TheModelWinsTiesThenTheFirstOption) {
-  std::vector<pipeline::LayoutOption> o(3);
+  std::vector<layout::LayoutOption> o(3);
   o[0].transfer_cycles = 10;
   o[1].transfer_cycles = 4, o[1].conversion_cycles = 6;  // 10: a tie, the model stays
   o[2].transfer_cycles = 10;
-  EXPECT_EQ(pipeline::cheapest_option(o), 0u);
+  EXPECT_EQ(layout::cheapest_option(o), 0u);
   o[2].transfer_cycles = 9;
   o.push_back(o[2]);
-  EXPECT_EQ(pipeline::cheapest_option(o), 2u);
+  EXPECT_EQ(layout::cheapest_option(o), 2u);
 }
 
 TEST(LayoutChoice, EqualCyclesGoToTheOptionOfLessEnergy) {
-  std::vector<pipeline::LayoutOption> o(3);
+  std::vector<layout::LayoutOption> o(3);
   for (auto& x : o) x.transfer_cycles = 10;
   o[0].transfer_energy = 100;
   o[1].transfer_energy = 60;
-  o[2].transfer_energy = 50, o[2].conversion = pipeline::Conversion::Core;  // unpriced: never chosen
-  EXPECT_EQ(pipeline::cheapest_option(o), 1u);
+  o[2].transfer_energy = 50, o[2].conversion = layout::Conversion::Core;  // unpriced: never chosen
+  EXPECT_EQ(layout::cheapest_option(o), 1u);
   o[2].conversion_priced = true;
-  EXPECT_EQ(pipeline::cheapest_option(o), 2u);
+  EXPECT_EQ(layout::cheapest_option(o), 2u);
   // Energies equal but for the rounding of their sums are a tie: the earlier option stays.
   o[2].transfer_energy = 60 * (1 + 1e-12);
   o[2].conversion_energy = 0;
-  EXPECT_EQ(pipeline::cheapest_option(o), 1u);
+  EXPECT_EQ(layout::cheapest_option(o), 1u);
   // Cycles come first: one cycle fewer wins over any energy.
   o[0].transfer_cycles = 9;
-  EXPECT_EQ(pipeline::cheapest_option(o), 0u);
+  EXPECT_EQ(layout::cheapest_option(o), 0u);
 }
 
 TEST(LayoutChoice, AModeOtherThanFixedOrChooseIsABadInput) {
-  EXPECT_EQ(pipeline::parse_layout_mode("choose", "--layout"), pipeline::LayoutMode::Choose);
+  EXPECT_EQ(layout::parse_layout_mode("choose", "--layout"), layout::LayoutMode::Choose);
   try {
-    (void)pipeline::parse_layout_mode("best", "--layout");
+    (void)layout::parse_layout_mode("best", "--layout");
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::BadInput);
@@ -157,7 +157,7 @@ TEST(LayoutChoice, AReaderPrefersTheOrderItsMapWalks) {
     m.nodes[2] = {{0}, {}};
     if (k_tile < 64) m.intra_core_tiling = {{"scores", 2, k_tile}};
     const auto tiled = tiling::tile(w, m);
-    return std::make_pair(pipeline::walk_layout(w, tiled, 2, q).str(2), pipeline::walk_layout(w, tiled, 2, k).str(2));
+    return std::make_pair(layout::walk_layout(w, tiled, 2, q).str(2), layout::walk_layout(w, tiled, 2, k).str(2));
   };
   // Untiled the loops are walked i, j, k: k, the innermost, steps both Q's and K's last axis.
   EXPECT_EQ(walked(64), std::make_pair(std::string("(0,1)"), std::string("(0,1)")));
@@ -179,7 +179,7 @@ TEST(LayoutChoice, AttentionReadingKTransposedConvertsKOnce) {
   EXPECT_EQ(k.options[1].from, "reader scores");
   EXPECT_EQ(k.options[1].layout.str(2), "(1,0)");
   EXPECT_EQ(k.options[1].transfer_cycles, 336);
-  EXPECT_EQ(k.options[1].conversion, pipeline::Conversion::Core);
+  EXPECT_EQ(k.options[1].conversion, layout::Conversion::Core);
   // The scores node covers k by 8 of 64: its blocked order (1,0,1:8) (8 blocks, j, 8 within) makes
   // the [32, 8] box one run of 256 too, 336 in all, and ties with (1,0), which is listed first.
   EXPECT_EQ(k.options[2].from, "reader scores blocked");
@@ -208,16 +208,16 @@ TEST(LayoutChoice, AttentionReadingKTransposedConvertsKOnce) {
   EXPECT_TRUE(scores.converts.empty());
   Layout col;
   col.order = {1, 0};
-  EXPECT_EQ(pipeline::tensor_transfer_price(scores.schedule, scores.allocation, acc, "K_as_1_0", col).cycles, 336);
-  EXPECT_EQ(pipeline::tensor_transfer_price(scores.schedule, scores.allocation, acc, "Q_as_1_0", col).cycles, 208);
+  EXPECT_EQ(layout::tensor_transfer_price(scores.schedule, scores.allocation, acc, "K_as_1_0", col).cycles, 336);
+  EXPECT_EQ(layout::tensor_transfer_price(scores.schedule, scores.allocation, acc, "Q_as_1_0", col).cycles, 208);
   EXPECT_EQ(conv_k.costs.count("convert_K"), 1u);
   EXPECT_EQ(r.total_latency, conv_k.allocation.total_latency + conversion_of(r, "Q").allocation.total_latency +
                                  scores.allocation.total_latency);
   // The first pass is the fixed run; the choice pays off end to end.
   pipeline::RunSpec fixed = choose_with({{"scores", 2, 8}});
-  fixed.layout = pipeline::LayoutMode::Fixed;
-  EXPECT_EQ(r.first_pass_latency, pipeline::run(attention_scores(), acc, fixed).total_latency);
-  EXPECT_LT(r.total_latency, r.first_pass_latency);
+  fixed.layout = layout::LayoutMode::Fixed;
+  EXPECT_EQ(r.layout.first_pass_latency, pipeline::run(attention_scores(), acc, fixed).total_latency);
+  EXPECT_LT(r.total_latency, r.layout.first_pass_latency);
   // layouts.yaml of the scores group: the choice and the conversions it reads.
   const std::string layouts = report::layouts_yaml(r, scores, acc);
   EXPECT_NE(layouts.find("chosen: reader scores (conversion)"), std::string::npos) << layouts;
@@ -241,21 +241,21 @@ TEST(LayoutChoice, AStridedDmaKeepsTheStridedRead) {
   ASSERT_TRUE(r.solved());
   const auto& k = choice(r, "K");
   // A strided DMA on the off-chip bus can convert too: each conversion once on a core, once on
-  // the DMA (docs/layout.md, "A conversion on the DMA"; ir/layout_copy_test.cpp has the runs).
+  // the DMA (docs/layout.md, "A conversion on the DMA"; copy_test.cpp has the runs).
   ASSERT_EQ(k.options.size(), 5u);
   EXPECT_EQ(k.options[0].transfer_cycles, 592);
   EXPECT_EQ(k.options[1].transfer_cycles, 336);
-  EXPECT_EQ(k.options[1].conversion, pipeline::Conversion::Core);
+  EXPECT_EQ(k.options[1].conversion, layout::Conversion::Core);
   EXPECT_GE(k.options[1].conversion_cycles, 532);
   // Into (1,0) on the DMA: walking K's own order the read is one run of 32,768 bits (10 + 256 =
   // 266) and the write 2,048 runs of one 16-bit element, a burst each, one descriptor per 32
   // (32 x 10 + 2,048 x 256 / 128 = 4,416): 4,682 (walking (1,0) instead: 64 descriptors, 4,736 +
   // 266). Into (1,0,1:8), walking the target: 256 read runs of 8 (8 descriptors: 80 + 512 = 592)
   // and one written run (266): 858.
-  EXPECT_EQ(k.options[2].conversion, pipeline::Conversion::Dma);
+  EXPECT_EQ(k.options[2].conversion, layout::Conversion::Dma);
   EXPECT_EQ(k.options[2].conversion_cycles, 4682);
   EXPECT_EQ(k.options[4].layout.str(2), "(1,0,1:8)");
-  EXPECT_EQ(k.options[4].conversion, pipeline::Conversion::Dma);
+  EXPECT_EQ(k.options[4].conversion, layout::Conversion::Dma);
   EXPECT_EQ(k.options[4].conversion_cycles, 858);
   EXPECT_EQ(k.options[4].total(), 336 + 858);
   EXPECT_EQ(k.chosen, 0u);
@@ -267,9 +267,9 @@ TEST(LayoutChoice, AStridedDmaKeepsTheStridedRead) {
   EXPECT_EQ(q.options.at(4).conversion_cycles, 474);
   EXPECT_EQ(q.chosen, 0u);
   ASSERT_EQ(r.groups.size(), 1u);
-  EXPECT_TRUE(r.dma_conversions.empty());
+  EXPECT_TRUE(r.layout.dma_conversions.empty());
   pipeline::RunSpec fixed = choose_with({{"scores", 2, 8}});
-  fixed.layout = pipeline::LayoutMode::Fixed;
+  fixed.layout = layout::LayoutMode::Fixed;
   EXPECT_EQ(r.total_latency, pipeline::run(attention_scores(), acc, fixed).total_latency);
 }
 
@@ -314,7 +314,7 @@ TEST(LayoutChoice, ABlockedOrderIsTheCompromiseAndEnergyBreaksTheTie) {
   // Three tie at 128 cycles; (1,0,1:8) spends least energy, 180 pJ. Converting rows' (0,1) into
   // (1,0) would also transfer 64 + 64 = 128, no fewer cycles than those, so it is not run.
   const auto acc = tpu_with_bus_dma("{burst_bits: 128, setup_cycles: 0, setup_energy: 5}");
-  const auto r = pipeline::run(rows_then_columns(16, 32), acc, rows_then_columns_options(pipeline::LayoutMode::Choose));
+  const auto r = pipeline::run(rows_then_columns(16, 32), acc, rows_then_columns_options(layout::LayoutMode::Choose));
   ASSERT_TRUE(r.solved());
   const auto& y = choice(r, "Y");
   ASSERT_EQ(y.options.size(), 6u);
@@ -333,7 +333,7 @@ TEST(LayoutChoice, ABlockedOrderIsTheCompromiseAndEnergyBreaksTheTie) {
   EXPECT_FALSE(y.options[4].conversion_priced);
   EXPECT_EQ(y.chosen, 3u);
   // Same cycles per transfer, so the same latency; 360 - 180 = 180 pJ less.
-  const auto fixed = pipeline::run(rows_then_columns(16, 32), acc, rows_then_columns_options(pipeline::LayoutMode::Fixed));
+  const auto fixed = pipeline::run(rows_then_columns(16, 32), acc, rows_then_columns_options(layout::LayoutMode::Fixed));
   EXPECT_EQ(r.total_latency, fixed.total_latency);
   EXPECT_NEAR(r.total_energy, fixed.total_energy - 180, 1e-6);
   const std::string layouts = report::layouts_yaml(r, r.groups.back(), acc);
@@ -352,7 +352,7 @@ TEST(LayoutChoice, AProducerWritingRowsAndAReaderReadingColumnsConvertBetween) {
   // The best single order costs 3,664. Written row-major and read (1,0): 832 + 592 = 1,424 plus
   // a conversion group that reads Y whole (65,536 bits, 10 + 512) and writes it whole: >= 1,044.
   const auto acc = tpu_with_bus_dma(kDma);
-  const auto r = pipeline::run(rows_then_columns(64, 64), acc, rows_then_columns_options(pipeline::LayoutMode::Choose));
+  const auto r = pipeline::run(rows_then_columns(64, 64), acc, rows_then_columns_options(layout::LayoutMode::Choose));
   ASSERT_TRUE(r.solved());
   const auto& y = choice(r, "Y");
   ASSERT_EQ(y.options.size(), 6u);
@@ -373,9 +373,9 @@ TEST(LayoutChoice, AProducerWritingRowsAndAReaderReadingColumnsConvertBetween) {
   EXPECT_EQ(r.groups[1].converts, "Y");
   EXPECT_EQ(r.groups[1].allocation.total_latency, conv.conversion_cycles);
   const auto& cols = r.groups[2];
-  EXPECT_EQ(pipeline::tensor_transfer_price(cols.schedule, cols.allocation, acc, "Y_as_1_0", conv.layout).cycles, 592);
-  EXPECT_EQ(pipeline::tensor_transfer_price(r.groups[0].schedule, r.groups[0].allocation, acc, "Y", Layout{}).cycles, 832);
-  EXPECT_LT(r.total_latency, r.first_pass_latency);
+  EXPECT_EQ(layout::tensor_transfer_price(cols.schedule, cols.allocation, acc, "Y_as_1_0", conv.layout).cycles, 592);
+  EXPECT_EQ(layout::tensor_transfer_price(r.groups[0].schedule, r.groups[0].allocation, acc, "Y", Layout{}).cycles, 832);
+  EXPECT_LT(r.total_latency, r.layout.first_pass_latency);
 }
 
 TEST(LayoutChoice, CoresWithoutTransposeConvertOnTheStridedDma) {
@@ -396,12 +396,12 @@ TEST(LayoutChoice, CoresWithoutTransposeConvertOnTheStridedDma) {
   const auto& k = choice(r, "K");
   ASSERT_EQ(k.options.size(), 3u);
   EXPECT_EQ(k.options[0].transfer_cycles, 4736);
-  EXPECT_EQ(k.options[1].conversion, pipeline::Conversion::Dma);
+  EXPECT_EQ(k.options[1].conversion, layout::Conversion::Dma);
   EXPECT_EQ(k.options[1].total(), 1152 + 4682);
   const auto& dma = k.options[2];
   EXPECT_EQ(dma.from, "reader scores1 blocked");
   EXPECT_EQ(dma.layout.str(2), "(1,0,1:2)");
-  EXPECT_EQ(dma.conversion, pipeline::Conversion::Dma);
+  EXPECT_EQ(dma.conversion, layout::Conversion::Dma);
   ASSERT_TRUE(dma.dma);
   EXPECT_TRUE(dma.dma->walks_target);
   EXPECT_EQ(dma.dma->read.runs, 1024);
@@ -411,8 +411,8 @@ TEST(LayoutChoice, CoresWithoutTransposeConvertOnTheStridedDma) {
   EXPECT_EQ(k.chosen, 2u);
   // No group converts; the conversion is the run's, before the first group, and in its totals;
   // its energy is the off-chip memory's read and write of K (32,768 / 64 x 1,000 pJ each way).
-  ASSERT_EQ(r.dma_conversions.size(), 1u);
-  const auto& d = r.dma_conversions[0];
+  ASSERT_EQ(r.layout.dma_conversions.size(), 1u);
+  const auto& d = r.layout.dma_conversions[0];
   EXPECT_EQ(d.to, "K_as_1_0_1_b2");
   EXPECT_EQ(d.before_group, 0);
   EXPECT_EQ(d.cost.cycles, 2634);
@@ -420,11 +420,11 @@ TEST(LayoutChoice, CoresWithoutTransposeConvertOnTheStridedDma) {
   std::int64_t groups = 0;
   for (const auto& g : r.groups) {
     EXPECT_TRUE(g.converts.empty());
-    EXPECT_EQ(pipeline::tensor_transfer_price(g.schedule, g.allocation, acc, "K_as_1_0_1_b2", dma.layout).cycles, 576);
+    EXPECT_EQ(layout::tensor_transfer_price(g.schedule, g.allocation, acc, "K_as_1_0_1_b2", dma.layout).cycles, 576);
     groups += g.allocation.total_latency;
   }
   EXPECT_EQ(r.total_latency, groups + 2634);
-  EXPECT_LT(r.total_latency, r.first_pass_latency);
+  EXPECT_LT(r.total_latency, r.layout.first_pass_latency);
   const std::string summary = report::summary_yaml(r, nullptr, nullptr);
   EXPECT_NE(summary.find("layout_conversion_latency: 2634"), std::string::npos) << summary;
   EXPECT_NE(summary.find("- {node: convert_K, tensor: K, to: K_as_1_0_1_b2, layout: \"(1,0,1:2)\", before_group: 0, latency: 2634"),
@@ -438,13 +438,13 @@ TEST(LayoutChoice, CoresWithoutTransposeConvertOnTheStridedDma) {
 TEST(LayoutChoice, WithoutDmaFieldsChooseGivesTodaysFigures) {
   const auto acc = hardware::load_accelerator(kHardware + "/tpu_like_quad_core.yaml");
   pipeline::RunSpec o;
-  o.layout = pipeline::LayoutMode::Choose;
+  o.layout = layout::LayoutMode::Choose;
   const auto r = pipeline::run(test::two_conv(), acc, o);
   ASSERT_TRUE(r.solved());
   EXPECT_EQ(r.total_latency, 14344);                // goldens.md, 2-conv on tpu_like_quad_core
   EXPECT_NEAR(r.total_energy, 18911243.392, 1e-3);  // docs/energy.md's worked example
-  EXPECT_FALSE(r.layout_choices.empty());
-  for (const auto& c : r.layout_choices) {
+  EXPECT_FALSE(r.layout.choices.empty());
+  for (const auto& c : r.layout.choices) {
     EXPECT_EQ(c.chosen, 0u) << c.tensor;
     for (const auto& opt : c.options) EXPECT_EQ(opt.transfer_cycles, c.options[0].transfer_cycles) << c.tensor;
   }
