@@ -39,7 +39,7 @@ std::string experiment_id(const RunRequest& o, const WorkloadSource& source) {
     return *o.experiment_id;
   }
   // A full-profile run gets its own directory: its latencies differ from the default run's.
-  const bool full = o.cost_profile == pipeline::name(pipeline::CostProfile::Full);
+  const bool full = o.cost_profile == cost::name(cost::CostProfile::Full);
   // So does a compatibility-mode run (its groups and tiles differ).
   const bool compat = o.compat != name(Compat::None);
   return report::as_path_component(stem(o.hardware) + "-" + source.label() +
@@ -132,7 +132,7 @@ PreparedRun prepare(const RunRequest& o, HostContext& ctx, const Progress& say) 
   PreparedRun run;
   run.out_dir = result_directory(o);  // a bad id: before any work
   run.options.layout = pipeline::parse_layout_mode(o.layout, "--layout");    // so is a bad layout mode
-  run.options.cost_profile = pipeline::parse_cost_profile(o.cost_profile, "--cost-profile");  // and profile
+  run.options.cost_profile = cost::parse_cost_profile(o.cost_profile, "--cost-profile");  // and profile
   run.options.compat = parse_compat(o.compat, "--compat");                                    // and mode
   const auto hw_path = resolve_input(o.hardware);
   say("hardware " + hw_path.string());

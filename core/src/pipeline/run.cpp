@@ -12,7 +12,7 @@
 #include "stream/ir/checked.hpp"
 #include "stream/ir/name_order.hpp"
 #include "stream/out_of_memory.hpp"
-#include "stream/pipeline/estimate_costs.hpp"
+#include "stream/cost/estimate_costs.hpp"
 #include "stream/pipeline/fusion_groups.hpp"
 #include "stream/pipeline/layout_candidates.hpp"
 #include "stream/mapping/group_mapping.hpp"
@@ -370,7 +370,7 @@ class Runner {
         std::to_string(g.tiled.iterations()) + " steady-state iterations; costing");
     t0 = clock::now();
     g.costs = in_step("cost", [&] {
-      return estimate_costs(g.tiled, acc_, {o_.threads, cost::kDefaultLpfLimit, o_.cost_backends, &cache_->costs(), o_.cost_profile});
+      return cost::estimate_costs(g.tiled, acc_, {o_.threads, cost::kDefaultLpfLimit, o_.cost_backends, &cache_->costs(), o_.cost_profile});
     });
     at.cost_time_s = since(t0);
     g.cost_time_s += at.cost_time_s;

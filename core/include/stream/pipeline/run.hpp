@@ -25,11 +25,11 @@
 #include "stream/ir/workload.hpp"
 #include "stream/mapping/auto_mapping.hpp"
 #include "stream/pipeline/energy.hpp"
-#include "stream/pipeline/estimate_costs.hpp"
+#include "stream/cost/cost_backend.hpp"
+#include "stream/cost/cost_profile.hpp"
 #include "stream/pipeline/layout_choice.hpp"
 #include "stream/pipeline/memory_accesses.hpp"
 #include "stream/pipeline/run_cache.hpp"
-#include "stream/registry/cost_backends.hpp"
 #include "stream/schedule/steady_state.hpp"
 #include "stream/tiling/tiled_group.hpp"
 
@@ -70,7 +70,7 @@ struct RunOptions {
   /// keeping its order (the reference's ExpandNormalizationStage; `stream run` sets it to the
   /// registered Softmax/LpNormalization decompositions unless --no-decompose). Empty: none.
   std::function<Workload(const Workload&)> expand;
-  /// Per-core cost backends (Registries::cost_backend_list(); estimate_costs.hpp). Empty: the
+  /// Per-core cost backends (Registries::cost_backend_list(); cost/estimate_costs.hpp). Empty: the
   /// built-in ZigZag-equivalent model costs every core.
   std::vector<CostBackend> cost_backends;
   /// Structural deduplication: a group whose steady state equals an earlier group's up to names
@@ -80,9 +80,9 @@ struct RunOptions {
   /// Data layouts (layout_choice.hpp): Fixed keeps the model's and prices them; Choose picks one
   /// per tensor, inserting conversion groups where cheaper, and schedules the groups again.
   LayoutMode layout = LayoutMode::Fixed;
-  /// The latency of the ideal-cycle estimates (estimate_costs.hpp; docs/cost-model.md): the
+  /// The latency of the ideal-cycle estimates (cost/cost_profile.hpp; docs/cost-model.md): the
   /// reference's rule, or also bounded by their memory traffic (`stream run --cost-profile full`).
-  CostProfile cost_profile = CostProfile::Reference;
+  cost::CostProfile cost_profile = cost::CostProfile::Reference;
   /// Whose automatic path (stream/compat.hpp): Stream113 takes the reference's fusion tiling,
   /// capacity tiler and memory rows where they differ from ours (the workload's layout operators
   /// are the caller's: kept as FusionEdges by the frontend).
