@@ -8,7 +8,7 @@
 
 #include <stream/allocate/allocation_milp.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
-#include <stream/pipeline/estimate_costs.hpp>
+#include <stream/cost/estimate_costs.hpp>
 #include <stream/mapping/group_mapping.hpp>
 #include <stream/pipeline/run.hpp>
 #include <stream/report/group_files.hpp>
@@ -159,7 +159,7 @@ BENCHMARK(BM_WriteResults)->Arg(2)->Arg(8)->Unit(benchmark::kMillisecond);
 
 void BM_CostTable2Conv(benchmark::State& state) {
   const Case c = make_case(2, 1);
-  for (auto _ : state) benchmark::DoNotOptimize(pipeline::estimate_costs(c.tiled, tpu()));
+  for (auto _ : state) benchmark::DoNotOptimize(cost::estimate_costs(c.tiled, tpu()));
 }
 BENCHMARK(BM_CostTable2Conv)->Unit(benchmark::kMillisecond);
 

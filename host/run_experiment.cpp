@@ -40,7 +40,7 @@ std::string experiment_id(const RunRequest& o, const WorkloadSource& source) {
     return *o.experiment_id;
   }
   // A full-profile run gets its own directory: its latencies differ from the default run's.
-  const bool full = o.cost_profile == pipeline::name(pipeline::CostProfile::Full);
+  const bool full = o.cost_profile == cost::name(cost::CostProfile::Full);
   // So does a compatibility-mode run (its groups and tiles differ).
   const bool compat = o.compat != name(Compat::None);
   return report::as_path_component(stem(o.hardware) + "-" + source.label() +

@@ -4,6 +4,7 @@
 
 #include <stream/allocate/constraint_selection.hpp>
 #include <stream/compat.hpp>
+#include <stream/cost/cost_profile.hpp>
 #include <stream/layout/choice.hpp>
 #include <stream/mapping/mapping.hpp>
 #include <stream/pipeline/run_config.hpp>
@@ -53,7 +54,7 @@ BuiltSpec build_run_spec(const RunRequest& o, const std::vector<CostBackend>& co
   BuiltSpec built;
   auto& spec = built.spec;
   spec.layout = layout::parse_layout_mode(o.layout, "--layout");
-  spec.cost_profile = pipeline::parse_cost_profile(o.cost_profile, "--cost-profile");
+  spec.cost_profile = cost::parse_cost_profile(o.cost_profile, "--cost-profile");
   spec.compat = parse_compat(o.compat, "--compat");
   set_mapping(o, built);
   set_cut_points(o.fusion_cut_points, spec);

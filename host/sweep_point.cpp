@@ -147,7 +147,7 @@ std::string apply_axis(const sweep::SweepFile& s, const std::string& name, const
   }
   if (name == "cost_profile") {
     try {
-      p.cost_profile = pipeline::parse_cost_profile(value, "cost_profile");
+      p.cost_profile = cost::parse_cost_profile(value, "cost_profile");
     } catch (const Error& e) {
       p.problem = e.message();
     }

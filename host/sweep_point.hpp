@@ -23,7 +23,7 @@
 #include <nlohmann/json.hpp>
 #include <stream/hardware/hardware_overrides.hpp>
 #include <stream/compat.hpp>
-#include <stream/pipeline/estimate_costs.hpp>
+#include <stream/cost/cost_profile.hpp>
 #include <stream/sweep/sweep_file.hpp>
 
 #include "workload_source.hpp"
@@ -41,7 +41,7 @@ struct ResolvedPoint {
   std::optional<std::filesystem::path> mapping;  ///< none: automatic
   std::string mapping_search;  ///< `search[?...]` (pipeline/mapping_search.hpp), empty: none
   std::string intra_core_tiling;
-  pipeline::CostProfile cost_profile = pipeline::CostProfile::Reference;  ///< the `cost_profile` axis
+  cost::CostProfile cost_profile = cost::CostProfile::Reference;  ///< the `cost_profile` axis
   Compat compat = Compat::None;  ///< the `compat` axis (stream run --compat)
   std::string problem;  ///< why the point cannot run (an input that does not resolve), empty when it can
 };

@@ -216,7 +216,7 @@ RunRequest point_request(const ResolvedPoint& p) {
   r.workload = p.workload;
   r.mapping = !p.mapping_search.empty() ? p.mapping_search : p.mapping ? p.mapping->string() : "";
   r.intra_core_tiling = p.intra_core_tiling;
-  r.cost_profile = pipeline::name(p.cost_profile);
+  r.cost_profile = cost::name(p.cost_profile);
   r.compat = name(p.compat);
   return r;
 }

@@ -104,7 +104,7 @@ void add_probe_errors(const Accelerator& acc, const std::vector<cost::CoreProble
                       const std::vector<CostBackend>& backends, Diagnostics& diag) {
   std::set<std::string> said;  // identical cores (an `array:`, one core file) report one problem once
   for (const auto& p : problems) {
-    if (p.core_id >= 0 && select_cost_backend(backends, acc.core(p.core_id)) != nullptr) continue;
+    if (p.core_id >= 0 && cost::select_cost_backend(backends, acc.core(p.core_id)) != nullptr) continue;
     if (said.insert(p.where.str() + p.message).second) diag.error(p.where, p.message);
   }
 }

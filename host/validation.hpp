@@ -16,7 +16,7 @@
 #include <stream/hardware/accelerator.hpp>
 #include <stream/ir/workload.hpp>
 #include <stream/mapping/mapping.hpp>
-#include <stream/registry/cost_backends.hpp>
+#include <stream/cost/cost_backend.hpp>
 
 namespace stream::host {
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Checks docs/architecture.md's map against the source tree.
 
-Rules: a core area includes only itself and the areas its row lists; a public header includes no
+Rules: the map is a layering (no two areas may include each other, directly or through others: the
+areas a run is built from, as cost under registry and pipeline, cannot reach back up);
+a core area includes only itself and the areas its row lists; a public header includes no
 private header and declares its area's namespace; a private header (core/src/<area>/*.hpp) is
 included only from its own folder; outside the core (host/, plugins/<name>/, python/) a quoted
 include is a public header (stream/...) or a file of the same component; tests mirror the
@@ -55,6 +57,29 @@ def read_map(root):
     if not allowed:
         raise SystemExit(f"{root / 'docs/architecture.md'}: no area table under '## Map'")
     return allowed
+
+
+def check_layering(allowed, problems):
+    """The map's 'may include' relation has no cycle; each cycle is named once, from its first area."""
+    state, reported = {}, set()
+
+    def visit(area, path):
+        state[area] = "open"
+        for other in sorted(allowed.get(area, (set(), ""))[0]):
+            if other not in allowed:
+                continue
+            if state.get(other) == "open":
+                cycle = path[path.index(other):] + [other]
+                if frozenset(cycle) not in reported:
+                    reported.add(frozenset(cycle))
+                    problems.append("docs/architecture.md's map: areas include each other: " + " -> ".join(cycle))
+            elif other not in state:
+                visit(other, path + [other])
+        state[area] = "done"
+
+    for area in sorted(allowed):
+        if area not in state:
+            visit(area, [area])
 
 
 def sources(folder):
@@ -215,7 +240,9 @@ def main():
         raise SystemExit("usage: scripts/check_architecture.py [--function-length] [source-root]")
     root = pathlib.Path(args[0] if args else pathlib.Path(__file__).parent.parent).resolve()
     problems = []
-    check_core(root, read_map(root), problems)
+    allowed = read_map(root)
+    check_layering(allowed, problems)
+    check_core(root, allowed, problems)
     check_components(root, problems)
     check_tests(root, problems)
     check_self_contained(root, problems)

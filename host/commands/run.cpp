@@ -125,7 +125,7 @@ void setup(CLI::App& app, HostContext& ctx) {
                   "Data layouts: fixed (default) keeps the model's layouts and prices them; choose picks one per "
                   "tensor by cycles, then energy, inserting conversions (on a core or a strided DMA) where "
                   "cheaper (layouts.yaml; docs/layout.md)");
-  // Checked by prepare_run (pipeline::parse_cost_profile), as --layout.
+  // Checked by prepare_run (cost::parse_cost_profile), as --layout.
   cmd->add_option("--cost-profile", opts->cost_profile,
                   "Latency of the ideal-cycle estimates: reference (default) keeps the reference's rule; full "
                   "also bounds it by their memory traffic over the ports' bandwidths (docs/cost-model.md)");

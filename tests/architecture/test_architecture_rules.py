@@ -81,6 +81,23 @@ def test_each_rule_catches_its_violation(tmp_path):
     ])
 
 
+def test_a_map_whose_areas_include_each_other_is_refused(tmp_path):
+    root = small_tree(tmp_path)
+    write(root, "core/src/hardware/core.cpp", '#include "tree.hpp"\n')
+    doc = root / "docs/architecture.md"
+    text = doc.read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| `cost` |"))
+    # cost given pipeline, which includes cost: the cost table could then reach back into a run.
+    cyclic = row.replace("| `ir` `hardware`", "| `pipeline` `ir` `hardware`", 1)
+    assert cyclic != row
+    doc.write_text(text.replace(row, cyclic))
+    code, lines = check(root)
+    assert code == 1
+    assert "docs/architecture.md's map: areas include each other: cost -> pipeline -> cost" in lines
+    # The longer cycles (pipeline reaches cost through schedule and allocate too) all take that edge.
+    assert all("cost -> pipeline" in line for line in lines), lines
+
+
 def test_a_file_that_reaches_outside_the_repository_is_named_with_its_line(tmp_path):
     root = small_tree(tmp_path)
     write(root, "core/src/hardware/core.cpp", '#include "tree.hpp"\n')

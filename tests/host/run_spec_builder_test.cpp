@@ -46,7 +46,7 @@ TEST(RunSpecBuilder, EachOptionLandsInItsField) {
   EXPECT_FALSE(s.memory_fallback);
   EXPECT_FALSE(s.deduplicate);
   EXPECT_EQ(s.layout, stream::layout::LayoutMode::Choose);
-  EXPECT_EQ(s.cost_profile, pipeline::CostProfile::Full);
+  EXPECT_EQ(s.cost_profile, stream::cost::CostProfile::Full);
   EXPECT_EQ(s.compat, stream::Compat::Stream113);
   ASSERT_EQ(s.intra_core_tiling.size(), 1u);
   EXPECT_EQ(s.nb_cols_to_use, 8);

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include <stream/hardware/accelerator_reader.hpp>
-#include <stream/pipeline/estimate_costs.hpp>
+#include <stream/cost/estimate_costs.hpp>
 #include <stream/pipeline/fusion_groups.hpp>
 #include <stream/mapping/group_mapping.hpp>
 #include <stream/pipeline/run.hpp>
@@ -48,7 +48,7 @@ TEST(EstimateCosts, TwoConvTpuTilesMatchTheSpec) {
   const auto acc = hw("tpu_like_quad_core.yaml");
   const Workload wl = test::two_conv();
   const auto tiled = tiling::tile(wl, mapping::automatic_mapping(wl, acc));
-  const auto costs = pipeline::estimate_costs(tiled, acc);
+  const auto costs = cost::estimate_costs(tiled, acc);
   ASSERT_EQ(costs.at("Conv1").size(), 4u);
   // spec §6.3 table: per-core tiles on tpu_like.
   EXPECT_EQ(costs.at("Conv1")[0].latency_total, 2376);
@@ -191,18 +191,6 @@ TEST(RunCache, SharedAcrossRunsGivesTheFreshRunsFiles) {
   EXPECT_EQ(shared.cache->costs().size(), filled);  // the variant's cores perform as tpu's: no new pair
   EXPECT_EQ(shared.cache->routes(slow_bus), shared.cache->routes(tpu));
   EXPECT_NE(shared.cache->routes(simba), shared.cache->routes(tpu));
-}
-
-TEST(CostCache, ClassesCoresByPerformanceAndBackend) {
-  const auto tpu = hw("tpu_like_quad_core.yaml");
-  pipeline::CostCache cache;
-  const int c0 = cache.performance_class(tpu.core(0), "");
-  EXPECT_EQ(cache.performance_class(tpu.core(1), ""), c0);  // the four compute cores are identical
-  EXPECT_NE(cache.performance_class(tpu.core(1), "aie"), c0);
-  auto bigger = tpu.core(0);
-  bigger.memories.back().size *= 2;
-  EXPECT_NE(cache.performance_class(bigger, ""), c0);
-  EXPECT_EQ(cache.performance_class(tpu.core(0), ""), c0);
 }
 
 TEST(RunCache, ThreadsSharingRoutesGetTheFreshRunsFiles) {

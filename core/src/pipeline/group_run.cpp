@@ -4,6 +4,7 @@
 
 #include "memory_fallback.hpp"
 #include "stream/allocate/solver.hpp"
+#include "stream/cost/estimate_costs.hpp"
 #include "stream/mapping/group_mapping.hpp"
 #include "stream/out_of_memory.hpp"
 #include "stream/pipeline/structural_key.hpp"
@@ -76,7 +77,7 @@ void attempt(GroupOutcome& out, RunContext& ctx, const std::string& tag) {
           std::to_string(g.tiled.iterations()) + " steady-state iterations; costing");
   t0 = group_clock::now();
   g.costs = in_step("cost", [&] {
-    return estimate_costs(g.tiled, ctx.acc,
+    return cost::estimate_costs(g.tiled, ctx.acc,
                           {ctx.spec.threads, cost::kDefaultLpfLimit, ctx.spec.cost_backends, &ctx.cache().costs(), ctx.spec.cost_profile});
   });
   clocks.cost_time_s = seconds_since(t0);

@@ -12,7 +12,7 @@
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/mapping/mapping.hpp>
-#include <stream/pipeline/estimate_costs.hpp>
+#include <stream/cost/estimate_costs.hpp>
 #include <stream/pipeline/run.hpp>
 #include <stream/registry/registries.hpp>
 
@@ -62,7 +62,7 @@ void expect_uneven(const Expected& e) {
   const std::size_t conv = g.tiled.workload.index_of("Conv");
   EXPECT_EQ(g.tiled.workload.loop_sizes(conv).back(), e.iteration_channels);
   // One core's tile: every dim whole but k, which is the longest core's share.
-  const cost::Tile tile = pipeline::core_tile(g.tiled, conv);
+  const cost::Tile tile = cost::core_tile(g.tiled, conv);
   std::int64_t macs = 1;
   for (const auto& d : tile.dims) macs *= d.size;
   EXPECT_EQ(tile.dims.back().size, e.per_core_channels);
@@ -115,7 +115,7 @@ TEST(UnevenDims, AnUnevenSplitsSizeOneChunkMapsAutomatically) {
   // Each size-2 chunk is 1 element per core (2 over 2 cores), the size-1 chunk 1 on its one core.
   for (const auto& n : g.tiled.workload.nodes()) {
     if (!n.has_iteration_space()) continue;
-    const cost::Tile tile = pipeline::core_tile(g.tiled, g.tiled.workload.index_of(n.name));
+    const cost::Tile tile = cost::core_tile(g.tiled, g.tiled.workload.index_of(n.name));
     ASSERT_EQ(tile.dims.size(), 1u) << n.name;
     EXPECT_EQ(tile.dims[0].size, 1) << n.name;
   }
@@ -161,6 +161,6 @@ TEST(UnevenDims, ShuffleNetsFiftyEightChannelBranchMapsAutomaticallyWithATileOfO
   EXPECT_EQ(g.tiled.workload.loop_sizes(conv).back(), 4);
   // ConvA splits its own 58 channels gcd(4, 58) = 2 ways: 2 of the iteration's 4 per core.
   EXPECT_EQ(g.mapping.nodes.at(conv).inter_core_tiling.front(), (mapping::DimSplit{6, 2}));
-  EXPECT_EQ(pipeline::core_tile(g.tiled, conv).dims.back().size, 2);
+  EXPECT_EQ(cost::core_tile(g.tiled, conv).dims.back().size, 2);
   EXPECT_GT(r.total_latency, 0);
 }

@@ -2,7 +2,7 @@
 //
 // The scheduler only needs, per compute node of a tiled group, the per-core latency of every
 // candidate core (it takes the maximum, spec §4.8) and the energy for the system energy figure;
-// the remaining fields are carried to core_cost_lut.yaml. Filled by pipeline::estimate_costs
+// the remaining fields are carried to core_cost_lut.yaml. Filled by cost::estimate_costs
 // from the cost model (the traffic model's energy, and under `--cost-profile full` its latency
 // bound, for the ideal-cycle estimates), or by hand in tests.
 #pragma once

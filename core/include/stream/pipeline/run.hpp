@@ -28,7 +28,7 @@
 #include "stream/ir/workload.hpp"
 #include "stream/mapping/auto_mapping.hpp"
 #include "stream/pipeline/energy.hpp"
-#include "stream/pipeline/estimate_costs.hpp"
+#include "stream/cost/cost_table.hpp"
 #include "stream/layout/outcome.hpp"
 #include "stream/layout/prices.hpp"
 #include "stream/pipeline/memory_accesses.hpp"

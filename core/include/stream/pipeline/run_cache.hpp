@@ -22,7 +22,7 @@
 
 #include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
-#include "stream/pipeline/estimate_costs.hpp"
+#include "stream/cost/cost_cache.hpp"
 #include "stream/schedule/routing.hpp"
 
 namespace stream::pipeline {
@@ -44,14 +44,14 @@ class STREAM_API RunCache {
  public:
   explicit RunCache(std::shared_ptr<RouteMemos> routes = std::make_shared<RouteMemos>()) : routes_(std::move(routes)) {}
   [[nodiscard]] std::shared_ptr<schedule::RouteMemo> routes(const hardware::Accelerator& acc) { return routes_->of(acc); }
-  [[nodiscard]] CostCache& costs() { return costs_; }
+  [[nodiscard]] cost::CostCache& costs() { return costs_; }
   /// Called by run() before it starts: past its bounds the cost cache starts over, so that a long
   /// sweep keeps its memory flat (CostCache::trim).
   void trim() { costs_.trim(); }
 
  private:
   std::shared_ptr<RouteMemos> routes_;
-  CostCache costs_;
+  cost::CostCache costs_;
 };
 
 }  // namespace stream::pipeline

@@ -18,7 +18,8 @@
 #include "stream/compat.hpp"
 #include "stream/mapping/auto_mapping.hpp"
 #include "stream/mapping/mapping.hpp"
-#include "stream/pipeline/estimate_costs.hpp"
+#include "stream/cost/cost_backend.hpp"
+#include "stream/cost/cost_profile.hpp"
 #include "stream/layout/choice.hpp"
 #include "stream/schedule/steady_state.hpp"
 
@@ -68,7 +69,7 @@ struct RunSpec {
   /// whose memory blocks it, then cut it into one group per layer (beyond the reference, which
   /// stops there; docs/pipeline.md).
   bool memory_fallback = true;
-  /// Per-core cost backends (Registries::cost_backend_list(); estimate_costs.hpp). Empty: the
+  /// Per-core cost backends (Registries::cost_backend_list(); cost/estimate_costs.hpp). Empty: the
   /// built-in ZigZag-equivalent model costs every core.
   std::vector<CostBackend> cost_backends;
   /// Structural deduplication: a group whose steady state equals an earlier group's up to names
@@ -78,9 +79,9 @@ struct RunSpec {
   /// Data layouts (layout/choice.hpp): Fixed keeps the model's and prices them; Choose picks one
   /// per tensor, inserting conversion groups where cheaper, and schedules the groups again.
   layout::LayoutMode layout = layout::LayoutMode::Fixed;
-  /// The latency of the ideal-cycle estimates (estimate_costs.hpp; docs/cost-model.md): the
+  /// The latency of the ideal-cycle estimates (cost/cost_profile.hpp; docs/cost-model.md): the
   /// reference's rule, or also bounded by their memory traffic (`stream run --cost-profile full`).
-  CostProfile cost_profile = CostProfile::Reference;
+  cost::CostProfile cost_profile = cost::CostProfile::Reference;
   /// Whose automatic path (stream/compat.hpp): Stream113 takes the reference's fusion tiling,
   /// capacity tiler and memory rows where they differ from ours (the workload's layout operators
   /// are the caller's: kept as FusionEdges by the frontend).

@@ -67,7 +67,7 @@ class STREAM_API Registries {
   [[nodiscard]] std::vector<std::string> block_keys() const;
   [[nodiscard]] const Decomposer* decomposition(const std::string& op_type) const;
   /// The winning registration of every cost backend name, in first-registration order (loads
-  /// every plugin that provides cost backends): what pipeline::estimate_costs selects from.
+  /// every plugin that provides cost backends): what cost::estimate_costs selects from (cost::select_cost_backend).
   [[nodiscard]] std::vector<CostBackend> cost_backend_list() const;
   /// Every conflict in every category, for the host's warnings.
   [[nodiscard]] std::vector<std::pair<Category, Conflict>> conflicts() const;

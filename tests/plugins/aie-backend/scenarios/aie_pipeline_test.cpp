@@ -1,12 +1,12 @@
-// The AIE backend inside pipeline::estimate_costs on the reference's AIE hardware files: the
-// backend selection (priority, ties), the 2-conv figures of aie-and-defaults §1.4 through the real
-// tiling, the kernel utilisation reaching the backend, and an unmodelled type as a clear error.
+// The AIE backend inside cost::estimate_costs on the reference's AIE hardware files: the backend
+// selection against it (the rule alone: tests/cost/cost_backend_test.cpp), the 2-conv figures of
+// aie-and-defaults §1.4 through the real tiling, the kernel utilisation reaching the backend, and
+// an unmodelled type as a clear error.
 #include <gtest/gtest.h>
 
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
-#include <stream/pipeline/estimate_costs.hpp>
-#include <stream/registry/cost_backends.hpp>
+#include <stream/cost/estimate_costs.hpp>
 #include <stream/tiling/tiled_group.hpp>
 
 #include "../../../schedule/two_conv_fixture.hpp"
@@ -35,7 +35,7 @@ tiling::TiledGroup two_conv_on(const Workload& wl, std::vector<int> cores, std::
   return tiling::tile(wl, m);
 }
 
-pipeline::CostEstimateOptions with_aie() { return {1, 6, {aie::aie_backend()}}; }
+cost::CostEstimateOptions with_aie() { return {1, 6, {aie::aie_backend()}}; }
 
 CostBackend fixed(const std::string& name, std::int64_t priority, double latency) {
   CostBackend b;
@@ -57,7 +57,7 @@ TEST(AieEstimateCosts, TwoConvOnOneAieTile) {
   // 4,718,592 / 32 = 147,456 (§1.4).
   const auto acc = aie_hw("single_core.yaml");
   const Workload wl = test::two_conv();
-  const auto costs = pipeline::estimate_costs(two_conv_on(wl, {2}, 1), acc, with_aie());
+  const auto costs = cost::estimate_costs(two_conv_on(wl, {2}, 1), acc, with_aie());
   ASSERT_EQ(costs.at("Conv1").size(), 1u);
   const auto& c1 = costs.at("Conv1")[0];
   EXPECT_EQ(c1.core_id, 2);
@@ -72,7 +72,7 @@ TEST(AieEstimateCosts, TwoConvSplitFourOverTiles2To5) {
   // single_col: aie tiles 2..5, D1 split 4: 294,912 macs -> 9,216; Conv2 1,179,648 -> 36,864.
   const auto acc = aie_hw("single_col.yaml");
   const Workload wl = test::two_conv();
-  const auto costs = pipeline::estimate_costs(two_conv_on(wl, {2, 3, 4, 5}, 4), acc, with_aie());
+  const auto costs = cost::estimate_costs(two_conv_on(wl, {2, 3, 4, 5}, 4), acc, with_aie());
   ASSERT_EQ(costs.at("Conv1").size(), 4u);
   for (const auto& e : costs.at("Conv1")) EXPECT_EQ(e.latency_total, 9216) << e.core_id;
   for (const auto& e : costs.at("Conv2")) EXPECT_EQ(e.latency_total, 36864) << e.core_id;
@@ -82,7 +82,7 @@ TEST(AieEstimateCosts, KernelUtilisationOfTheMappingReachesTheBackend) {
   // Conv1 split 4 at 50 %: 294,912 / 16 = 18,432; the ideal stays 9,216.
   const auto acc = aie_hw("single_col.yaml");
   const Workload wl = test::two_conv();
-  const auto costs = pipeline::estimate_costs(two_conv_on(wl, {2, 3, 4, 5}, 4, 50.0), acc, with_aie());
+  const auto costs = cost::estimate_costs(two_conv_on(wl, {2, 3, 4, 5}, 4, 50.0), acc, with_aie());
   EXPECT_EQ(costs.at("Conv1")[0].latency_total, 18432);
   EXPECT_EQ(costs.at("Conv1")[0].ideal_cycle, 9216);
   EXPECT_EQ(*costs.at("Conv1")[0].utilization, 50.0);
@@ -92,7 +92,7 @@ TEST(AieEstimateCosts, WithoutBackendsAieTilesKeepTheIdealCycleFallback) {
   // The built-in model has no aie2 model: 1 unit, ceil(294,912 / 1) cycles, backend ideal-cycle.
   const auto acc = aie_hw("single_col.yaml");
   const Workload wl = test::two_conv();
-  const auto costs = pipeline::estimate_costs(two_conv_on(wl, {2, 3, 4, 5}, 4), acc);
+  const auto costs = cost::estimate_costs(two_conv_on(wl, {2, 3, 4, 5}, 4), acc);
   EXPECT_EQ(costs.at("Conv1")[0].backend, "ideal-cycle");
   EXPECT_TRUE(costs.at("Conv1")[0].is_fallback());
   EXPECT_EQ(costs.at("Conv1")[0].latency_total, 294912);
@@ -108,7 +108,7 @@ TEST(AieEstimateCosts, UnmodelledElementTypeIsAStreamErrorNamingTheNode) {
                      make_out_edge("output_edge", out)});
   const auto acc = aie_hw("single_core.yaml");
   try {
-    (void)pipeline::estimate_costs(two_conv_on(wl, {2}, 1), acc, {2, 6, {aie::aie_backend()}});
+    (void)cost::estimate_costs(two_conv_on(wl, {2}, 1), acc, {2, 6, {aie::aie_backend()}});
     FAIL() << "expected a stream::Error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("'Conv1'"), std::string::npos) << e.what();
@@ -116,26 +116,11 @@ TEST(AieEstimateCosts, UnmodelledElementTypeIsAStreamErrorNamingTheNode) {
   }
 }
 
-TEST(CostBackendSelection, HighestPriorityWinsAndATieGoesToTheLaterRegistration) {
-  hardware::Core compute;
-  compute.type = {hardware::Namespace::Aie2, hardware::CoreKind::Compute};
-  hardware::Core memory;
-  memory.type = {hardware::Namespace::Aie2, hardware::CoreKind::Memory};
-  const std::vector<CostBackend> bs{fixed("a", 5, 1), fixed("b", 7, 2), fixed("c", 7, 3), fixed("d", 6, 4)};
-  ASSERT_NE(select_cost_backend(bs, compute), nullptr);
-  EXPECT_EQ(select_cost_backend(bs, compute)->name, "c");  // 7 beats 5 and 6; c is later than b
-  EXPECT_EQ(select_cost_backend(bs, memory), nullptr);     // nobody claims it: the built-in model
-  // A priority-0 plugin backend ties with the built-in and, registered later, wins; a negative one loses.
-  EXPECT_EQ(select_cost_backend({fixed("zero", 0, 1)}, compute)->name, "zero");
-  EXPECT_EQ(select_cost_backend({fixed("neg", -1, 1)}, compute), nullptr);
-  EXPECT_EQ(select_cost_backend({}, compute), nullptr);
-}
-
 TEST(CostBackendSelection, AHigherPriorityPluginBackendOverridesTheAieBackend) {
   const auto acc = aie_hw("single_core.yaml");
   const Workload wl = test::two_conv();
   const auto costs =
-      pipeline::estimate_costs(two_conv_on(wl, {2}, 1), acc, {1, 6, {aie::aie_backend(), fixed("vendor", 11, 77)}});
+      cost::estimate_costs(two_conv_on(wl, {2}, 1), acc, {1, 6, {aie::aie_backend(), fixed("vendor", 11, 77)}});
   EXPECT_EQ(costs.at("Conv1")[0].backend, "vendor");
   EXPECT_EQ(costs.at("Conv1")[0].latency_total, 77);
 }
@@ -148,7 +133,7 @@ TEST(CostBackendSelection, ABackendClaimingOneOfIdenticalTilesCostsOnlyThatTile)
   const Workload wl = test::two_conv();
   CostBackend only3 = fixed("only-3", 20, 77);
   only3.claims = [](const hardware::Core& c) { return c.id == 3; };
-  const auto costs = pipeline::estimate_costs(two_conv_on(wl, {2, 3, 4, 5}, 4), acc, {1, 6, {aie::aie_backend(), only3}});
+  const auto costs = cost::estimate_costs(two_conv_on(wl, {2, 3, 4, 5}, 4), acc, {1, 6, {aie::aie_backend(), only3}});
   ASSERT_EQ(costs.at("Conv1").size(), 4u);
   for (const auto& e : costs.at("Conv1")) {
     EXPECT_EQ(e.backend, e.core_id == 3 ? "only-3" : "aie") << e.core_id;

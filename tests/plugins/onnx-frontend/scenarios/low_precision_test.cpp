@@ -11,7 +11,7 @@
 #include <stream/cost/cost_model.hpp>
 #include <stream/cost/traffic_model.hpp>
 #include <stream/hardware/core_reader.hpp>
-#include <stream/pipeline/estimate_costs.hpp>
+#include <stream/cost/estimate_costs.hpp>
 
 #include <filesystem>
 
@@ -48,7 +48,7 @@ cost::CoreCost tpu_cost(const Workload& w, const std::string& name) {
   tiling::TiledGroup tg;
   tg.workload = w;
   tg.mapping.resize(w.size());
-  return cost::estimate(pipeline::core_tile(tg, w.index_of(name)), core);
+  return cost::estimate(cost::core_tile(tg, w.index_of(name)), core);
 }
 
 struct DramRead {
@@ -148,7 +148,7 @@ TEST(LowPrecision, TheTrafficModelMovesInt4WeightsInHalfTheWords) {
     tiling::TiledGroup tg;
     tg.workload = w;
     tg.mapping.resize(w.size());
-    return cost::traffic_cost(pipeline::core_tile(tg, w.index_of("mm")), core).memory_energy;
+    return cost::traffic_cost(cost::core_tile(tg, w.index_of("mm")), core).memory_energy;
   };
   EXPECT_NEAR(traffic(I8) - traffic(I4), 7436.8 - 3718.4, 1e-6);
 }
@@ -163,7 +163,7 @@ TEST(LowPrecision, ACoreDeclaringWiderInputsRunsFp8AtEightBits) {
   tiling::TiledGroup tg;
   tg.workload = w;
   tg.mapping.resize(w.size());
-  const auto tile = pipeline::core_tile(tg, w.index_of("conv"));
+  const auto tile = cost::core_tile(tg, w.index_of("conv"));
   for (const auto& op : tile.operands) EXPECT_EQ(op.precision_bits, 8) << op.role;
   const auto c = cost::estimate(tile, core);
   EXPECT_EQ(c.status, cost::CostStatus::Ok) << c.reason;

@@ -1,12 +1,12 @@
 // The map forms the new parsers produce, through the per-core cost model of the TPU-like core
-// (the tile the pipeline hands it, pipeline::core_tile), and `stream run` end to end on the
+// (the tile the pipeline hands it, cost::core_tile), and `stream run` end to end on the
 // TPU-like quad core for models that use Resize, ConvTranspose, DepthToSpace and a grouped
 // convolution. bf16 tensors: the core's memories hold the operands at 16 bits (at 32 bits the
 // model falls back for reasons unrelated to the maps).
 #include <stream/cost/core_model.hpp>
 #include <stream/cost/cost_model.hpp>
 #include <stream/hardware/core_reader.hpp>
-#include <stream/pipeline/estimate_costs.hpp>
+#include <stream/cost/estimate_costs.hpp>
 
 #include <filesystem>
 #include <functional>
@@ -31,7 +31,7 @@ cost::CoreCost core_cost(const Workload& w, const std::string& name) {
   tiling::TiledGroup tg;
   tg.workload = w;
   tg.mapping.resize(w.size());
-  return cost::estimate(pipeline::core_tile(tg, w.index_of(name)), tpu_core());
+  return cost::estimate(cost::core_tile(tg, w.index_of(name)), tpu_core());
 }
 
 // conv 3x3 (16 -> 16, pad 1) -> op -> conv 3x3, all bf16, on a 14x14 map.

@@ -1,6 +1,6 @@
-#include "stream/registry/cost_backends.hpp"
+#include "stream/cost/cost_backend.hpp"
 
-namespace stream {
+namespace stream::cost {
 
 const CostBackend* select_cost_backend(const std::vector<CostBackend>& backends, const hardware::Core& core) {
   // The built-in model is registered first with priority 0; `>=` lets a later registration win a
@@ -17,4 +17,4 @@ const CostBackend* select_cost_backend(const std::vector<CostBackend>& backends,
   return best;
 }
 
-}  // namespace stream
+}  // namespace stream::cost

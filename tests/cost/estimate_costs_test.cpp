@@ -1,4 +1,4 @@
-// The cost table's ideal-cycle estimates (pipeline/estimate_costs.hpp): their energy is the
+// The cost table's ideal-cycle estimates (cost/estimate_costs.hpp): their energy is the
 // traffic model's (cost/traffic_model.hpp), their latency the reference's rule under the default
 // profile and at least the traffic model's port cycles under `full`. Figures derived by hand on
 // tests/data/hardware/cores/eltwise_small.yaml.
@@ -9,7 +9,7 @@
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
 #include <stream/mapping/auto_mapping.hpp>
-#include <stream/pipeline/estimate_costs.hpp>
+#include <stream/cost/estimate_costs.hpp>
 
 using namespace stream;
 
@@ -28,16 +28,16 @@ Workload relu10() {
                    make_out_edge("y_out", y)});
 }
 
-cost::CostEntry relu_entry(pipeline::CostEstimateOptions options) {
+cost::CostEntry relu_entry(cost::CostEstimateOptions options) {
   const auto acc = eltwise_small();
   const Workload w = relu10();
-  const auto costs = pipeline::estimate_costs(tiling::tile(w, mapping::automatic_mapping(w, acc)), acc, options);
+  const auto costs = cost::estimate_costs(tiling::tile(w, mapping::automatic_mapping(w, acc)), acc, options);
   EXPECT_EQ(costs.at("Relu").size(), 1u);
   return costs.at("Relu").front();
 }
 
-pipeline::CostEstimateOptions with_profile(pipeline::CostProfile profile, pipeline::CostCache* cache = nullptr) {
-  pipeline::CostEstimateOptions o;
+cost::CostEstimateOptions with_profile(cost::CostProfile profile, cost::CostCache* cache = nullptr) {
+  cost::CostEstimateOptions o;
   o.cache = cache;
   o.profile = profile;
   return o;
@@ -63,7 +63,7 @@ TEST(EstimateCosts, AnEstimatesEnergyIsTheTrafficModels) {
 }
 
 TEST(EstimateCosts, TheFullProfileBoundsAnEstimatesLatencyByItsTraffic) {
-  const auto e = relu_entry(with_profile(pipeline::CostProfile::Full));
+  const auto e = relu_entry(with_profile(cost::CostProfile::Full));
   EXPECT_DOUBLE_EQ(e.latency_total, 6);  // max(3 ideal cycles, 6 port cycles)
   EXPECT_TRUE(e.latency_traffic_bound);
   EXPECT_DOUBLE_EQ(e.ideal_cycle, 3);
@@ -71,24 +71,10 @@ TEST(EstimateCosts, TheFullProfileBoundsAnEstimatesLatencyByItsTraffic) {
 }
 
 TEST(EstimateCosts, ACacheFilledUnderOneProfileServesTheOther) {
-  pipeline::CostCache cache;
-  EXPECT_DOUBLE_EQ(relu_entry(with_profile(pipeline::CostProfile::Full, &cache)).latency_total, 6);
+  cost::CostCache cache;
+  EXPECT_DOUBLE_EQ(relu_entry(with_profile(cost::CostProfile::Full, &cache)).latency_total, 6);
   ASSERT_EQ(cache.size(), 1u);
-  EXPECT_DOUBLE_EQ(relu_entry(with_profile(pipeline::CostProfile::Reference, &cache)).latency_total, 3);
-  EXPECT_DOUBLE_EQ(relu_entry(with_profile(pipeline::CostProfile::Full, &cache)).latency_total, 6);
+  EXPECT_DOUBLE_EQ(relu_entry(with_profile(cost::CostProfile::Reference, &cache)).latency_total, 3);
+  EXPECT_DOUBLE_EQ(relu_entry(with_profile(cost::CostProfile::Full, &cache)).latency_total, 6);
   EXPECT_EQ(cache.size(), 1u);
-}
-
-TEST(EstimateCosts, CostProfileNames) {
-  EXPECT_EQ(pipeline::parse_cost_profile("reference", "--cost-profile"), pipeline::CostProfile::Reference);
-  EXPECT_EQ(pipeline::parse_cost_profile("full", "--cost-profile"), pipeline::CostProfile::Full);
-  EXPECT_STREQ(pipeline::name(pipeline::CostProfile::Full), "full");
-  try {
-    (void)pipeline::parse_cost_profile("fast", "--cost-profile");
-    FAIL() << "accepted an unknown profile";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("--cost-profile: unknown cost profile 'fast' (expected reference or full)"),
-              std::string::npos)
-        << e.what();
-  }
 }

@@ -1,98 +1,25 @@
-#include "stream/pipeline/estimate_costs.hpp"
+#include "stream/cost/estimate_costs.hpp"
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
 #include <cmath>
+#include <exception>
 #include <map>
 #include <sstream>
+#include <string>
 #include <thread>
+#include <utility>
 
 #include "stream/cost/core_model.hpp"
-#include "stream/cost/cost_model.hpp"
-#include "stream/cost/traffic_model.hpp"
 #include "stream/cost/fallback_reason.hpp"
-#include "stream/error.hpp"
-#include "stream/ir/dimensions.hpp"
+#include "stream/cost/traffic_model.hpp"
 #include "stream/tiling/tensor_accessors.hpp"
-#include "stream/numeric/uneven_split.hpp"
 
-namespace stream::pipeline {
-
-namespace {
-
-// The tiled group's unified dim sizes with only this node's inter-core split divided out: what the
-// reference sizes a costed node's tensors with (aie-and-defaults §4b). A split that does not divide
-// its dim leaves each core ceil(size / split), the longest share (numeric/uneven_split.hpp).
-std::vector<std::int64_t> per_core_dim_sizes(const tiling::TiledGroup& tiled, std::size_t node_index) {
-  const Workload& w = tiled.workload;
-  const auto& ud = w.unified_dimensions();
-  std::vector<std::int64_t> sizes = ud.dim_size;
-  const auto dims = ud.dims_of(node_index, w.node(node_index).num_dims());
-  for (const auto& [d, f] : tiled.mapping.at(node_index).inter_core_tiling) {
-    auto& s = sizes.at(static_cast<std::size_t>(dims.at(static_cast<std::size_t>(d))));
-    if (f > 1) s = numeric::ceil_div(s, f);
-  }
-  return sizes;
-}
-
-// core_tile with the tensors' accessors indexed once for the whole group.
-cost::Tile core_tile(const tiling::TiledGroup& tiled, const tiling::TensorAccessors& accessors, std::size_t node_index) {
-  const Workload& w = tiled.workload;
-  const Node& n = w.node(node_index);
-  cost::Tile tile;
-  tile.name = n.name;
-  tile.op_type = n.type;
-  std::vector<std::int64_t> sizes = w.loop_sizes(node_index);
-  for (const auto& [d, f] : tiled.mapping.at(node_index).inter_core_tiling) {
-    auto& s = sizes.at(static_cast<std::size_t>(d));
-    if (f > 0) s = numeric::ceil_div(s, f);  // the longest core's share when f does not divide s
-  }
-  for (int d = 0; d < n.num_dims(); ++d) tile.dims.push_back({n.dim_name(d), sizes[static_cast<std::size_t>(d)]});
-  const auto per_core = per_core_dim_sizes(tiled, node_index);
-  auto operand = [&](const TensorPtr& t, const AffineMap& map, std::string role) {
-    cost::TileOperand op;
-    op.role = std::move(role);
-    op.precision_bits = bits(t->dtype);
-    const auto widest = tiling::tensor_shape_with_sizes(w, accessors, *t, per_core);
-    for (std::size_t a = 0; a < map.num_results(); ++a) {
-      const auto& r = map.result(a);
-      cost::AxisExpr ax;
-      const auto lin = r.linear();
-      // An axis read at a fixed index (a size-1 axis a Flatten or a broadcast kept, a constant
-      // Gather) contributes one element: the tile's data is the other axes. The reference's model
-      // rejects the form (AffineConstantExpr) and would estimate the node instead.
-      if (lin && std::all_of(lin->coeffs.begin(), lin->coeffs.end(), [](std::int64_t c) { return c == 0; })) continue;
-      op.tensor_shape.push_back(t->shape.at(a));
-      if (!lin) {
-        // Not affine-linear: give the cost model something it rejects (three terms), so the node
-        // takes the reference's fallback path.
-        ax.terms = {{0, 1}, {0, 1}, {0, 1}};
-      } else {
-        for (std::size_t d = 0; d < lin->coeffs.size(); ++d)
-          if (lin->coeffs[d] != 0) ax.terms.push_back({static_cast<int>(d), lin->coeffs[d]});
-        ax.constant = lin->constant;
-        if (ax.terms.size() == 2) ax.window_size = widest.at(a);
-      }
-      op.axes.push_back(std::move(ax));
-    }
-    tile.operands.push_back(std::move(op));
-  };
-  for (std::size_t o = 0; o < n.outputs.size(); ++o) operand(n.outputs[o], n.operand_mapping[n.inputs.size() + o], "O");
-  for (std::size_t i = 0; i < n.inputs.size(); ++i)
-    operand(n.inputs[i], n.operand_mapping[i], std::string(1, static_cast<char>('A' + i)));
-  return tile;
-}
-
-}  // namespace
-
-cost::Tile core_tile(const tiling::TiledGroup& tiled, std::size_t node_index) {
-  return core_tile(tiled, tiling::TensorAccessors(tiled.workload), node_index);
-}
+namespace stream::cost {
 
 namespace {
 
-std::string tile_key(const cost::Tile& t) {
+std::string tile_key(const Tile& t) {
   std::ostringstream s;
   s << t.op_type << '|';
   for (const auto& d : t.dims) s << d.size << ',';
@@ -110,19 +37,19 @@ std::string tile_key(const cost::Tile& t) {
 
 // The reference leaves an estimate at 0 pJ; ours is the traffic model's, and its port cycles are
 // kept for the full profile.
-void add_traffic_model(cost::CostEntry& e, const cost::Tile& tile, const hardware::Core& core) {
-  const cost::TrafficCost t = cost::traffic_cost(tile, core);
+void add_traffic_model(CostEntry& e, const Tile& tile, const hardware::Core& core) {
+  const TrafficCost t = traffic_cost(tile, core);
   e.energy_total = t.energy();
   e.energy_model = "traffic";
   e.traffic_cycles = t.port_cycles;
 }
 
-cost::CostEntry fallback_entry(const cost::Tile& tile, const hardware::Core& core, cost::FallbackReason reason) {
-  cost::CostEntry e;
+CostEntry fallback_entry(const Tile& tile, const hardware::Core& core, FallbackReason reason) {
+  CostEntry e;
   double macs = 1;
   for (const auto& d : tile.dims) macs *= static_cast<double>(d.size);
   const double units = static_cast<double>(std::max<std::int64_t>(core.total_unit_count(), 1));
-  e.latency_total = std::ceil(macs / units) * cost::fallback_cycles_per_op(tile.op_type);
+  e.latency_total = std::ceil(macs / units) * fallback_cycles_per_op(tile.op_type);
   e.ideal_cycle = std::ceil(macs / units);
   e.ideal_temporal_cycle = e.ideal_cycle;
   e.backend = "ideal-cycle";
@@ -132,13 +59,10 @@ cost::CostEntry fallback_entry(const cost::Tile& tile, const hardware::Core& cor
   return e;
 }
 
-}  // namespace
-
-namespace {
 
 // What a backend other than the built-in model may read beyond the tile; part of the dedup key,
 // since two nodes with equal tiles can differ in it (an inexact split, a kernel, bf16 vs f16).
-CostRequest backend_request(const tiling::TiledGroup& tiled, std::size_t node_index, const cost::Tile& tile,
+CostRequest backend_request(const tiling::TiledGroup& tiled, std::size_t node_index, const Tile& tile,
                             const hardware::Core& core) {
   const Node& n = tiled.workload.node(node_index);
   const auto& m = tiled.mapping.at(node_index);
@@ -164,33 +88,33 @@ std::string request_key(const CostRequest& r) {
 struct Job {
   std::pair<std::string, int> key;  ///< the dedup key (tile and request, representative)
   bool cached = false;              ///< result taken from the run's cache
-  cost::Tile tile;
+  Tile tile;
   std::size_t node = 0;
   int core = -1;  // representative
   const CostBackend* backend = nullptr;  // nullptr: the built-in model
-  cost::CostEntry result;
+  CostEntry result;
   std::exception_ptr error;
 };
 
-cost::CostEntry builtin_entry(const Job& j, const hardware::Core& core, const cost::CoreModel* model,
-                                      const cost::CostOptions& copt) {
+CostEntry builtin_entry(const Job& j, const hardware::Core& core, const CoreModel* model,
+                                      const CostOptions& copt) {
   if (model == nullptr) {
     const std::string why = "no per-core cost model for core type '" + core.type.str() + "'";
     return fallback_entry(j.tile, core, {why, why});
   }
-  const cost::CoreCost r = cost::estimate(j.tile, *model, copt);
-  if (r.status == cost::CostStatus::StreamError)
-    return fallback_entry(j.tile, core, cost::explain_fallback(r.reason, j.tile, model));
-  cost::CostEntry e;
+  const CoreCost r = estimate(j.tile, *model, copt);
+  if (r.status == CostStatus::StreamError)
+    return fallback_entry(j.tile, core, explain_fallback(r.reason, j.tile, model));
+  CostEntry e;
   e.latency_total = r.latency_total;
   e.energy_total = r.energy_total;
   e.ideal_cycle = r.ideal_cycle;
   e.ideal_temporal_cycle = r.ideal_temporal_cycle;
   e.mac_spatial_utilization = r.mac_spatial_utilization;
-  e.backend = r.status == cost::CostStatus::Ok ? "zigzag" : "ideal-cycle";
-  if (r.status == cost::CostStatus::Ok) e.memory_bits = r.memory_bits;
-  if (r.status != cost::CostStatus::Ok) {
-    auto why = cost::explain_fallback(r.reason, j.tile, model);
+  e.backend = r.status == CostStatus::Ok ? kBuiltinCostBackend : "ideal-cycle";
+  if (r.status == CostStatus::Ok) e.memory_bits = r.memory_bits;
+  if (r.status != CostStatus::Ok) {
+    auto why = explain_fallback(r.reason, j.tile, model);
     e.reason = std::move(why.reason);
     e.detail = std::move(why.detail);
     add_traffic_model(e, j.tile, core);
@@ -227,7 +151,7 @@ JobPlan plan_jobs(const tiling::TiledGroup& tiled, const hardware::Accelerator& 
   std::map<std::pair<std::string, int>, std::size_t> job_of;
   const tiling::TensorAccessors accessors(w);
   for (std::size_t i : w.computation_nodes()) {
-    const cost::Tile tile = core_tile(tiled, accessors, i);
+    const Tile tile = core_tile(tiled, accessors, i);
     const std::string key = tile_key(tile);
     for (int c : tiled.mapping.at(i).cores) {
       // A backend may claim cores by what performance equivalence ignores (a vendor's by name): the
@@ -249,11 +173,11 @@ JobPlan plan_jobs(const tiling::TiledGroup& tiled, const hardware::Accelerator& 
 // that the error does not depend on the threads' timing.
 void run_jobs(std::vector<Job>& jobs, const tiling::TiledGroup& tiled, const hardware::Accelerator& acc,
               const CostEstimateOptions& options) {
-  std::map<int, cost::CoreModel> models;
+  std::map<int, CoreModel> models;
   for (const auto& j : jobs)
     if (!j.cached && j.backend == nullptr && !models.count(j.core) && acc.core(j.core).is_zigzag())
-      models.emplace(j.core, cost::CoreModel::from_core(acc.core(j.core)));
-  cost::CostOptions copt;
+      models.emplace(j.core, CoreModel::from_core(acc.core(j.core)));
+  CostOptions copt;
   copt.lpf_limit = options.lpf_limit;
   copt.detail = false;
   std::atomic<std::size_t> next{0};
@@ -286,48 +210,7 @@ void run_jobs(std::vector<Job>& jobs, const tiling::TiledGroup& tiled, const har
 
 }  // namespace
 
-int CostCache::performance_class(const hardware::Core& core, const std::string& backend) {
-  for (std::size_t i = 0; i < classes_.size(); ++i)
-    if (classes_[i].first == backend && classes_[i].second.same_performance(core)) return static_cast<int>(i);
-  classes_.emplace_back(backend, core);
-  return static_cast<int>(classes_.size()) - 1;
-}
-
-const cost::CostEntry* CostCache::find(const std::pair<std::string, int>& key) const {
-  const auto it = entries_.find(key);
-  return it == entries_.end() ? nullptr : &it->second;
-}
-
-void CostCache::add(std::pair<std::string, int> key, const cost::CostEntry& entry) {
-  entries_.emplace(std::move(key), entry);
-}
-
-void CostCache::trim() {
-  if (entries_.size() <= kMaxEntries && classes_.size() <= kMaxClasses) return;
-  entries_.clear();  // the entries' class ids go with the classes
-  classes_.clear();
-}
-
-const char* name(CostProfile profile) { return profile == CostProfile::Full ? "full" : "reference"; }
-
-CostProfile parse_cost_profile(const std::string& text, const std::string& where) {
-  if (text == "reference") return CostProfile::Reference;
-  if (text == "full") return CostProfile::Full;
-  throw Error(where + ": unknown cost profile '" + text + "' (expected reference or full)");
-}
-
-namespace {
-
-// The full profile: an estimate takes no fewer cycles than its busiest memory port needs.
-void apply_profile(cost::CostEntry& e, CostProfile profile) {
-  if (profile != CostProfile::Full || !e.is_fallback() || e.traffic_cycles <= e.latency_total) return;
-  e.latency_total = e.traffic_cycles;
-  e.latency_traffic_bound = true;
-}
-
-}  // namespace
-
-cost::CostTable estimate_costs(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc,
+CostTable estimate_costs(const tiling::TiledGroup& tiled, const hardware::Accelerator& acc,
                                const CostEstimateOptions& options) {
   JobPlan plan = plan_jobs(tiled, acc, options.backends, options.cache);
   if (options.cache != nullptr)
@@ -340,9 +223,9 @@ cost::CostTable estimate_costs(const tiling::TiledGroup& tiled, const hardware::
   if (options.cache != nullptr)
     for (const auto& j : plan.jobs)
       if (!j.cached) options.cache->add(j.key, j.result);
-  cost::CostTable out;
+  CostTable out;
   for (const auto& u : plan.uses) {
-    cost::CostEntry e = plan.jobs[u.job].result;
+    CostEntry e = plan.jobs[u.job].result;
     e.core_id = u.core;
     e.core_type = acc.core(u.core).type.str();
     apply_profile(e, options.profile);
@@ -351,4 +234,4 @@ cost::CostTable estimate_costs(const tiling::TiledGroup& tiled, const hardware::
   return out;
 }
 
-}  // namespace stream::pipeline
+}  // namespace stream::cost
