@@ -15,9 +15,8 @@ build file) names the team's folder beside the clone or the CMake variable that 
 so a test that reads outside the repository cannot come back. Prints one line per violation and
 exits 1 if any.
 
-With --function-length, also the rules issue 38 sets for the run pipeline (core/src/pipeline/ and
-core/include/stream/pipeline/), which the tree does not obey yet and which are therefore not
-checked by default:
+The run pipeline (core/src/pipeline/ and core/include/stream/pipeline/) has two rules of its own
+(docs/architecture.md, "A run, one way through"):
 * no function longer than 60 lines, counted from the first line of its head (template line,
   return type, signature) to its closing brace, both included; a lambda or a block inside a
   function is part of it, a function defined inside a class body is a function of its own
@@ -28,7 +27,7 @@ checked by default:
   WorkloadFrontend, Decomposer, OnnxParseContext) or of the plugin host (PluginHost), and no
   workload-rewriting hook (a std::function returning a Workload, as RunOptions::expand): the host
   expands the workload before the run.
-Usage: scripts/check_architecture.py [--function-length] [source-root]
+Usage: scripts/check_architecture.py [source-root]
 """
 import pathlib
 import re
@@ -234,10 +233,8 @@ def check_pipeline_uses_no_plugin_host(root, problems):
 
 def main():
     args = sys.argv[1:]
-    pending = "--function-length" in args
-    args = [a for a in args if a != "--function-length"]
     if len(args) > 1 or any(a.startswith("-") for a in args):
-        raise SystemExit("usage: scripts/check_architecture.py [--function-length] [source-root]")
+        raise SystemExit("usage: scripts/check_architecture.py [source-root]")
     root = pathlib.Path(args[0] if args else pathlib.Path(__file__).parent.parent).resolve()
     problems = []
     allowed = read_map(root)
@@ -246,9 +243,8 @@ def main():
     check_components(root, problems)
     check_tests(root, problems)
     check_self_contained(root, problems)
-    if pending:
-        check_function_length(root, problems)
-        check_pipeline_uses_no_plugin_host(root, problems)
+    check_function_length(root, problems)
+    check_pipeline_uses_no_plugin_host(root, problems)
     for p in problems:
         print(p)
     return 1 if problems else 0
