@@ -5,7 +5,7 @@
 // depends on the per-core tile, the backend request and how the core performs (a CostCache keys
 // cores by their performance class, Core::same_performance). So a sweep's points, whether they
 // share a hardware file or are its variants with other memories, bandwidths or arrays, and the
-// mapping search's variants, hand one RunCache to every run (RunSpec::cache): each path is
+// mapping search's variants, hand one RunCache to every run (RunEnv::cache): each path is
 // searched and each distinct (tile, core) pair costed once, and every figure and result file is
 // the same as with a fresh cache (tests/pipeline/run_test.cpp). The allocation MILP's reuse stays
 // per run, so `reused_allocations` keeps its meaning. A RunCache is not thread-safe (one per
