@@ -84,11 +84,15 @@ TEST(CoreExports, OnlyNamespaceStreamAndNoThirdPartySymbols) {
 // sweep and submit) and the estimates' cast hint and file pointer (cast_hint,
 // estimate_reasons_file: the host, Python and MCP say them); 480 with the compatibility mode
 // (name and parse_compat of Compat: the host, Python, MCP and sweeps read --compat; and
-// with_reference_memory_tiles, rule A3 for the pipeline's tests).
+// with_reference_memory_tiles, rule A3 for the pipeline's tests); 483 when an infeasible
+// allocation became a value (allocate::mps_text, the model as text report/ writes;
+// report::infeasible_model_path, the one spelling of group_<i>/model.mps that `stream run`
+// names; SolveClocks::level_s and levels_s, a solve's clocks apart from its Allocation) while
+// the layout and cost areas' moves renamed exports without adding any.
 // A new export is a decision: raise the bound with it.
 TEST(CoreExports, CountIsBounded) {
   const auto symbols = exported_symbols();
-  EXPECT_LE(symbols.size(), 480u);
+  EXPECT_LE(symbols.size(), 483u);
   EXPECT_GE(symbols.size(), 139u);  // what the host and the bundled plugins call, measured alone
 }
 
