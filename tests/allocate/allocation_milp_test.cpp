@@ -187,6 +187,17 @@ class CountingSolver : public MilpSolver {
  private:
   std::unique_ptr<MilpSolver> cbc_ = make_solver("cbc");
 };
+
+// two_transfers_one_slot(4) spread over three slots, each produced tensor `tile_bits` large: at
+// 5 Mbit the tensors fixed on the single core exceed its memory, at 1 Mbit they fit.
+schedule::SteadyState two_transfers_in_three_slots(std::int64_t tile_bits) {
+  auto ss = two_transfers_one_slot(4);
+  ss.nodes[2].slot = 2;
+  ss.max_slot = 2;
+  for (auto& t : ss.tensors)
+    if (t.producer > 0) t.tile_bits = tile_bits;
+  return ss;
+}
 }  // namespace
 
 // Ta and Tb in their own slots (no link conflict), each writing a 5 Mbit tile into core 0, whose
@@ -197,11 +208,7 @@ class CountingSolver : public MilpSolver {
 // dropped), which is feasible, so core 0 blocks alone.
 TEST(AllocationMilp, ACapacityTheFixedTensorsExceedIsInfeasibleWithoutSolvingTheAllocation) {
   const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/eyeriss_like_single_core.yaml");
-  auto ss = two_transfers_one_slot(4);
-  ss.nodes[2].slot = 2;
-  ss.max_slot = 2;
-  for (auto& t : ss.tensors)
-    if (t.producer > 0) t.tile_bits = 5'000'000;
+  const auto ss = two_transfers_in_three_slots(5'000'000);
   CountingSolver solver;
   AllocateOptions o;
   o.diagnosis = Diagnosis::Memory;
@@ -218,9 +225,7 @@ TEST(AllocationMilp, ACapacityTheFixedTensorsExceedIsInfeasibleWithoutSolvingThe
   EXPECT_EQ(solver.solves, 1);
   EXPECT_EQ(full.blocking_cores, (std::vector<int>{0}));
   // At 1 Mbit per tile the same model fits and is solved.
-  for (auto& t : ss.tensors)
-    if (t.producer > 0) t.tile_bits = 1'000'000;
-  const auto fits = solve(ss, acc, solver, o);
+  const auto fits = solve(two_transfers_in_three_slots(1'000'000), acc, solver, o);
   EXPECT_EQ(fits.status, SolveStatus::Optimal);
   EXPECT_FALSE(fits.capacity_proved);
 }
@@ -230,11 +235,7 @@ TEST(AllocationMilp, ACapacityTheFixedTensorsExceedIsInfeasibleWithoutSolvingThe
 // (the diagnosis); at 1 Mbit per tile the three levels are solved, in priority order.
 TEST(AllocationMilp, ClocksNameEveryMilpSolveTheSolverWasAskedFor) {
   const auto acc = hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/eyeriss_like_single_core.yaml");
-  auto ss = two_transfers_one_slot(4);
-  ss.nodes[2].slot = 2;
-  ss.max_slot = 2;
-  for (auto& t : ss.tensors)
-    if (t.producer > 0) t.tile_bits = 5'000'000;
+  const auto ss = two_transfers_in_three_slots(5'000'000);
   CountingSolver solver;
   SolveClocks over;
   (void)solve(ss, acc, solver, {}, &over);
@@ -244,10 +245,8 @@ TEST(AllocationMilp, ClocksNameEveryMilpSolveTheSolverWasAskedFor) {
   EXPECT_EQ(over.solves[0].status, "OPTIMAL");  // without core 0's row the model is feasible
   EXPECT_EQ(over.levels_s(), 0.0);              // no level was solved
 
-  for (auto& t : ss.tensors)
-    if (t.producer > 0) t.tile_bits = 1'000'000;
   SolveClocks fits;
-  const auto a = solve(ss, acc, solver, {}, &fits);
+  const auto a = solve(two_transfers_in_three_slots(1'000'000), acc, solver, {}, &fits);
   ASSERT_TRUE(a.solved());
   EXPECT_EQ(solver.solves, 4);
   std::vector<std::string> what;
