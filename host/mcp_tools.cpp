@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstring>
 #include <iostream>
-#include <mutex>
 
 #include <stream/error.hpp>
 #include <stream/pipeline/metrics.hpp>
