@@ -72,12 +72,15 @@ std::string constraint_line(const pipeline::RunSpec& spec) {
   return "constraint selection " + allocate::to_string(spec.constraints) + ", nb_cols_to_use " + std::to_string(spec.nb_cols_to_use);
 }
 
-Workload scheduled_workload(const Workload& loaded, const RunRequest& o, BuiltSpec& built, HostContext& ctx) {
+bool schedules_automatic_path(const RunRequest& o, BuiltSpec& built) {
   // A mapping file or a search's variants keep the model's order and nodes (run_spec.hpp).
-  const bool automatic = !built.spec.has_mapping() && !built.search;
-  if (!automatic || o.no_decompose || o.workload.decompose) return loaded;
-  built.spec.order = pipeline::WorkloadOrder::AsPrepared;
-  return automatic_path_workload(loaded, ctx);
+  const bool automatic = !built.spec.has_mapping() && !built.search && !o.no_decompose && !o.workload.decompose;
+  built.spec.order = automatic ? pipeline::WorkloadOrder::AsPrepared : pipeline::WorkloadOrder::ByName;
+  return automatic;
+}
+
+Workload scheduled_workload(const Workload& loaded, const RunRequest& o, BuiltSpec& built, HostContext& ctx) {
+  return schedules_automatic_path(o, built) ? automatic_path_workload(loaded, ctx) : loaded;
 }
 
 pipeline::RunResult run_or_search(const Workload& workload, const hardware::Accelerator& acc, const BuiltSpec& built,

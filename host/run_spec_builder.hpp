@@ -39,9 +39,14 @@ struct BuiltSpec {
 /// defaults).
 [[nodiscard]] std::string constraint_line(const pipeline::RunSpec& spec);
 
-/// The workload `spec` schedules: on the automatic path (no mapping, no search) the automatic
-/// path's (workload_source.hpp, automatic_path_workload) unless the request leaves it as loaded
-/// (--no-decompose, or --decompose applied every decomposition already); sets spec.order to match.
+/// Whether `built` schedules the automatic path's workload (workload_source.hpp,
+/// automatic_path_workload): no mapping, no search, and the request does not leave the workload as
+/// loaded (--no-decompose, or --decompose applied every decomposition already). Sets spec.order
+/// to match (AsPrepared when it does).
+[[nodiscard]] bool schedules_automatic_path(const RunRequest& request, BuiltSpec& built);
+
+/// The workload `built` schedules: the automatic path's when schedules_automatic_path, else the
+/// loaded one.
 [[nodiscard]] Workload scheduled_workload(const Workload& loaded, const RunRequest& request, BuiltSpec& built, HostContext& ctx);
 
 /// The run of `built`: the pipeline, or the mapping search's best run (its outcome in `search`,

@@ -226,10 +226,10 @@ RunRequest point_request(const ResolvedPoint& p) {
 pipeline::RunResult run_point(const ResolvedPoint& p, const WorkloadEntry& w, const hardware::Accelerator& acc,
                               const SharedInputs& in, const std::shared_ptr<pipeline::RunCache>& cache,
                               pipeline::RunTimings& timings, Row& found) {
-  BuiltSpec built = build_run_spec(point_request(p), in.cost_backends);
-  const bool automatic = !built.spec.has_mapping() && !built.search && !p.workload.decompose;
+  const RunRequest request = point_request(p);
+  BuiltSpec built = build_run_spec(request, in.cost_backends);
+  const bool automatic = schedules_automatic_path(request, built);
   if (automatic && !w.automatic_problem.empty()) throw Error(w.automatic_problem);
-  if (automatic) built.spec.order = pipeline::WorkloadOrder::AsPrepared;
   pipeline::RunEnv env;
   env.cache = cache;
   env.timings = &timings;

@@ -127,6 +127,15 @@ def first_paren(head):
     return -1
 
 
+def past_closing(text, k, opening, closing):
+    """The index just past the bracket closing the one opened before `k` (or the text's end)."""
+    depth = 1
+    while k < len(text) and depth:
+        depth += {opening: 1, closing: -1}.get(text[k], 0)
+        k += 1
+    return k
+
+
 def without_type_parens(head):
     """The head with `decltype(...)` and `alignas(...)` (balanced) replaced by a word, so that the
     first parenthesis left is the parameter list's."""
@@ -134,11 +143,7 @@ def without_type_parens(head):
         m = re.search(r"\b(decltype|alignas)\s*\(", head)
         if not m:
             return head
-        depth, k = 1, m.end()
-        while k < len(head) and depth:
-            depth += {"(": 1, ")": -1}.get(head[k], 0)
-            k += 1
-        head = head[:m.start()] + m.group(1) + "_" + head[k:]
+        head = head[:m.start()] + m.group(1) + "_" + head[past_closing(head, m.end(), "(", ")"):]
 
 
 def without_template_prefix(head):
@@ -149,11 +154,7 @@ def without_template_prefix(head):
         m = re.match(r"\s*template\s*<", head)
         if not m:
             return head
-        depth, k = 1, m.end()
-        while k < len(head) and depth:
-            depth += {"<": 1, ">": -1}.get(head[k], 0)
-            k += 1
-        head = head[k:]
+        head = head[past_closing(head, m.end(), "<", ">"):]
 
 
 def classify(head):

@@ -4,7 +4,10 @@
 // of a mapping file.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <stream/error.hpp>
 
@@ -73,19 +76,18 @@ TEST(RunSpecBuilder, ABadOptionIsAnErrorNamingIt) {
     }
     return std::string("no error");
   };
-  RunRequest r;
-  r.layout = "sideways";
-  EXPECT_NE(message(r).find("--layout"), std::string::npos) << message(r);
-  r = {};
-  r.cost_profile = "cheap";
-  EXPECT_NE(message(r).find("--cost-profile"), std::string::npos) << message(r);
-  r = {};
-  r.compat = "stream-0.1";
-  EXPECT_NE(message(r).find("--compat"), std::string::npos) << message(r);
-  r = {};
-  r.mapping = "search?maxx=2";
-  EXPECT_NE(message(r).find("maxx"), std::string::npos) << message(r);
-  r = {};
-  r.mapping = "no/such/mapping.yaml";
-  EXPECT_NE(message(r).find("no/such/mapping.yaml"), std::string::npos) << message(r);
+  // Each bad request, and the text its error must contain.
+  const std::vector<std::pair<std::function<void(RunRequest&)>, std::string>> cases = {
+      {[](RunRequest& r) { r.layout = "sideways"; }, "--layout"},
+      {[](RunRequest& r) { r.cost_profile = "cheap"; }, "--cost-profile"},
+      {[](RunRequest& r) { r.compat = "stream-0.1"; }, "--compat"},
+      {[](RunRequest& r) { r.mapping = "search?maxx=2"; }, "maxx"},
+      {[](RunRequest& r) { r.mapping = "no/such/mapping.yaml"; }, "no/such/mapping.yaml"},
+  };
+  for (const auto& [spoil, named] : cases) {
+    RunRequest r;
+    spoil(r);
+    const std::string m = message(r);
+    EXPECT_NE(m.find(named), std::string::npos) << named << ": " << m;
+  }
 }

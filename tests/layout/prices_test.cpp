@@ -27,7 +27,9 @@ namespace {
 
 const std::string kHardware = std::string(STREAM_INPUTS_DIR) + "/hardware";
 
-schedule::SteadyState relu_columns(const hardware::Accelerator& acc) {
+// X [16, 32] bf16 -> Relu on core 0 -> Y, `columns` columns per iteration (32: untiled, one
+// iteration).
+schedule::SteadyState relu_columns(const hardware::Accelerator& acc, std::int64_t columns = 8) {
   auto x = make_tensor("X", DType::bf16, {16, 32}), y = make_tensor("Y", DType::bf16, {16, 32});
   const Workload w({make_in_edge("X", x),
                     make_computation("relu", "Relu", {x}, {y}, {AffineMap::identity(2), AffineMap::identity(2)}),
@@ -35,7 +37,7 @@ schedule::SteadyState relu_columns(const hardware::Accelerator& acc) {
   mapping::GroupMapping m;
   m.nodes.resize(w.size());
   m.nodes[1] = {{0}, {}};
-  m.intra_core_tiling = {{"relu", 1, 8}};
+  if (columns < 32) m.intra_core_tiling = {{"relu", 1, columns}};
   return schedule::add_iteration_spaces(schedule::add_transfers(tiling::tile(w, m), acc));
 }
 
@@ -80,14 +82,7 @@ TEST(LayoutPrices, AWholeTensorBoxHasOneCandidate) {
   // One iteration (tile 32): the box is the whole tensor, one run under any order; the preferred
   // order is row-major, the model's.
   const auto acc = tpu_with_bus_dma("{burst_bits: 256, setup_cycles: 10}");
-  auto x = make_tensor("X", DType::bf16, {16, 32}), y = make_tensor("Y", DType::bf16, {16, 32});
-  const Workload w({make_in_edge("X", x),
-                    make_computation("relu", "Relu", {x}, {y}, {AffineMap::identity(2), AffineMap::identity(2)}),
-                    make_out_edge("Y_out", y)});
-  mapping::GroupMapping m;
-  m.nodes.resize(w.size());
-  m.nodes[1] = {{0}, {}};
-  const auto ss = schedule::add_iteration_spaces(schedule::add_transfers(tiling::tile(w, m), acc));
+  const auto ss = relu_columns(acc, 32);
   const auto prices = layout::layout_prices(ss, first_plans(ss), acc);
   ASSERT_EQ(prices.size(), 2u);
   ASSERT_EQ(prices[0].candidates.size(), 1u);

@@ -14,13 +14,12 @@
 
 namespace stream::pipeline {
 
-bool RunResult::solved() const {
-  for (const auto& g : groups)
-    if (!g.allocation.solved()) return false;
-  return !groups.empty();
-}
-
 namespace {
+
+// Some group, and every group with an allocation (optimal, or time-limited with a solution).
+bool all_solved(const std::vector<GroupResult>& groups) {
+  return !groups.empty() && std::all_of(groups.begin(), groups.end(), [](const GroupResult& g) { return g.allocation.solved(); });
+}
 
 std::vector<std::string> cut_points(const Workload& w, const RunSpec& s) {
   switch (s.cut_mode) {
@@ -66,6 +65,8 @@ RunResult fold(LayoutPass done, const RunSpec& spec) {
 
 }  // namespace
 
+bool RunResult::solved() const { return all_solved(groups); }
+
 std::vector<Workload> checked_fusion_groups(const Workload& workload, const RunSpec& spec) {
   const auto& nodes = workload.nodes();
   if (std::none_of(nodes.begin(), nodes.end(), [](const Node& n) { return n.has_iteration_space(); }))
@@ -93,9 +94,7 @@ RunResult run(const Workload& workload, const hardware::Accelerator& acc, const 
   const double grouping_s = run_seconds(t0);
   GroupPass first = run_groups(std::move(jobs), ctx);
   first.timings.grouping_time_s += grouping_s;
-  const bool choose = spec.layout == layout::LayoutMode::Choose && !spec.costs_only &&
-                      std::all_of(first.groups.begin(), first.groups.end(), [](const GroupResult& g) { return g.allocation.solved(); }) &&
-                      !first.groups.empty();
+  const bool choose = spec.layout == layout::LayoutMode::Choose && !spec.costs_only && all_solved(first.groups);
   LayoutPass done = choose ? choose_layouts(std::move(first), ctx) : LayoutPass{std::move(first), {}, 0, {}};
   RunTimings timings = std::move(done.pass.timings);
   RunResult result = fold(std::move(done), spec);
