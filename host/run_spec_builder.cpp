@@ -7,6 +7,7 @@
 #include <stream/cost/cost_profile.hpp>
 #include <stream/layout/choice.hpp>
 #include <stream/mapping/mapping.hpp>
+#include <stream/optimize/optimize_spec.hpp>
 #include <stream/pipeline/run_config.hpp>
 
 #include "host_context.hpp"
@@ -42,8 +43,13 @@ void set_mapping(const RunRequest& o, BuiltSpec& built) {
   if (pipeline::is_search_spec(o.mapping)) {
     built.search = pipeline::parse_search_spec(o.mapping);  // a bad key: before any work
     built.search_text = o.mapping;
+  } else if (optimize::is_optimize_spec(o.mapping)) {
+    built.optimize = optimize::parse_optimize_spec(o.mapping);  // a bad option: before any work
+    built.optimize_text = o.mapping;
   } else if (!o.mapping.empty()) {
     built.spec.mapping = resolve_input(o.mapping);
+    // Read now: a file `--mapping optimize` wrote maps the automatic path's workload.
+    built.automatic_path_mapping = mapping::load_mapping_file(*built.spec.mapping).workload == mapping::MappedWorkload::AutomaticPath;
   }
   if (!o.intra_core_tiling.empty()) built.spec.intra_core_tiling = mapping::parse_tiling_spec(o.intra_core_tiling);
 }
@@ -73,8 +79,10 @@ std::string constraint_line(const pipeline::RunSpec& spec) {
 }
 
 bool schedules_automatic_path(const RunRequest& o, BuiltSpec& built) {
-  // A mapping file or a search's variants keep the model's order and nodes (run_spec.hpp).
-  const bool automatic = !built.spec.has_mapping() && !built.search && !o.no_decompose && !o.workload.decompose;
+  // A mapping file or a search's variants keep the model's order and nodes (run_spec.hpp), unless
+  // the file maps the automatic path's workload (the optimizer's, whose candidates are automatic).
+  const bool mapped = built.spec.has_mapping() && !built.automatic_path_mapping;
+  const bool automatic = !mapped && !built.search && !o.no_decompose && !o.workload.decompose;
   built.spec.order = automatic ? pipeline::WorkloadOrder::AsPrepared : pipeline::WorkloadOrder::ByName;
   return automatic;
 }

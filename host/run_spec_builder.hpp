@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <stream/ir/workload.hpp>
+#include <stream/optimize/optimize_spec.hpp>
 #include <stream/pipeline/mapping_search.hpp>
 #include <stream/pipeline/run.hpp>
 
@@ -28,6 +29,10 @@ struct BuiltSpec {
   pipeline::RunSpec spec;
   std::optional<pipeline::SearchSpec> search;
   std::string search_text;  ///< the request's `search[?...]`, as written
+  /// `optimize[?...]`: the mapping optimizer instead of one run (optimize/optimizer.hpp).
+  std::optional<optimize::OptimizeSpec> optimize;
+  std::string optimize_text;  ///< as written
+  bool automatic_path_mapping = false;  ///< the mapping file says `workload: automatic-path`
 };
 
 /// The request's spec, costed by `cost_backends` (the registries' list); throws stream::Error for

@@ -10,6 +10,7 @@
 #include "stream/ir/dimensions.hpp"
 #include "stream/ir/iteration_space.hpp"
 #include "stream/mapping/capacity_tiler.hpp"
+#include "stream/mapping/node_choice.hpp"
 #include "stream/numeric/uneven_split.hpp"
 #include "reference_tiling.hpp"
 
@@ -56,6 +57,48 @@ std::vector<int> select_cores(const Node& node, const Accelerator& accelerator, 
   if (auto cores = matching(all); !cores.empty()) return cores;
   if (fallback) *fallback = true;
   return kept.compute.empty() ? all.compute : kept.compute;
+}
+
+std::vector<int> allowed_cores(const Node& node, const Accelerator& accelerator) {
+  const CoreClasses c = classify_cores(node, accelerator, {});
+  std::vector<int> out = c.specialised;
+  out.insert(out.end(), c.generic.begin(), c.generic.end());
+  if (out.empty()) out = c.compute;
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+
+// The unified dims no node may split: sequential ones, and the reductions of fused kernels and
+// normalisations (Generator::collect's rule, over every node of the workload).
+std::set<int> protected_dims(const Workload& wl, const UnifiedDimensions& ud) {
+  std::set<int> out;
+  for (std::size_t index : wl.computation_nodes()) {
+    const Node& n = wl.node(index);
+    const auto kinds = iterator_kinds(n);
+    const auto global = ud.dims_of(index, n.num_dims());
+    for (std::size_t d = 0; d < kinds.size() && d < global.size(); ++d)
+      if (kinds[d] == IteratorKind::Sequential || (n.fused_kernel && kinds[d] == IteratorKind::Reduction)) out.insert(global[d]);
+    for (int axis : n.reduction_axes)
+      if (axis >= 0 && static_cast<std::size_t>(axis) < global.size()) out.insert(global[static_cast<std::size_t>(axis)]);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<bool> splittable_dims(const Workload& workload, std::size_t index) {
+  const UnifiedDimensions& ud = workload.unified_dimensions();
+  const std::set<int> prot = protected_dims(workload, ud);
+  const Node& n = workload.node(index);
+  const auto kinds = iterator_kinds(n);
+  const auto sizes = loop_sizes(n);
+  const auto global = ud.dims_of(index, n.num_dims());
+  std::vector<bool> out(kinds.size(), false);
+  for (std::size_t d = 0; d < kinds.size() && d < global.size(); ++d)
+    out[d] = kinds[d] == IteratorKind::Parallel && sizes[d] > 1 && !prot.count(global[d]);
+  return out;
 }
 
 std::vector<DimSplit> factor_split(const std::vector<std::int64_t>& sizes, const std::vector<bool>& parallel,
@@ -125,8 +168,9 @@ class Generator {
     Mapping m;
     std::set<int> used;
     for (const auto& info : nodes_) {
+      const NodeChoice* chosen = choice_of(*info.node);
       bool fallback = false;
-      std::vector<int> cores = select_cores(*info.node, acc_, &fallback, opt_.excluded_cores);
+      std::vector<int> cores = chosen ? chosen->cores : select_cores(*info.node, acc_, &fallback, opt_.excluded_cores);
       if (fallback) warn("node '" + info.node->name + "' (" + info.node->type +
                          "): no core lists this op type and no generic core exists; using every compute core");
       if (cores.empty())
@@ -134,7 +178,9 @@ class Generator {
                     Location{.file = acc_.source_file});
       candidates_.push_back(cores);
       std::vector<DimSplit> splits;
-      if (cores.size() > 1) {
+      if (chosen) {
+        splits = chosen->splits;
+      } else if (cores.size() > 1) {
         std::vector<bool> parallel, prot;
         for (std::size_t d = 0; d < info.sizes.size(); ++d) {
           parallel.push_back(info.kinds[d] == IteratorKind::Parallel);
@@ -178,6 +224,12 @@ class Generator {
   [[nodiscard]] bool tile_cap_reached() const { return tile_cap_reached_; }
 
  private:
+  const NodeChoice* choice_of(const Node& node) const {
+    if (!opt_.choices) return nullptr;
+    auto it = opt_.choices->find(node.name);
+    return it == opt_.choices->end() ? nullptr : &it->second;
+  }
+
   void warn(const std::string& message) {
     if (diag_) diag_->warning(Location{}, message);
   }

@@ -29,6 +29,40 @@ GroupMapping to_group_mapping(const Mapping& m, const Workload& group) {
   return g;
 }
 
+GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& acc, const AutoMappingOptions& options,
+                               bool* tile_cap_reached) {
+  return to_group_mapping(generate_mapping(group, acc, options, nullptr, tile_cap_reached), group);
+}
+
+Mapping for_group(const Mapping& m, const Workload& group) {
+  if (m.fused_groups.size() < 2) return m;
+  std::set<std::string> names;
+  for (std::size_t i : group.computation_nodes()) names.insert(group.node(i).name);
+  Mapping out = m;
+  out.fused_groups.clear();
+  for (const auto& fg : m.fused_groups)
+    if (std::any_of(fg.layers.begin(), fg.layers.end(), [&](const std::string& l) { return names.count(l) > 0; }))
+      out.fused_groups.push_back(fg);
+  return out;
+}
+
+Mapping as_mapping(const Workload& group, const GroupMapping& gm, const std::string& name) {
+  Mapping m;
+  FusedGroup fg;
+  fg.name = name;
+  for (std::size_t i : group.computation_nodes()) {
+    LayerMapping layer;
+    layer.name = group.node(i).name;
+    layer.core_allocation = {gm.nodes[i].cores};
+    if (!gm.nodes[i].inter_core_tiling.empty()) layer.inter_core_tiling = {gm.nodes[i].inter_core_tiling};
+    fg.layers.push_back(layer.name);
+    m.layers.push_back(std::move(layer));
+  }
+  fg.intra_core_tiling = gm.intra_core_tiling;
+  m.fused_groups.push_back(std::move(fg));
+  return m;
+}
+
 GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& acc,
                                        const std::vector<TileEntry>& user_tiling,
                                        const std::vector<int>& excluded_cores, double fill_fraction,
@@ -49,7 +83,8 @@ GroupMapping read_mapping(const std::filesystem::path& file, const Workload& gro
   return read_mapping(m, group, acc);
 }
 
-GroupMapping read_mapping(const Mapping& m, const Workload& group, const hardware::Accelerator& acc) {
+GroupMapping read_mapping(const Mapping& whole, const Workload& group, const hardware::Accelerator& acc) {
+  const Mapping m = for_group(whole, group);
   Diagnostics diag;
   check_mapping(m, group, acc, diag);
   diag.throw_if_errors("invalid mapping for this workload and accelerator", m.source_file);

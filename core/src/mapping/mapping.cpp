@@ -289,7 +289,12 @@ struct Reader {
       ctx.diag.error(top.where(), "Mapping file must contain a 'layers' entry.");
       return;
     }
-    top.reject_unknown({"layers", "fused_groups", "runtime_args"});
+    top.reject_unknown({"layers", "fused_groups", "runtime_args", "workload"});
+    if (auto w = top.text("workload", false)) {
+      if (*w == "automatic-path") m.workload = MappedWorkload::AutomaticPath;
+      else if (*w != "as-loaded")
+        top.error("workload", "'workload' must be as-loaded or automatic-path, got '" + *w + "'");
+    }
     if (!layers->value.IsSequence()) {
       top.error("layers", "'layers' must be a list of layer entries, got " + yamlx::describe(layers->value));
     } else {
@@ -522,6 +527,7 @@ std::string to_yaml(const Mapping& mapping) {
     }
     out << YAML::EndSeq;
   }
+  if (mapping.workload == MappedWorkload::AutomaticPath) out << YAML::Key << "workload" << YAML::Value << "automatic-path";
   if (!mapping.runtime_args.empty()) {
     out << YAML::Key << "runtime_args" << YAML::Value << YAML::BeginMap;
     for (const auto& a : mapping.runtime_args) {

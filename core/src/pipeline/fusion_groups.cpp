@@ -73,6 +73,32 @@ std::vector<std::string> per_layer_cut_points(const Workload& w) {
   return out;
 }
 
+std::vector<std::string> mapped_cut_points(const Workload& w, const mapping::Mapping& m) {
+  std::map<std::string, std::size_t> fused_group_of;
+  for (std::size_t k = 0; k < m.fused_groups.size(); ++k)
+    for (const auto& layer : m.fused_groups[k].layers) fused_group_of.emplace(layer, k);
+  const Location file{.file = m.source_file};
+  const auto order = compute_in_order(w);
+  std::vector<std::string> out;
+  std::set<std::size_t> closed;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::string& name = w.node(order[k]).name;
+    const auto it = fused_group_of.find(name);
+    if (it == fused_group_of.end())
+      throw Error("with " + std::to_string(m.fused_groups.size()) + " fused groups, every compute node must be in one by name; '" +
+                  name + "' is in none", file);
+    if (closed.count(it->second))
+      throw Error("fused group '" + m.fused_groups[it->second].name + "' is not one run of consecutive compute nodes (at '" +
+                  name + "'): a fusion group must be", file);
+    const bool last = k + 1 == order.size() || fused_group_of[w.node(order[k + 1]).name] != it->second;
+    if (last && k + 1 < order.size()) {
+      out.push_back(name);
+      closed.insert(it->second);
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> size_capped_cut_points(const Workload& w, const std::vector<std::string>& cut_points,
                                                 std::size_t max_nodes) {
   const std::unordered_set<std::string> cut(cut_points.begin(), cut_points.end());

@@ -85,6 +85,14 @@ void attempt(GroupOutcome& out, RunContext& ctx, const std::string& tag) {
   if (!ctx.spec.costs_only) schedule_and_allocate(out, ctx, tag);
 }
 
+mapping::AutoMappingOptions automatic_options(const RunSpec& s) {
+  mapping::AutoMappingOptions o;
+  o.intra_core_tiling = s.intra_core_tiling;
+  o.compat = s.compat;
+  o.choices = s.node_choices;
+  return o;
+}
+
 // The group's first mapping: a conversion group's automatic one, the mapping file's, or the
 // automatic one.
 GroupOutcome first_mapping(GroupJob job, const RunContext& ctx) {
@@ -101,8 +109,7 @@ GroupOutcome first_mapping(GroupJob job, const RunContext& ctx) {
                                                                  &first.tile_cap_reached)
               : s.mapping         ? mapping::read_mapping(*s.mapping, g.workload, ctx.acc)
               : s.mapping_data    ? mapping::read_mapping(*s.mapping_data, g.workload, ctx.acc)
-                                  : mapping::automatic_mapping(g.workload, ctx.acc, s.intra_core_tiling, {},
-                                                               mapping::kDefaultFillFraction, &first.tile_cap_reached, false, s.compat);
+                                  : mapping::automatic_mapping(g.workload, ctx.acc, automatic_options(s), &first.tile_cap_reached);
   g.attempts.push_back(std::move(first));
   out.clocks.clocks.push_back({.mapping_time_s = seconds_since(t0)});
   return out;
@@ -124,7 +131,7 @@ GroupOutcome attempt_group(GroupJob job, RunContext& ctx) {
   GroupOutcome out = first_mapping(std::move(job), ctx);
   GroupResult& g = out.result;
   const std::string tag = "group " + std::to_string(g.index);
-  MemoryFallback fallback(ctx.acc, ctx.spec.compat);
+  MemoryFallback fallback(ctx.acc, ctx.spec.compat, ctx.spec.node_choices);
   for (;;) {
     Attempt& at = g.attempts.back();
     at.fill_fraction = g.fill_fraction;

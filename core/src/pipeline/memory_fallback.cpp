@@ -77,8 +77,13 @@ std::optional<Remap> MemoryFallback::next(const GroupResult& g, bool tile_cap_re
     else if (!without_blocking_cores(r, acc_, g.allocation) && !by_tile_cost(r, g, tile_cap_reached))
       return std::nullopt;
     const auto t0 = std::chrono::steady_clock::now();
-    r.mapping = mapping::automatic_mapping(g.workload, acc_, {}, r.excluded_cores, r.fill_fraction, &tile_cap_reached,
-                                           by_tile_cost_, compat_);
+    mapping::AutoMappingOptions o;
+    o.excluded_cores = r.excluded_cores;
+    o.fill_fraction = r.fill_fraction;
+    o.by_tile_cost_past_cap = by_tile_cost_;
+    o.compat = compat_;
+    o.choices = choices_;
+    r.mapping = mapping::automatic_mapping(g.workload, acc_, o, &tile_cap_reached);
     r.mapping_time_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.tile_cap_reached = tile_cap_reached;
     if (std::none_of(tried_.begin(), tried_.end(), [&](const auto& t) { return same_mapping(r.mapping, t); }))

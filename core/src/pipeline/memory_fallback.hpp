@@ -9,6 +9,8 @@
 // through the fallback on its own.
 #pragma once
 
+#include <memory>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,7 +36,8 @@ struct Remap {
 /// The fallback of one group: remembers the mappings tried for it.
 class MemoryFallback {
  public:
-  MemoryFallback(const hardware::Accelerator& accelerator, Compat compat) : acc_(accelerator), compat_(compat) {}
+  MemoryFallback(const hardware::Accelerator& accelerator, Compat compat, std::shared_ptr<const mapping::NodeChoices> choices)
+      : acc_(accelerator), compat_(compat), choices_(std::move(choices)) {}
 
   /// The next mapping after `g`'s current one failed on memory, or nothing when no option is left.
   /// `tile_cap_reached`: the capacity tiler stopped at its tile cap, so a smaller fill cannot tile finer.
@@ -45,6 +48,7 @@ class MemoryFallback {
 
   const hardware::Accelerator& acc_;
   Compat compat_;  ///< whose tiler remaps the group (the run's --compat)
+  std::shared_ptr<const mapping::NodeChoices> choices_;  ///< RunSpec::node_choices: kept by every remap
   std::vector<mapping::GroupMapping> tried_;
   bool by_tile_cost_ = false;  ///< the capacity tiler searches by tile cost past its cap (from then on)
 };

@@ -31,7 +31,22 @@ std::vector<std::string> cut_points(const Workload& w, const RunSpec& s) {
   return {};
 }
 
-std::vector<Workload> whole_workload_group(const Workload& workload) {
+// Each group checked, its errors naming it.
+std::vector<Workload> checked(std::vector<Workload> groups) {
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    try {
+      schedule::check_group_structure(groups[k]);
+    } catch (const Error& e) {
+      throw Error("fusion group " + std::to_string(k) + ": " + e.message(), e.where(), e.kind());
+    }
+  }
+  return groups;
+}
+
+// A mapping's fusion groups: its fused groups when it has two or more, else the whole workload.
+std::vector<Workload> mapped_groups(const Workload& workload, const RunSpec& spec) {
+  const mapping::Mapping m = spec.mapping ? mapping::load_mapping_file(*spec.mapping) : *spec.mapping_data;
+  if (m.fused_groups.size() >= 2) return checked(split_fusion_groups(workload, mapped_cut_points(workload, m)));
   try {
     schedule::check_group_structure(workload);
   } catch (const Error& e) {
@@ -71,18 +86,10 @@ std::vector<Workload> checked_fusion_groups(const Workload& workload, const RunS
   const auto& nodes = workload.nodes();
   if (std::none_of(nodes.begin(), nodes.end(), [](const Node& n) { return n.has_iteration_space(); }))
     throw Error("the workload has no computation node (only graph inputs, outputs and layout ops): nothing to schedule");
-  if (spec.has_mapping()) return whole_workload_group(workload);  // a mapping file describes one fused group
+  if (spec.has_mapping()) return mapped_groups(workload, spec);
   // The automatic path follows the reference's name-keyed re-sequencing (ir/name_order.hpp).
   const Workload ordered = spec.order == WorkloadOrder::ByName ? in_name_order(workload) : workload;
-  auto groups = split_fusion_groups(ordered, cut_points(ordered, spec));
-  for (std::size_t k = 0; k < groups.size(); ++k) {
-    try {
-      schedule::check_group_structure(groups[k]);
-    } catch (const Error& e) {
-      throw Error("fusion group " + std::to_string(k) + ": " + e.message(), e.where(), e.kind());
-    }
-  }
-  return groups;
+  return checked(split_fusion_groups(ordered, cut_points(ordered, spec)));
 }
 
 RunResult run(const Workload& workload, const hardware::Accelerator& acc, const RunSpec& spec, const RunEnv& env) {

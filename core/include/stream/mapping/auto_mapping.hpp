@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@
 #include "stream/hardware/accelerator.hpp"
 #include "stream/ir/workload.hpp"
 #include "stream/mapping/mapping.hpp"
+#include "stream/mapping/node_choice.hpp"
 
 namespace stream::mapping {
 
@@ -50,6 +52,9 @@ struct AutoMappingOptions {
   /// Stream113: the reference's fusion tiling and capacity tiler (reference_tiling.hpp, rule A2 of
   /// docs/pipeline.md) instead of ours.
   Compat compat = Compat::None;
+  /// Cores and splits chosen by the caller (node_choice.hpp: the mapping optimizer's candidates),
+  /// replacing steps 1 and 2 for the nodes they name; null: none.
+  std::shared_ptr<const NodeChoices> choices;
 };
 
 /// Step 1 for one node: candidate core ids in graph order. `fallback` is set when neither a

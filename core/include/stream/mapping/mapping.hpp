@@ -2,7 +2,9 @@
 // is tiled in time on each core (spec §3.1).
 //
 // The mapping file is the reference's YAML: a mapping with `layers` (required), `fused_groups` and
-// `runtime_args`, or a bare list (= layers, no fused groups). A layer entry names a node or an op
+// `runtime_args` (and, beyond the reference, `workload`: MappedWorkload), or a bare list (= layers,
+// no fused groups). Two fused groups or more are the run's fusion groups, in file order (each a
+// consecutive run of the workload's compute nodes); one or none: the whole workload is one group. A layer entry names a node or an op
 // type; nodes take the FIRST entry (file order) whose name equals their name or their op type, as
 // in the reference (a type entry listed before a name entry wins). Dimensions are positional:
 // `D<n>` in inter_core_tiling is the node's n-th loop dim; `<Node>.D<n>` in intra_core_tiling is
@@ -87,11 +89,18 @@ struct RuntimeArg {
   std::optional<std::string> layout;  ///< e.g. "(d0,d1)->(d1,d0)"; not validated (AIE codegen)
 };
 
+/// Which workload a mapping file names. AsLoaded: the model as read (every hand-written file).
+/// AutomaticPath (`workload: automatic-path`, written by `--mapping optimize`): the workload as the
+/// automatic path prepares it, in the reference's name order with Softmax and LpNormalization
+/// expanded, so that a rerun schedules the nodes the optimizer mapped in the order it ran them.
+enum class MappedWorkload { AsLoaded, AutomaticPath };
+
 struct STREAM_API Mapping {
   std::vector<LayerMapping> layers;
   std::vector<FusedGroup> fused_groups;
   std::vector<RuntimeArg> runtime_args;
   bool bare_list = false;  ///< the file was a bare list of layers
+  MappedWorkload workload = MappedWorkload::AsLoaded;
   std::string source_file;
   std::vector<Diagnostic> warnings;
 

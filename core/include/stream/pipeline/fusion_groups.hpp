@@ -25,11 +25,16 @@
 
 #include "stream/export.hpp"
 #include "stream/ir/workload.hpp"
+#include "stream/mapping/mapping.hpp"
 
 namespace stream::pipeline {
 
 [[nodiscard]] STREAM_API std::vector<std::string> determine_fusion_cut_points(const Workload& workload);
 [[nodiscard]] STREAM_API std::vector<std::string> per_layer_cut_points(const Workload& workload);
+/// A mapping file's fusion groups (two fused groups or more, mapping.hpp): the last compute node
+/// of each fused group but the last. Throws stream::Error (naming the file) when a compute node is
+/// in no fused group by name or a fused group is not one run of consecutive compute nodes.
+[[nodiscard]] STREAM_API std::vector<std::string> mapped_cut_points(const Workload& workload, const mapping::Mapping& mapping);
 /// [REC] The largest fused group the automatic cut points leave whole. One group's allocation MILP
 /// grows steeply with its size (CBC on a chain of 2,000 Relus: 0.5 s; 4,000: 23 s; 20,000: over
 /// 5 min), while layers that far apart share no tiles worth fusing; equal chunks are also

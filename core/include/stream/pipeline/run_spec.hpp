@@ -47,6 +47,9 @@ struct RunSpec {
   std::shared_ptr<const mapping::Mapping> mapping_data;
   [[nodiscard]] bool has_mapping() const { return mapping || mapping_data; }
   std::vector<mapping::TileEntry> intra_core_tiling;
+  /// Automatic mapping only: the cores and splits of the nodes it names (mapping/node_choice.hpp;
+  /// the mapping optimizer's candidates), the automatic mapping tiling the groups around them.
+  std::shared_ptr<const mapping::NodeChoices> node_choices;
   /// None: the workload's FusionEdges only; Auto: determine_fusion_cut_points (the default of the
   /// automatic path); PerLayer; Explicit: `cut_points`.
   CutMode cut_mode = CutMode::Auto;
