@@ -210,6 +210,10 @@ def models():
     add("transformer_decoder_op17", "nn.TransformerDecoder, 2 layers, d=64, 4 heads, ff 128, tgt 16 with causal mask, memory 16",
         TransformerDecoderModel, (torch.randn(1, 16, 64), torch.randn(1, 16, 64)), 17,
         input_names=["tgt", "memory"], output_names=["out"])
+    # The optimizer benchmark's (issue 39) decoder: the same layers, twice as deep.
+    add("transformer_decoder_4l_op17", "nn.TransformerDecoder, 4 layers, d=64, 4 heads, ff 128, tgt 16 with causal mask, memory 16",
+        lambda: TransformerDecoderModel(layers=4), (torch.randn(1, 16, 64), torch.randn(1, 16, 64)), 17,
+        input_names=["tgt", "memory"], output_names=["out"])
     add("gpt_kv_op13", "GPT-style decoder: 2 pre-LN blocks, d=64, 4 heads, vocab 256, seq 16, causal mask; logits and KV cache",
         TinyGpt, (torch.randint(0, 256, (1, 16)),), 13, input_names=["ids"], output_names=["logits", "present"])
     add("gpt_kv_op17", "GPT-style decoder: 2 pre-LN blocks, d=64, 4 heads, vocab 256, seq 16, causal mask; logits and KV cache",
@@ -294,10 +298,17 @@ Regenerate everything (writes the .onnx files and this README):
 or a single file: `/usr/bin/python3 inputs/workload/exported/export_models.py <name>`.
 The onnx checker (full check) runs on each export before its weights are cleared; strict shape
 inference runs on the cleared model. `SURVEY.md` records what `stream run` does with each file
-(`survey.py` reruns it).
+(`tests/pipeline/scenarios/exported_models_test.cpp` reruns it and prints the rows).
 
 | file | source model | opset | nodes | Conv | Gemm | MatMul | size (bytes) |
 |---|---|---|---|---|---|---|---|
+"""
+
+README_TAIL = """
+Two smaller exports used by the frontend's shape tests (`tests/plugins/onnx-frontend/static_shapes_test.cpp`), written by
+`gen_exports.py` (`/usr/bin/python3 inputs/workload/exported/gen_exports.py`): `vit_tiny.onnx`
+(a ViT with a dynamic batch, class-token Expand from `Shape`) and `swin_window.onnx` (a Swin window
+partition whose Pad comes from `(window - H % window) % window`).
 """
 
 
@@ -311,7 +322,7 @@ def write_readme(specs):
         rows.append(f"| `{name}.onnx` | {spec['source']} | {spec['opset']} | {sum(c.values())} | {c.get('Conv', 0)} "
                     f"| {c.get('Gemm', 0)} | {c.get('MatMul', 0)} | {os.path.getsize(path)} |")
     with open(os.path.join(HERE, "README.md"), "w") as f:
-        f.write(README_HEAD + "\n".join(rows) + "\n")
+        f.write(README_HEAD + "\n".join(rows) + "\n" + README_TAIL)
 
 
 def main(argv):

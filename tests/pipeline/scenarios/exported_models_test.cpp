@@ -35,7 +35,8 @@ const std::vector<Model> kModels = {
     {"regnet_y_400mf_op13", ""}, {"efficientnet_b0_op17", ""}, {"squeezenet1_0_op13", ""}, {"vgg11_op13", ""},
     {"deeplabv3_mobilenet_v3_large_op13", ""}, {"lraspp_mobilenet_v3_large_op17", ""},
     {"transformer_encoder_op13", "--dim batch=1 --dim seq=16"}, {"transformer_encoder_op17", "--dim batch=1 --dim seq=16"},
-    {"transformer_encoder_static_op17", ""}, {"transformer_decoder_op17", ""}, {"gpt_kv_op13", ""}, {"gpt_kv_op17", ""},
+    {"transformer_encoder_static_op17", ""}, {"transformer_decoder_op17", ""}, {"transformer_decoder_4l_op17", ""},
+    {"gpt_kv_op13", ""}, {"gpt_kv_op17", ""},
     {"vit_op13", ""}, {"vit_op17", ""}, {"lstm_op13", ""}, {"gru_op13", ""}, {"unet_op13", ""},
     {"super_resolution_op13", ""}, {"swin_op17", ""},
 };
