@@ -20,9 +20,18 @@ sigset_t interrupt_signals() {
   return set;
 }
 
+std::atomic<std::atomic<bool>*> soft_stop{nullptr};
+
 [[noreturn]] void watch(sigset_t set) {
   int sig = 0;
-  while (sigwait(&set, &sig) != 0) {
+  for (;;) {
+    while (sigwait(&set, &sig) != 0) {
+    }
+    std::atomic<bool>* flag = soft_stop.exchange(nullptr);
+    if (sig != SIGINT || flag == nullptr) break;
+    flag->store(true);
+    std::fprintf(stderr, "\nstream: interrupted; stopping after the candidates being evaluated and keeping the best found "
+                         "(interrupt again to abort)\n");
   }
   std::fprintf(stderr, "\nstream: interrupted (SIG%s); removing the partial results\n", sigabbrev_np(sig));
   report::remove_live_staging_directories();
@@ -34,6 +43,8 @@ sigset_t interrupt_signals() {
 }
 
 }  // namespace
+
+void stop_softly(std::atomic<bool>* flag) { soft_stop.store(flag); }
 
 void watch_interrupts() {
   const sigset_t set = interrupt_signals();

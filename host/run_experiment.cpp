@@ -189,10 +189,17 @@ void write_search(const pipeline::SearchResult& s, const PreparedRun& run) {
   if (s.best_mapping) mapping::write_mapping_file(*s.best_mapping, run.results->staging() / "best_mapping.yaml");
 }
 
-// The run, or the search's best run with the search's files.
-pipeline::RunResult run_pipeline(PreparedRun& run, pipeline::RunTimings& timings) {
+// The run, the search's best run with the search's files, or the optimizer's with its files.
+pipeline::RunResult run_pipeline(PreparedRun& run, pipeline::RunTimings& timings,
+                                 std::optional<optimize::OptimizeResult>& optimized) {
   pipeline::RunEnv env = run.env;
   env.timings = &timings;
+  if (run.built.optimize) {
+    optimized.emplace();
+    auto best = run_or_search(run.workload, run.accelerator, run.built, env, nullptr, &*optimized);
+    optimize::write_optimize_files(*optimized, run.results->staging());
+    return best;
+  }
   if (!run.built.search) return pipeline::run(run.workload, run.accelerator, run.built.spec, env);
   pipeline::SearchResult s;
   auto best = run_or_search(run.workload, run.accelerator, run.built, env, &s);
@@ -204,10 +211,11 @@ pipeline::RunResult run_pipeline(PreparedRun& run, pipeline::RunTimings& timings
 
 RunOutcome execute_run(PreparedRun run) {
   pipeline::RunTimings timings;
+  std::optional<optimize::OptimizeResult> optimized;
   auto result = [&] {
     try {
       // The pipeline names its own steps (tiling, cost, schedule, allocation); "pipeline" is the rest.
-      return in_step("pipeline", [&] { return run_pipeline(run, timings); });
+      return in_step("pipeline", [&] { return run_pipeline(run, timings, optimized); });
     } catch (const OutOfMemory&) {  // the environment's, not the workload's: no file to name
       throw;
     } catch (const Error& e) {  // a group the schedule cannot take: name the workload file
@@ -218,7 +226,8 @@ RunOutcome execute_run(PreparedRun run) {
   if (run.strict)
     if (const auto estimate = report::first_mac_estimate(fallbacks)) throw Error(report::strict_message(*estimate));
   in_step("writing the results", [&] { write_and_commit(result, timings, run); });
-  return RunOutcome{run.out_dir, std::move(run.accelerator), std::move(result), std::move(timings), fallbacks};
+  return RunOutcome{run.out_dir, std::move(run.accelerator), std::move(result), std::move(timings), fallbacks,
+                    std::move(optimized)};
 }
 
 }  // namespace stream::host

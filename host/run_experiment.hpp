@@ -14,6 +14,7 @@
 #include <string>
 
 #include <stream/hardware/accelerator.hpp>
+#include <stream/optimize/optimizer.hpp>
 #include <stream/pipeline/run.hpp>
 #include <stream/report/cost_fallbacks.hpp>
 #include <stream/report/result_directory.hpp>
@@ -46,6 +47,8 @@ struct RunOutcome {
   pipeline::RunResult result;
   pipeline::RunTimings timings;
   report::CostFallbacks fallbacks;
+  /// `--mapping optimize`: the optimizer's outcome (its best_run is `result`, moved out).
+  std::optional<optimize::OptimizeResult> optimized;
 };
 
 /// Where the run's results go: OUT/ID, the given experiment id or one built from the inputs

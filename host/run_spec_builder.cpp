@@ -7,7 +7,7 @@
 #include <stream/cost/cost_profile.hpp>
 #include <stream/layout/choice.hpp>
 #include <stream/mapping/mapping.hpp>
-#include <stream/optimize/optimize_spec.hpp>
+#include <stream/optimize/optimizer.hpp>
 #include <stream/pipeline/run_config.hpp>
 
 #include "host_context.hpp"
@@ -92,7 +92,14 @@ Workload scheduled_workload(const Workload& loaded, const RunRequest& o, BuiltSp
 }
 
 pipeline::RunResult run_or_search(const Workload& workload, const hardware::Accelerator& acc, const BuiltSpec& built,
-                                  const pipeline::RunEnv& env, pipeline::SearchResult* search) {
+                                  const pipeline::RunEnv& env, pipeline::SearchResult* search, optimize::OptimizeResult* optimized) {
+  if (built.optimize) {
+    auto r = optimize::optimize_mapping(workload, acc, *built.optimize, built.spec, env);
+    if (env.timings != nullptr) *env.timings = r.best_timings;
+    auto best = std::move(r.best_run);
+    if (optimized != nullptr) *optimized = std::move(r);
+    return best;
+  }
   if (!built.search) return pipeline::run(workload, acc, built.spec, env);
   pipeline::RunSpec variants = built.spec;
   variants.keep_infeasible_models = false;  // a failed variant's model is not the result's

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include <stream/ir/workload.hpp>
-#include <stream/optimize/optimize_spec.hpp>
+#include <stream/optimize/optimizer.hpp>
 #include <stream/pipeline/mapping_search.hpp>
 #include <stream/pipeline/run.hpp>
 
@@ -54,10 +54,13 @@ struct BuiltSpec {
 /// loaded one.
 [[nodiscard]] Workload scheduled_workload(const Workload& loaded, const RunRequest& request, BuiltSpec& built, HostContext& ctx);
 
-/// The run of `built`: the pipeline, or the mapping search's best run (its outcome in `search`,
-/// when given). A search whose variants all failed is an error naming the first.
+/// The run of `built`: the pipeline, the mapping search's best run (its outcome in `search`, when
+/// given) or the mapping optimizer's (its outcome, best_run moved out, in `optimized`). A search
+/// whose variants all failed is an error naming the first; an optimizer without a feasible
+/// candidate one giving the automatic mapping's diagnosis.
 [[nodiscard]] pipeline::RunResult run_or_search(const Workload& workload, const hardware::Accelerator& accelerator,
                                                 const BuiltSpec& built, const pipeline::RunEnv& env,
-                                                pipeline::SearchResult* search = nullptr);
+                                                pipeline::SearchResult* search = nullptr,
+                                                optimize::OptimizeResult* optimized = nullptr);
 
 }  // namespace stream::host

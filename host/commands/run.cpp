@@ -25,6 +25,7 @@
 #include <stream/report/write.hpp>
 
 #include "../command.hpp"
+#include "../interrupt.hpp"
 #include "../run_experiment.hpp"
 
 // Each command in a namespace of its own: the sources compile in batches (CMakeLists.txt), and
@@ -68,12 +69,39 @@ void print_per_layer_hints(const pipeline::RunResult& result) {
                 << g.per_layer_latency << " (--fusion-cut-points per-layer)\n";
 }
 
+// The optimizer's lines: automatic and best figures, and whether the search was cut short.
+void print_optimizer(const optimize::OptimizeResult& r) {
+  const auto& automatic = r.evaluations.front();
+  const double best = r.best_evaluation ? r.evaluations.at(*r.best_evaluation).objective : automatic.objective;
+  const char* what = optimize::name(r.spec.objective);
+  if (r.spec.objective == optimize::Objective::Pareto) {
+    std::printf("%-14s %zu points on the latency-energy front (front/point_<k>.yaml); best = least EDP\n", "Optimizer:", r.front.size());
+  } else if (!r.automatic_solved) {
+    std::printf("%-14s %s %.6g (the automatic mapping has no feasible allocation)\n", "Optimizer:", what, best);
+  } else {
+    std::printf("%-14s %s %.6g -> %.6g (%+.1f%% vs the automatic mapping)%s\n", "Optimizer:", what, automatic.objective, best,
+                100.0 * (best / automatic.objective - 1.0), r.best_evaluation ? "" : ": no candidate beat it");
+  }
+  std::printf("%-14s %zu of %zu evaluations, %zu group runs, best at evaluation %zu, %.1f s\n", "", r.spent(), r.spec.evaluations,
+              r.group_runs, r.best_evaluation.value_or(0), r.wall_s);
+  if (r.cancelled)
+    std::printf("%-14s cut short by an interrupt after %zu of %zu evaluations: the best found so far\n", "", r.spent(), r.spec.evaluations);
+  else if (r.still_improving())
+    std::printf("%-14s the budget ran out while the search was still improving: a larger evaluations= may find better\n", "");
+}
+
 void run(const RunRequest& o, HostContext& ctx) {
   const auto t0 = std::chrono::steady_clock::now();
   auto say = [](const std::string& s) { std::cerr << "[stream run] " << s << "\n"; };
   auto prepared = prepare_run(o, ctx, say);
-  prepared.built.spec.per_layer_check = true;  // for the hint below; the figures stay the fused groups'
+  prepared.built.spec.per_layer_check = !prepared.built.optimize;  // for the hint below; the figures stay the fused groups'
+  static std::atomic<bool> stop{false};
+  if (prepared.built.optimize) {  // Ctrl-C keeps the best found
+    prepared.env.cancel = &stop;
+    stop_softly(&stop);
+  }
   const auto outcome = execute_run(std::move(prepared));
+  if (outcome.optimized) print_optimizer(*outcome.optimized);
   const bool group_files = !o.summary_only;  // a --summary-only run has no core_cost_lut.yaml to point at
   if (const auto warning = report::fallback_warning(outcome.fallbacks, 3, report::estimate_reasons_file(group_files));
       !warning.empty())
@@ -100,7 +128,9 @@ void setup(CLI::App& app, HostContext& ctx) {
   cmd->add_option("--workload", opts->workload.file, "Workload model (default: bundled 2-conv ONNX)");
   add_workload_source_options(*cmd, opts->workload);
   cmd->add_option("--mapping", opts->mapping,
-                  "Mapping YAML, or search[?max=N&...] for the SwiGLU mapping search (docs/sweep.md) (default: automatic mapping)");
+                  "Mapping YAML, search[?max=N&...] for the SwiGLU mapping search (docs/sweep.md), or "
+                  "optimize[?objective=latency|energy|edp|pareto&evaluations=N&seed=K&jobs=J] for the mapping optimizer "
+                  "(docs/optimize.md) (default: automatic mapping)");
   cmd->add_option("--intra-core-tiling", opts->intra_core_tiling, "Node.D<n>=<tile>,... (automatic mapping)");
   cmd->add_option("--fusion-cut-points", opts->fusion_cut_points, "per-layer, or node names N1,N2 (default: automatic)");
   cmd->add_option("--out", opts->out, "Output directory (default: outputs)");
