@@ -101,6 +101,7 @@ void run(const RunRequest& o, HostContext& ctx) {
     stop_softly(&stop);
   }
   const auto outcome = execute_run(std::move(prepared));
+  stop_softly(nullptr);
   if (outcome.optimized) print_optimizer(*outcome.optimized);
   const bool group_files = !o.summary_only;  // a --summary-only run has no core_cost_lut.yaml to point at
   if (const auto warning = report::fallback_warning(outcome.fallbacks, 3, report::estimate_reasons_file(group_files));

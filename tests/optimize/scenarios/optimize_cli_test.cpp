@@ -85,3 +85,19 @@ TEST(OptimizeCli, ABadOptionIsRefusedNamingIt) {
     EXPECT_FALSE(fs::exists(dir / "tpu_like_quad_core-2conv_1_8_32_32_16_32_3-constraint_optimization")) << option;
   }
 }
+
+// The best mapping names the workload as the run prepared it: in name order, Softmax expanded or,
+// under --no-decompose, whole. Either way the file reruns with the same options to the same figures.
+TEST(OptimizeCli, TheBestMappingRerunsWithOrWithoutTheDecompositions) {
+  const auto dir = stream::test::fresh_scratch_dir("optimize", "decompose");
+  for (const std::string flags : {"", " --no-decompose"}) {
+    const std::string common = "--workload " + kInputs + "/workload/attention_pytorch.onnx --out " + dir.string() + flags;
+    const auto r = run_stream("run " + common + " --experiment-id opt --mapping 'optimize?evaluations=24&jobs=2'");
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(read(dir / "opt" / "best_mapping.yaml").find(flags.empty() ? "name: softmax_exp" : "name: softmax\n"), std::string::npos)
+        << flags;
+    const auto again = run_stream("run " + common + " --experiment-id rerun --mapping " + (dir / "opt" / "best_mapping.yaml").string());
+    ASSERT_EQ(again.code, 0) << again.out;
+    EXPECT_EQ(total_latency_line(again.out), total_latency_line(r.out)) << flags;
+  }
+}

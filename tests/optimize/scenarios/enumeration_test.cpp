@@ -13,7 +13,7 @@
 #include <string>
 
 #include "bundled_hardware.hpp"
-#include "optimize_workloads.hpp"
+#include "../optimize_workloads.hpp"
 #include "stream/ir/iteration_space.hpp"
 #include "stream/mapping/node_choice.hpp"
 #include "stream/optimize/optimizer.hpp"
