@@ -174,6 +174,7 @@ class Search {
       if (r.evaluations.back().objective < best_objective_) {
         best_objective_ = r.evaluations.back().objective;
         best_ = batch_candidates[k];
+        best_figures_ = outcomes[k].figures;
         r.best_evaluation = index;
         r.best_curve.push_back({r.spent(), best_objective_});
         stale_ = 0;
@@ -190,7 +191,7 @@ class Search {
     }
     if (++stale_ >= kStaleBatches && best_) {  // intensify: back to the best found
       current_ = *best_;
-      current_figures_ = std::nullopt;
+      current_figures_ = best_figures_;
       stale_ = 0;
     }
   }
@@ -229,6 +230,7 @@ class Search {
   Candidate current_;
   std::optional<Figures> current_figures_;
   std::optional<Candidate> best_;
+  std::optional<Figures> best_figures_;
   double best_objective_ = std::numeric_limits<double>::infinity();
   std::set<std::uint64_t> seen_;
   std::size_t stale_ = 0;
