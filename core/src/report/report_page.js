@@ -47,6 +47,11 @@
     table(sec, ["total latency", "total energy", "EDP", "MAC spatial utilisation", "end-to-end MAC utilisation", "cost fallbacks"],
           [[num(S.total_latency) + " cycles", num(S.total_energy) + " pJ", num(S.edp) + " pJ·cycles",
             pct(S.mac_spatial_utilization), pct(S.end_to_end_mac_utilization), fallbacks]]);
+    if (S.optimizer) {
+      const note = el("p", { class: "hint" }, sec, "The figures of the best mapping the mapping optimizer found (best_mapping.yaml); " +
+                      "its search: ");
+      el("a", { href: "#optimizer" }, note, "Mapping optimizer");
+    }
     energySplit(S, sec);
     el("h3", {}, sec, "The whole network, group by group");
     networkTimeline(S, D.groups, sec);
@@ -127,7 +132,7 @@
       for (let k = Math.floor(l); k <= Math.ceil(h); ++k)
         [1, 2, 5].forEach(function (m) { const v = m * Math.pow(10, k); if (v >= lo && v <= hi) ticks.push(v); });
     } else {
-      const step = niceStep(h - l, 5);
+      const step = niceStep(h - l, 8);
       for (let v = Math.ceil(l / step) * step; v <= h; v += step) ticks.push(v);
     }
     return { at: at, ticks: ticks, log: log };
