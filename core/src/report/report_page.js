@@ -155,7 +155,7 @@
   // Feasible candidates as dots (accepted ones larger, in blue), the failed ones as crosses on the
   // band above the plot, the best so far as a step line, the automatic mapping's value dashed.
   function searchPlot(O, sec) {
-    const box = { x: 90, y: 36, w: 940, h: 240 };
+    const box = { x: 90, y: 48, w: 940, h: 240 };
     const svg = el("svg", { id: "optimizer-plot", width: box.x + box.w + 20, height: box.y + box.h + 44 }, sec);
     const ok = O.candidates.filter(function (c) { return c[1] !== null; });
     const vals = ok.map(function (c) { return c[1]; }).concat(O.automatic_ranked === null ? [] : [O.automatic_ranked]);
@@ -168,9 +168,9 @@
     O.candidates.forEach(function (c) {
       if (c[1] === null) {
         ++failed;
-        const x = xs.at(c[0]), y = box.y - 20;
-        const p = el("path", { class: "failed", d: "M" + (x - 2) + "," + (y - 2) + "L" + (x + 2) + "," + (y + 2) + "M" + (x - 2) + "," +
-                               (y + 2) + "L" + (x + 2) + "," + (y - 2), stroke: "#b5523b" }, svg);
+        const x = xs.at(c[0]), y = box.y - 30;
+        const p = el("path", { class: "failed", d: "M" + (x - 3) + "," + (y - 3) + "L" + (x + 3) + "," + (y + 3) + "M" + (x - 3) + "," +
+                               (y + 3) + "L" + (x + 3) + "," + (y - 3), stroke: "#b5523b", "stroke-width": 1.5 }, svg);
         el("title", {}, p, "evaluation " + c[0] + ": failed");
         return;
       }
@@ -179,6 +179,7 @@
       el("title", {}, dot, "evaluation " + c[0] + ": " + num(c[1]) + " " + O.ranked_unit + (c[2] ? ", accepted" : "") +
          " (latency " + num(c[3]) + " cycles, energy " + num(c[4]) + " pJ)");
     });
+    if (failed) el("text", { x: 6, y: box.y - 26, fill: "#b5523b" }, svg, "failed (" + failed + ")");
     if (O.automatic_ranked !== null) {
       const y = ys.at(O.automatic_ranked);
       el("line", { class: "automatic", x1: box.x, x2: box.x + box.w, y1: y, y2: y, stroke: "#d62728", "stroke-dasharray": "6 4" }, svg);
