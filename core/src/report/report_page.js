@@ -99,9 +99,8 @@
     const sec = el("section", { id: "optimizer" }, root);
     el("h2", {}, sec, "Mapping optimizer");
     const value = function (v) { return v === null || v === undefined ? "failed" : num(v) + " " + O.unit; };
-    const stopped = S.cut_short ? "cut short (interrupted) after " + S.spent + " of " + S.evaluations + " evaluations"
-                  : S.still_improving ? "budget spent, still improving (a larger budget would likely find better)"
-                  : "budget spent";
+    const stopped = (S.cut_short ? "cut short (interrupted) after " + S.spent + " of " + S.evaluations + " evaluations" : "budget spent") +
+                    (S.still_improving ? ", still improving (a larger budget would likely find better)" : "");
     table(sec, ["objective", "automatic", "best", "best / automatic", "evaluations (spent / budget)", "stopped", "best found at",
                 "group runs"],
           [[S.objective + (S.objective === "pareto" ? " (EDP of the front's best)" : ""), value(S.automatic), value(S.best),
