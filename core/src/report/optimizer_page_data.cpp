@@ -9,13 +9,13 @@ namespace {
 using json = nlohmann::ordered_json;
 
 // A failed candidate's ranked value is +inf, which JSON cannot hold: null, drawn at the top edge.
-json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json optimizer_finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
-json candidate_rows(const OptimizerReport& o) {
+json optimizer_candidate_rows(const OptimizerReport& o) {
   json rows = json::array();
   for (const auto& c : o.candidates) {
     if (c.feasible)
-      rows.push_back({c.index, finite_or_null(c.ranked), c.accepted, c.latency, c.energy});
+      rows.push_back({c.index, optimizer_finite_or_null(c.ranked), c.accepted, c.latency, c.energy});
     else
       rows.push_back({c.index, nullptr, c.accepted, nullptr, nullptr});
   }
@@ -26,7 +26,7 @@ json candidate_rows(const OptimizerReport& o) {
 
 json optimizer_page_data(const OptimizerReport& o) {
   json curve = json::array();
-  for (const auto& [spent, value] : o.best_so_far) curve.push_back({spent, finite_or_null(value)});
+  for (const auto& [spent, value] : o.best_so_far) curve.push_back({spent, optimizer_finite_or_null(value)});
   json front = json::array();
   for (const auto& p : o.front)
     front.push_back({{"evaluation", p.evaluation}, {"latency", p.latency}, {"energy", p.energy}, {"mapping", p.mapping_file}});
@@ -35,9 +35,9 @@ json optimizer_page_data(const OptimizerReport& o) {
           {"unit", o.unit()},
           {"ranked_unit", o.ranked_unit()},
           {"budget", o.budget},
-          {"automatic_ranked", automatic_ran ? finite_or_null(o.candidates.front().ranked) : json(nullptr)},
+          {"automatic_ranked", automatic_ran ? optimizer_finite_or_null(o.candidates.front().ranked) : json(nullptr)},
           {"best_evaluation", o.best_evaluation ? json(*o.best_evaluation) : json(nullptr)},
-          {"candidates", candidate_rows(o)},
+          {"candidates", optimizer_candidate_rows(o)},
           {"best_so_far", curve},
           {"front", front}};
 }
