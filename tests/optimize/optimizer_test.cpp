@@ -52,7 +52,7 @@ TEST(Optimizer, NeverWorseThanTheAutomaticMappingAndItsBestReruns) {
   const auto& best = r.evaluations.at(*r.best_evaluation);
   ASSERT_TRUE(best.figures);
   EXPECT_EQ(best.figures->latency, r.best_run.total_latency);
-  EXPECT_NEAR(best.figures->energy, r.best_run.total_energy, 1e-9 * r.best_run.total_energy);
+  EXPECT_TRUE(std::isnan(best.figures->energy));  // a latency search solves the latency level only
   // best_mapping.yaml's contents rerun (as a mapping file would) to the same figures.
   const auto text = mapping::to_yaml(r.best_mapping);
   pipeline::RunSpec again = prepared();
@@ -92,6 +92,7 @@ TEST(Optimizer, ParetoKeepsANonDominatedFrontWithAMappingPerPoint) {
     s.mapping_data = std::make_shared<const mapping::Mapping>(r.front[a].mapping);
     const auto rerun = pipeline::run(w, acc, s);
     EXPECT_EQ(rerun.total_latency, r.front[a].figures.latency) << "front point " << a;
+    EXPECT_DOUBLE_EQ(rerun.total_energy, r.front[a].figures.energy) << "front point " << a;
   }
   // Every feasible candidate is dominated by (or on) the front.
   for (const auto& e : r.evaluations) {

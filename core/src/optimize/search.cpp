@@ -87,7 +87,7 @@ class Search {
  public:
   Search(const Workload& w, const hardware::Accelerator& acc, const OptimizeSpec& spec, pipeline::RunSpec base,
          const pipeline::RunEnv& env)
-      : spec_(spec), env_(env), space_(w, acc), evaluator_(w, acc, std::move(base), env, jobs(spec)) {}
+      : spec_(spec), env_(env), space_(w, acc), evaluator_(w, acc, std::move(base), env, jobs(spec), spec.objective == Objective::Latency) {}
 
   void start(const pipeline::RunResult& automatic, OptimizeResult& r) {
     r.automatic_solved = automatic.solved();
