@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The mapping optimizer's table (issue 39): runs bench_mapping_optimize (the 8 reference systems x
 6 workloads, one `stream run --mapping optimize?evaluations=N&jobs=2&seed=1` each) and prints a
-markdown table of system, workload, automatic and optimized latency, ratio, evaluations and wall
-time, then the geomean ratio, the longest case and whether no case came out worse than automatic.
+markdown table of system, workload, automatic and optimized latency, ratio, evaluations, wall time
+and the process's CPU time (wall time depends on the machine's load, CPU time much less), then the geomean ratio, the longest case and whether no case came out worse than automatic.
 
     scripts/optimize_table.py [--build build] [--evaluations 2000] [--filter REGEX] [--json FILE]
     scripts/optimize_table.py --from-json FILE     # the table of an earlier run's JSON
@@ -49,13 +49,13 @@ def case_row(bench):
         return system, workload, None, bench.get("error_message", "error").strip()
     wall = bench["real_time"] * UNIT_S[bench.get("time_unit", "ns")]
     return system, workload, dict(automatic=bench["automatic"], optimized=bench["optimized"], ratio=bench["ratio"],
-                                  evaluations=bench["evaluations"], wall=wall), None
+                                  evaluations=bench["evaluations"], wall=wall, cpu=bench["cpu_s"]), None
 
 
 def print_table(benchmarks):
     """Prints the table and its summary; returns True when every case ran and none is worse."""
-    print("| system | workload | automatic (cycles) | optimized (cycles) | ratio | evaluations | wall (s) |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("| system | workload | automatic (cycles) | optimized (cycles) | ratio | evaluations | wall (s) | cpu (s) |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     ratios, walls, errors, worse = [], [], 0, 0
     for bench in benchmarks:
         system, workload, fig, error = case_row(bench)
@@ -63,12 +63,12 @@ def print_table(benchmarks):
             errors += 1
             worse += "> automatic" in error
             one_line = " ".join(error.split())[-300:].replace("|", "\\|")
-            print(f"| {system} | {workload} | error: {one_line} | | | | |")
+            print(f"| {system} | {workload} | error: {one_line} | | | | | |")
             continue
         ratios.append(fig["ratio"])
         walls.append(fig["wall"])
         print(f"| {system} | {workload} | {fig['automatic']:.0f} | {fig['optimized']:.0f} | {fig['ratio']:.3f} | "
-              f"{fig['evaluations']:.0f} | {fig['wall']:.1f} |")
+              f"{fig['evaluations']:.0f} | {fig['wall']:.1f} | {fig['cpu']:.1f} |")
     print()
     if ratios:
         geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
