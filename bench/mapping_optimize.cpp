@@ -73,9 +73,11 @@ void optimize_case(benchmark::State& state, const std::string& system, const Opt
     state.SkipWithError(("stream run failed: " + file_tail(log)).c_str());
     return;
   }
-  const auto figures = stream::bench::read_optimize_figures((dir / "run" / "optimize.yaml").string());
+  const auto file = (dir / "run" / "optimize.yaml").string();
+  std::string missing;
+  const auto figures = stream::bench::read_optimize_figures(file, missing);
   if (!figures) {
-    state.SkipWithError(("no automatic/best latency or budget in " + (dir / "run" / "optimize.yaml").string()).c_str());
+    state.SkipWithError((file + ": no " + missing).c_str());
     return;
   }
   state.counters["automatic"] = static_cast<double>(figures->automatic);

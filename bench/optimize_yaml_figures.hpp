@@ -35,15 +35,24 @@ inline std::optional<std::int64_t> flow_field(std::string_view line, std::string
   return std::nullopt;
 }
 
-inline std::optional<OptimizeFigures> read_optimize_figures(const std::string& path) {
+/// The figures, or what is missing from the file (the automatic mapping has no latency when it was
+/// infeasible: `automatic: {feasible: false, ...}`).
+inline std::optional<OptimizeFigures> read_optimize_figures(const std::string& path, std::string& missing) {
   std::ifstream in(path);
+  if (!in) {
+    missing = "file";
+    return std::nullopt;
+  }
   std::optional<std::int64_t> automatic, optimized, spent;
   for (std::string line; std::getline(in, line);) {
     if (line.starts_with("automatic: {")) automatic = flow_field(line, "latency");
     if (line.starts_with("best: {")) optimized = flow_field(line, "latency");
     if (line.starts_with("budget: {")) spent = flow_field(line, "spent");
   }
-  if (!automatic || !optimized || !spent) return std::nullopt;
+  if (!automatic) missing = "automatic.latency";
+  else if (!optimized) missing = "best.latency";
+  else if (!spent) missing = "budget.spent";
+  if (!missing.empty()) return std::nullopt;
   return OptimizeFigures{*automatic, *optimized, *spent};
 }
 
