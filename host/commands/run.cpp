@@ -86,7 +86,10 @@ void print_optimizer(const optimize::OptimizeResult& r) {
   if (r.spec.objective == optimize::Objective::Pareto) {
     std::printf("%-14s %zu points on the latency-energy front (front/point_<k>.yaml); best = least EDP\n", "Optimizer:", r.front.size());
   } else if (!r.automatic_solved) {
-    std::printf("%-14s %s %s (the automatic mapping has no feasible allocation)\n", "Optimizer:", what, figure(best).c_str());
+    if (r.best_evaluation)
+      std::printf("%-14s %s %s (the automatic mapping has no feasible allocation)\n", "Optimizer:", what, figure(best).c_str());
+    else
+      std::printf("%-14s no candidate is feasible, nor is the automatic mapping: its diagnosis follows\n", "Optimizer:");
   } else {
     std::printf("%-14s %s %s -> %s (%+.1f%% vs the automatic mapping)%s\n", "Optimizer:", what, figure(automatic.objective).c_str(),
                 figure(best).c_str(), 100.0 * (best / automatic.objective - 1.0), r.best_evaluation ? "" : ": no candidate beat it");

@@ -316,11 +316,6 @@ void finish_front(OptimizeResult& r, const Search& search, const Workload& w, co
   }
 }
 
-std::string no_feasible(const OptimizeResult& r) {
-  return "mapping optimize: none of the " + std::to_string(r.spent()) +
-         " candidates evaluated is feasible, nor is the automatic mapping; its diagnosis: " + r.evaluations.front().reason;
-}
-
 void finish(OptimizeResult& r, const Search& search, const Workload& w, const hardware::Accelerator& acc,
             const pipeline::RunEnv& env, pipeline::RunResult automatic, pipeline::RunTimings automatic_timings) {
   const std::optional<std::size_t> found = r.best_evaluation;
@@ -336,8 +331,7 @@ void finish(OptimizeResult& r, const Search& search, const Workload& w, const ha
       r.best_timings = std::move(timings);
     }
   }
-  if (!r.best_evaluation) {
-    if (!r.automatic_solved) throw Error(no_feasible(r));
+  if (!r.best_evaluation) {  // the automatic run, solved or with its diagnosis when nothing is
     r.best_run = std::move(automatic);
     r.best_timings = std::move(automatic_timings);
   }

@@ -92,7 +92,8 @@ struct STREAM_API OptimizeResult {
 /// Runs the optimizer on a prepared workload (pipeline/run_spec.hpp: base.order says whether it is
 /// in name order already). `base` supplies everything but the mapping (cost backends, limits,
 /// ...); `env` the caches (one shared by every candidate when it has none), progress, cancellation.
-/// Throws stream::Error when no candidate is feasible, with the automatic mapping's diagnosis.
+/// When no candidate is feasible, best_run is the automatic mapping's run, unsolved, with its
+/// diagnosis (as a run without the optimizer reports it).
 [[nodiscard]] STREAM_API OptimizeResult optimize_mapping(const Workload& workload, const hardware::Accelerator& accelerator,
                                                          const OptimizeSpec& spec, pipeline::RunSpec base,
                                                          const pipeline::RunEnv& env = {});
