@@ -7,6 +7,7 @@
 #include <stream/report/summary.hpp>
 
 #include "json_value.hpp"
+#include "optimize_outcome.hpp"
 
 namespace stream::python {
 
@@ -73,6 +74,8 @@ RunFigures run_figures(const host::RunOutcome& outcome) {
   summary["groups"] = groups_json(summary["groups"], outcome.result);
   summary["solved"] = outcome.result.solved();
   summary["output_dir"] = outcome.out_dir.string();
+  // mapping="optimize?...": what the optimizer did (the figures above are its best run's).
+  if (outcome.optimized) summary["optimizer"] = host::optimize_outcome_json(*outcome.optimized, outcome.result, outcome.out_dir);
   return RunFigures{to_python(summary).cast<py::dict>()};
 }
 
@@ -127,6 +130,15 @@ void register_run_result(py::module_& m) {
                                return rows;
                              },
                              "every group's (node, core) cost entries, each with its group")
+      .def_property_readonly("optimizer",
+                             [](const RunFigures& r) -> py::object {
+                               if (r.data.contains("optimizer")) return r.data["optimizer"];
+                               return py::none();
+                             },
+                             "mapping='optimize?...': objective, evaluations (budget), evaluations_spent, cut_short, "
+                             "still_improving, best_evaluation (None: the automatic mapping stayed best), group_runs, "
+                             "wall_s, automatic and best (latency, energy_pj, edp), best_mapping and optimize_file "
+                             "(paths); None for any other mapping")
       .def_property_readonly("output_dir", [](const RunFigures& r) { return get<std::string>(r, "output_dir"); })
       .def("as_dict", [](const RunFigures& r) { return r.data.attr("copy")(); }, "the whole result as a dict")
       .def("__repr__", &repr)

@@ -160,7 +160,10 @@ void register_runs(py::module_& m) {
         "(--input). hardware may be a dict (the accelerator file's content) and workload ONNX bytes or an "
         "onnx.ModelProto, as the Python Stream takes them. skip_if_exists=True returns the Result of the results already "
         "in output_path/experiment_id (its summary.json and cost tables) instead of running again. "
-        "compat='stream-1.13' follows the reference's automatic path (--compat).");
+        "compat='stream-1.13' follows the reference's automatic path (--compat). "
+        "mapping='optimize?objective=latency|energy|edp|pareto&evaluations=N&seed=K&jobs=J' runs the mapping optimizer "
+        "(docs/optimize.md): the Result is its best mapping's, Result.optimizer what it did; a bad option raises "
+        "StreamInputError naming it.");
   m.def("sweep", &sweep, py::arg("spec"), py::arg("out"), py::kw_only(), py::arg("jobs") = 0,
         py::arg("shard") = py::none(), py::arg("keep_points") = false, py::arg("strict") = false,
         py::arg("restart") = false,

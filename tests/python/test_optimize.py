@@ -1,0 +1,64 @@
+"""mapping="optimize?..." from Python: the Result is the optimizer's best and Result.optimizer says
+what it did; a bad option raises StreamInputError (a ValueError) naming it, in a run and a sweep."""
+
+import pickle
+
+import pytest
+
+import stream_cpp
+
+HARDWARE = "hardware/tpu_like_quad_core.yaml"
+TWO_CONV = "workload/2conv_1_8_32_32_16_32_3.onnx"
+OPTIMIZE = "optimize?evaluations=20&seed=3"
+
+
+def test_the_result_is_the_best_with_the_optimizers_outcome(scratch):
+    automatic = stream_cpp.evaluate_mapping(HARDWARE, TWO_CONV, str(scratch), experiment_id="auto", summary_only=True)
+    assert automatic.optimizer is None
+    best = stream_cpp.evaluate_mapping(HARDWARE, TWO_CONV, str(scratch), mapping=OPTIMIZE, experiment_id="opt")
+    o = best.optimizer
+    assert o["objective"] == "latency"
+    assert (o["evaluations"], o["evaluations_spent"], o["cut_short"]) == (20, 20, False)
+    # Its automatic figures are the automatic run's; its best is the Result's, never worse.
+    assert o["automatic"]["feasible"] is True
+    assert o["automatic"]["latency"] == automatic.total_latency
+    assert o["automatic"]["energy_pj"] == pytest.approx(automatic.total_energy, rel=1e-12)
+    assert o["best"]["latency"] == best.total_latency <= automatic.total_latency
+    assert o["best_evaluation"] is None or (1 <= o["best_evaluation"] <= 20 and best.total_latency < automatic.total_latency)
+    # The best mapping's file reruns to the same figures; optimize.yaml lists the 20 evaluations.
+    assert o["best_mapping"] == str(scratch / "opt" / "best_mapping.yaml")
+    rerun = stream_cpp.evaluate_mapping(HARDWARE, TWO_CONV, str(scratch), mapping=o["best_mapping"], experiment_id="rerun",
+                                        summary_only=True)
+    assert rerun.total_latency == best.total_latency
+    assert "spent: 20" in (scratch / "opt" / "optimize.yaml").read_text()
+    # The outcome pickles with the rest.
+    assert pickle.loads(pickle.dumps(best)).optimizer == o
+
+
+@pytest.mark.parametrize(
+    "mapping, says",
+    [
+        ("optimize?evaluations=0", "evaluations must be an integer from 1 to 1000000, got '0'"),
+        ("optimize?objective=speed", "objective must be latency, energy, edp or pareto, got 'speed'"),
+        ("optimize?jobs=x", "jobs must be an integer from 1 to 1024, got 'x'"),
+        ("optimize?evals=20", "unknown option 'evals'"),
+    ],
+)
+def test_a_bad_option_raises_naming_it(scratch, mapping, says):
+    with pytest.raises(stream_cpp.StreamInputError) as info:
+        stream_cpp.evaluate_mapping(HARDWARE, TWO_CONV, str(scratch / "out"), mapping=mapping)
+    assert isinstance(info.value, ValueError)
+    assert says in str(info.value)
+    assert not (scratch / "out").exists() or not any((scratch / "out").iterdir())  # refused before any work
+    with pytest.raises(stream_cpp.StreamInputError, match="checked before any point runs") as swept:
+        stream_cpp.sweep({"axes": {"mapping": ["auto", mapping]}}, str(scratch / "sweep"))
+    assert says in str(swept.value)
+
+
+def test_a_sweep_point_has_the_optimizers_columns(scratch):
+    result = stream_cpp.sweep({"axes": {"mapping": ["auto", OPTIMIZE]}}, str(scratch / "sweep"), jobs=1)
+    automatic, optimized = result["rows"]
+    assert optimized["status"] == "ok"
+    assert optimized["evaluations_spent"] == 20 and optimized["cut_short"] is False
+    assert optimized["automatic_latency"] == automatic["latency"]
+    assert optimized["latency"] <= automatic["latency"]
