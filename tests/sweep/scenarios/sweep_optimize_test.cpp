@@ -101,3 +101,22 @@ TEST(SweepOptimize, ABadOptionStopsTheSweepAtItsValue) {
     EXPECT_FALSE(fs::exists(dir / "out")) << c.value;
   }
 }
+
+// objective=pareto: the row is the front point of least EDP, so no worse in EDP than the automatic
+// mapping (on the front, or dominated by a point of lower latency and energy), and the kept
+// folder has a mapping file per front point.
+TEST(SweepOptimize, AParetoPointKeepsTheFront) {
+  const auto dir = optimize_sweep_dir("optimize_pareto", "axes:\n  mapping: [\"optimize?objective=pareto&evaluations=20\"]\n");
+  const auto r = stream::test::run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string() +
+                                          " --keep-points");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto rs = stream::test::sweep_rows(dir / "out" / "results.jsonl");
+  ASSERT_EQ(rs.size(), 1u);
+  const auto& o = rs[0];
+  ASSERT_EQ(o["status"], "ok") << o;
+  const double automatic_edp = o["automatic_latency"].get<double>() * o["automatic_energy_pj"].get<double>();
+  EXPECT_LE(o["edp"].get<double>(), automatic_edp * (1 + 1e-12)) << o;
+  const auto point = dir / "out" / "points" / o["id"].get<std::string>();
+  EXPECT_TRUE(fs::exists(point / "front" / "point_0.yaml"));
+  EXPECT_TRUE(fs::exists(point / "best_mapping.yaml"));
+}
