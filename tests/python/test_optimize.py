@@ -1,7 +1,10 @@
 """mapping="optimize?..." from Python: the Result is the optimizer's best and Result.optimizer says
 what it did; a bad option raises StreamInputError (a ValueError) naming it, in a run and a sweep."""
 
+import os
 import pickle
+import signal
+import threading
 
 import pytest
 
@@ -62,3 +65,21 @@ def test_a_sweep_point_has_the_optimizers_columns(scratch):
     assert optimized["evaluations_spent"] == 20 and optimized["cut_short"] is False
     assert optimized["automatic_latency"] == automatic["latency"]
     assert optimized["latency"] <= automatic["latency"]
+
+
+def test_ctrl_c_keeps_the_best_found(scratch):
+    # A budget far beyond the test's time, interrupted once the search runs (the automatic run of
+    # the 2-conv takes milliseconds): the Result is the best so far, cut short, never worse.
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.warns(RuntimeWarning, match="kept the best found so far"):
+            best = stream_cpp.evaluate_mapping(HARDWARE, TWO_CONV, str(scratch), mapping="optimize?evaluations=1000000&jobs=1",
+                                               experiment_id="interrupted")
+    finally:
+        timer.cancel()
+    o = best.optimizer
+    assert o["cut_short"] is True
+    assert 0 < o["evaluations_spent"] < 1000000
+    assert best.total_latency <= o["automatic"]["latency"]
+    assert (scratch / "interrupted" / "best_mapping.yaml").exists()
