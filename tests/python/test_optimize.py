@@ -70,7 +70,11 @@ def test_a_sweep_point_has_the_optimizers_columns(scratch):
 def test_ctrl_c_keeps_the_best_found(scratch):
     # A budget far beyond the test's time, interrupted once the search runs (the automatic run of
     # the 2-conv takes milliseconds; 2 s leaves room on a loaded machine): the Result is the best so
-    # far, cut short, never worse.
+    # far, cut short, never worse. First a run solving on two threads at once: Clp's own SIGINT
+    # handler, which concurrent solves used to leave installed, would take the interrupt instead
+    # (ignored, or memory corruption).
+    stream_cpp.evaluate_mapping(HARDWARE, TWO_CONV, str(scratch), mapping="optimize?evaluations=200&jobs=2",
+                                experiment_id="two_threads", summary_only=True)
     timer = threading.Timer(2.0, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
