@@ -1,6 +1,7 @@
 // One `stream` process of the build tree with the given arguments, stdout and stderr discarded:
 // what the start-up, sweep and model benchmarks time. True when it exited 0; `cpu_s`, when given,
-// receives the process's user + system CPU seconds.
+// receives the process's user + system CPU seconds; `stderr_path`, when given, receives its stderr
+// instead (so that a failing case can say why).
 #pragma once
 
 #include <fcntl.h>
@@ -15,7 +16,8 @@ extern char** environ;
 
 namespace stream::bench {
 
-inline bool run_stream_process(std::vector<std::string> args, double* cpu_s = nullptr) {
+inline bool run_stream_process(std::vector<std::string> args, double* cpu_s = nullptr,
+                               const std::string& stderr_path = {}) {
   args.insert(args.begin(), std::string(STREAM_BUILD_DIR) + "/bin/stream");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -23,7 +25,9 @@ inline bool run_stream_process(std::vector<std::string> args, double* cpu_s = nu
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  const bool keep_stderr = !stderr_path.empty();
+  posix_spawn_file_actions_addopen(&actions, 2, keep_stderr ? stderr_path.c_str() : "/dev/null",
+                                   keep_stderr ? O_WRONLY | O_CREAT | O_TRUNC : O_WRONLY, 0644);
   pid_t pid = 0;
   int status = 1;
   rusage usage{};

@@ -24,6 +24,7 @@
 
 #include "host_context.hpp"
 #include "inputs.hpp"
+#include "optimizer_report.hpp"
 #include "plugin_host.hpp"
 #include "validation.hpp"
 
@@ -50,12 +51,15 @@ std::string experiment_id(const RunRequest& o, const WorkloadSource& source) {
 
 // Writes the result files into the staging directory and moves it into place. Paths inside it
 // (the models of infeasible groups, a file that could not be written) are named where they are
-// once moved: the staging directory is gone by the time anyone reads them.
-void write_and_commit(const pipeline::RunResult& result, const pipeline::RunTimings& timings, const PreparedRun& run) {
+// once moved: the staging directory is gone by the time anyone reads them. `optimized`: the
+// optimizer's outcome, whose figures summary.* and report.html show.
+void write_and_commit(const pipeline::RunResult& result, const pipeline::RunTimings& timings, const PreparedRun& run,
+                      const std::optional<optimize::OptimizeResult>& optimized) {
   auto& results = *run.results;
+  const auto optimizer = optimized ? std::optional(optimizer_report(*optimized, result)) : std::nullopt;
   try {
     report::write_results(result, timings, run.accelerator, results.staging(), run.env.solver->name(), run.inline_timings,
-                          run.group_files, results.target());
+                          run.group_files, results.target(), optimizer ? &*optimizer : nullptr);
   } catch (const Error& e) {
     Location where = e.where();
     where.file = results.final_path(where.file).string();
@@ -225,7 +229,7 @@ RunOutcome execute_run(PreparedRun run) {
   auto fallbacks = report::cost_fallbacks(result);
   if (run.strict)
     if (const auto estimate = report::first_mac_estimate(fallbacks)) throw Error(report::strict_message(*estimate));
-  in_step("writing the results", [&] { write_and_commit(result, timings, run); });
+  in_step("writing the results", [&] { write_and_commit(result, timings, run, optimized); });
   return RunOutcome{run.out_dir, std::move(run.accelerator), std::move(result), std::move(timings), fallbacks,
                     std::move(optimized)};
 }

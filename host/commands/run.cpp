@@ -18,6 +18,7 @@
 // a group's allocation MILP has no solution (its diagnosis and model.mps are written). With
 // --strict, exit 2 when a Conv/Gemm/MatMul-like node's cost is an estimate (nothing written).
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -69,6 +70,14 @@ void print_per_layer_hints(const pipeline::RunResult& result) {
                 << g.per_layer_latency << " (--fusion-cut-points per-layer)\n";
 }
 
+// A latency in cycles in full; an energy or EDP in six digits.
+std::string figure(double v) {
+  char buf[64];
+  if (std::abs(v) < 1e15 && v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
+  else std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
 // The optimizer's lines: automatic and best figures, and whether the search was cut short.
 void print_optimizer(const optimize::OptimizeResult& r) {
   const auto& automatic = r.evaluations.front();
@@ -77,10 +86,10 @@ void print_optimizer(const optimize::OptimizeResult& r) {
   if (r.spec.objective == optimize::Objective::Pareto) {
     std::printf("%-14s %zu points on the latency-energy front (front/point_<k>.yaml); best = least EDP\n", "Optimizer:", r.front.size());
   } else if (!r.automatic_solved) {
-    std::printf("%-14s %s %.6g (the automatic mapping has no feasible allocation)\n", "Optimizer:", what, best);
+    std::printf("%-14s %s %s (the automatic mapping has no feasible allocation)\n", "Optimizer:", what, figure(best).c_str());
   } else {
-    std::printf("%-14s %s %.6g -> %.6g (%+.1f%% vs the automatic mapping)%s\n", "Optimizer:", what, automatic.objective, best,
-                100.0 * (best / automatic.objective - 1.0), r.best_evaluation ? "" : ": no candidate beat it");
+    std::printf("%-14s %s %s -> %s (%+.1f%% vs the automatic mapping)%s\n", "Optimizer:", what, figure(automatic.objective).c_str(),
+                figure(best).c_str(), 100.0 * (best / automatic.objective - 1.0), r.best_evaluation ? "" : ": no candidate beat it");
   }
   std::printf("%-14s %zu of %zu evaluations, %zu group runs, best at evaluation %zu, %.1f s\n", "", r.spent(), r.spec.evaluations,
               r.group_runs, r.best_evaluation.value_or(0), r.wall_s);
@@ -101,6 +110,7 @@ void run(const RunRequest& o, HostContext& ctx) {
     stop_softly(&stop);
   }
   const auto outcome = execute_run(std::move(prepared));
+  stop_softly(nullptr);
   if (outcome.optimized) print_optimizer(*outcome.optimized);
   const bool group_files = !o.summary_only;  // a --summary-only run has no core_cost_lut.yaml to point at
   if (const auto warning = report::fallback_warning(outcome.fallbacks, 3, report::estimate_reasons_file(group_files));

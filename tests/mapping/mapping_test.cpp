@@ -264,3 +264,21 @@ TEST(MappingRobustness, MutatedMappingsNeverCrash) {
   }
   EXPECT_EQ(total, 80 * static_cast<int>(files.size()));
 }
+
+// `workload: automatic-path` (written by `--mapping optimize`) is read and written back; any other
+// value than the two is an error naming the key.
+TEST(MappingFile, SaysWhichWorkloadItMaps) {
+  const std::string text = "layers:\n  - {name: a, core_allocation: [[0]]}\nworkload: automatic-path\n";
+  const auto m = mapping::parse_mapping_text(text, "m.yaml");
+  EXPECT_EQ(m.workload, mapping::MappedWorkload::AutomaticPath);
+  EXPECT_EQ(mapping::parse_mapping_text(mapping::to_yaml(m), "again.yaml").workload, mapping::MappedWorkload::AutomaticPath);
+  EXPECT_EQ(mapping::parse_mapping_text("layers:\n  - {name: a, core_allocation: [[0]]}\n", "m.yaml").workload,
+            mapping::MappedWorkload::AsLoaded);
+  try {
+    (void)mapping::parse_mapping_text("layers:\n  - {name: a, core_allocation: [[0]]}\nworkload: optimized\n", "bad.yaml");
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'workload' must be as-loaded or automatic-path, got 'optimized'"), std::string::npos)
+        << e.what();
+  }
+}

@@ -166,3 +166,53 @@ TEST(SizeCap, SplitMakesChunksOfAtMostTheCap) {
   for (const auto& g : groups) EXPECT_LE(g.computation_nodes().size(), 4u);
   EXPECT_EQ(groups[2].computation_nodes().size(), 2u);
 }
+
+namespace {
+
+mapping::Mapping fused_groups_file(const std::vector<Names>& groups) {
+  std::string text = "layers:\n";
+  for (const auto& g : groups)
+    for (const auto& n : g) text += "  - {name: " + n + ", core_allocation: [[0]]}\n";
+  text += "fused_groups:\n";
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    text += "  - {name: g" + std::to_string(k) + ", layers: [";
+    for (std::size_t i = 0; i < groups[k].size(); ++i) text += (i ? ", " : "") + groups[k][i];
+    text += "], intra_core_tiling: []}\n";
+  }
+  return mapping::parse_mapping_text(text, "groups.yaml");
+}
+
+std::string mapped_error(const Workload& w, const mapping::Mapping& m) {
+  try {
+    (void)pipeline::mapped_cut_points(w, m);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+// A mapping file with a fused group per fusion group (what `--mapping optimize` writes): each ends
+// at its last compute node, and a run with it has those groups.
+TEST(MappedCutPoints, AFusedGroupPerFusionGroup) {
+  const Workload w = relu_chain(5);
+  const auto m = fused_groups_file({{"relu0", "relu1"}, {"relu2"}, {"relu3", "relu4"}});
+  EXPECT_EQ(pipeline::mapped_cut_points(w, m), (Names{"relu1", "relu2"}));
+  pipeline::RunSpec spec;
+  spec.mapping_data = std::make_shared<const mapping::Mapping>(m);
+  const auto groups = pipeline::checked_fusion_groups(w, spec);
+  ASSERT_EQ(groups.size(), 3u);
+  EXPECT_EQ(groups[1].computation_nodes().size(), 1u);
+  // One fused group (every hand-written file so far): the whole workload, as before.
+  spec.mapping_data = std::make_shared<const mapping::Mapping>(fused_groups_file({{"relu0", "relu1", "relu2", "relu3", "relu4"}}));
+  EXPECT_EQ(pipeline::checked_fusion_groups(w, spec).size(), 1u);
+}
+
+TEST(MappedCutPoints, ANodeInNoFusedGroupOrAGroupInTwoPiecesIsAnErrorNamingTheFile) {
+  const Workload w = relu_chain(4);
+  EXPECT_EQ(mapped_error(w, fused_groups_file({{"relu0", "relu1"}, {"relu2"}})),
+            "groups.yaml: with 2 fused groups, every compute node must be in one by name; 'relu3' is in none");
+  EXPECT_EQ(mapped_error(w, fused_groups_file({{"relu0", "relu2"}, {"relu1", "relu3"}})),
+            "groups.yaml: fused group 'g0' is not one run of consecutive compute nodes (at 'relu2'): a fusion group must be");
+}

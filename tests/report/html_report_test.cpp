@@ -2,7 +2,9 @@
 // renders it): self-contained (no resource it would fetch), its embedded data the run's own figures
 // (summary.json verbatim, one entry per group), bars of one lane that never overlap, memory the
 // allocation reserves within every core's capacity, and the slot bottleneck consistent with the
-// slot latencies. Same inputs, same bytes: stream_run_test's rerun comparison covers the file.
+// slot latencies. Same inputs, same bytes: stream_run_test's rerun comparison covers the file. A run
+// of the mapping optimizer also embeds its search (every candidate, the best so far, the front), the
+// figures of its optimize.yaml; any other run embeds none.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -85,6 +87,8 @@ void check_report(const fs::path& run) {
   const json data = embedded_data(html);
   ASSERT_TRUE(data.is_object());
   EXPECT_EQ(data["summary"], json::parse(stream::test::read(run / "summary.json")));
+  // The search's section only for a run of the optimizer (which writes optimize.yaml).
+  EXPECT_EQ(data.contains("optimizer"), fs::exists(run / "optimize.yaml"));
   const int groups = stream::test::group_count(run);
   ASSERT_EQ(data["groups"].size(), static_cast<std::size_t>(groups));
   for (int g = 0; g < groups; ++g) check_group(data["groups"][static_cast<std::size_t>(g)], run / ("group_" + std::to_string(g)));
@@ -150,4 +154,60 @@ TEST(HtmlReport, EachLinkHasOneNameAndOnlyDramTransfersBindOffChip) {
   EXPECT_EQ(kind_of["Transfer(input.1)"], "off-chip");
   ASSERT_TRUE(kind_of.count("Transfer(/conv1/Conv_output_0)"));
   EXPECT_EQ(kind_of["Transfer(/conv1/Conv_output_0)"], "link");
+}
+
+namespace {
+
+// optimize.yaml's objective value: a number, or .inf for a failed candidate (null in the page).
+json yaml_value(const YAML::Node& v) {
+  const auto text = v.as<std::string>();
+  return text == ".inf" ? json(nullptr) : json(v.as<double>());
+}
+
+}  // namespace
+
+// The pareto search on the default run: the page's data holds every candidate optimize.yaml
+// lists (its ranked value, accepted flag and figures), the best-so-far curve, the automatic
+// mapping's value for the reference line and the front with its mapping files.
+TEST(HtmlReport, OptimizedRunsReportHoldsTheSearchOfOptimizeYaml) {
+  const auto run = stream::test::report_run("html_optimized", "--mapping 'optimize?objective=pareto&evaluations=24&jobs=2'");
+  check_report(run);
+  const json data = embedded_data(stream::test::read(run / "report.html"));
+  ASSERT_TRUE(data.contains("optimizer"));
+  const auto& o = data["optimizer"];
+  const auto opt = YAML::LoadFile((run / "optimize.yaml").string());
+  EXPECT_EQ(o["objective"], "pareto");
+  EXPECT_EQ(o["budget"], 24);
+  EXPECT_EQ(o["ranked_unit"], "cycles");
+  EXPECT_EQ(o["unit"], "pJ x cycles");
+  ASSERT_EQ(o["candidates"].size(), opt["candidates"].size());
+  ASSERT_EQ(o["candidates"].size(), opt["budget"]["spent"].as<std::size_t>() + 1);  // and the automatic mapping
+  for (std::size_t k = 0; k < o["candidates"].size(); ++k) {
+    const auto& c = o["candidates"][k];
+    const auto y = opt["candidates"][k];
+    SCOPED_TRACE("candidate " + std::to_string(k));
+    EXPECT_EQ(c[0], y["index"].as<std::size_t>());
+    EXPECT_EQ(c[1], yaml_value(y["objective"]));
+    EXPECT_EQ(c[2], y["accepted"].as<bool>());
+    if (y["latency"]) {
+      EXPECT_EQ(c[3], y["latency"].as<long>());
+      EXPECT_EQ(c[4], y["energy"].as<double>());
+    } else {
+      EXPECT_TRUE(c[3].is_null());
+    }
+  }
+  EXPECT_EQ(o["automatic_ranked"], yaml_value(opt["automatic"]["objective"]));
+  ASSERT_EQ(o["best_so_far"].size(), opt["best_so_far"].size());
+  for (std::size_t k = 0; k < o["best_so_far"].size(); ++k) {
+    EXPECT_EQ(o["best_so_far"][k][0], opt["best_so_far"][k][0].as<std::size_t>());
+    EXPECT_EQ(o["best_so_far"][k][1], opt["best_so_far"][k][1].as<double>());
+  }
+  ASSERT_EQ(o["front"].size(), opt["front"].size());
+  ASSERT_FALSE(o["front"].empty());
+  for (std::size_t k = 0; k < o["front"].size(); ++k) {
+    EXPECT_EQ(o["front"][k]["evaluation"], opt["front"][k]["evaluation"].as<std::size_t>());
+    EXPECT_EQ(o["front"][k]["latency"], opt["front"][k]["latency"].as<long>());
+    EXPECT_EQ(o["front"][k]["mapping"], opt["front"][k]["mapping"].as<std::string>());
+    EXPECT_TRUE(fs::exists(run / o["front"][k]["mapping"].get<std::string>()));
+  }
 }

@@ -810,7 +810,8 @@ Allocation solve(const SteadyState& ss, const hardware::Accelerator& acc, const 
   const CapacityBound bound = capacity_bound(ss, m);
   a.capacity_proved = m.constant_violations.empty() && capacity_proved_infeasible(m, acc, bound);
   if (m.constant_violations.empty() && !a.capacity_proved) {
-    r = solve_lexicographic(m.model, m.levels, solver, options.solve);
+    r = options.latency_level_only ? solve_lexicographic(m.model, {m.levels.front()}, solver, options.solve)
+                                   : solve_lexicographic(m.model, m.levels, solver, options.solve);
   } else {
     r.status = SolveStatus::Infeasible;
   }

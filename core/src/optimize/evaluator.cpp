@@ -1,6 +1,7 @@
 #include "evaluator.hpp"
 
 #include <exception>
+#include <limits>
 #include <thread>
 
 #include "stream/out_of_memory.hpp"
@@ -45,8 +46,8 @@ std::string unsolved_reason(const pipeline::RunResult& r) {
 }  // namespace
 
 Evaluator::Evaluator(const Workload& workload, const hardware::Accelerator& acc, pipeline::RunSpec base,
-                     const pipeline::RunEnv& env, int jobs)
-    : workload_(workload), acc_(acc), base_(std::move(base)), env_(env) {
+                     const pipeline::RunEnv& env, int jobs, bool latency_only)
+    : workload_(workload), acc_(acc), base_(std::move(base)), latency_only_(latency_only), env_(env) {
   auto routes = std::make_shared<pipeline::RouteMemos>();
   caches_.push_back(env.cache ? env.cache : std::make_shared<pipeline::RunCache>(routes));
   for (int j = 1; j < jobs; ++j) caches_.push_back(std::make_shared<pipeline::RunCache>(routes));
@@ -72,6 +73,7 @@ Evaluator::GroupFigures Evaluator::group(const Workload& g, const std::shared_pt
   pipeline::RunSpec s = base_;
   s.node_choices = choices;
   s.cut_mode = pipeline::CutMode::None;
+  s.latency_level_only = latency_only_;
   pipeline::RunEnv env = env_;
   env.cache = std::shared_ptr<pipeline::RunCache>(std::shared_ptr<void>(), &cache);  // borrowed: the evaluator owns it
   GroupFigures f;
@@ -79,7 +81,7 @@ Evaluator::GroupFigures Evaluator::group(const Workload& g, const std::shared_pt
     const auto r = pipeline::run(g, acc_, s, env);
     f.solved = r.solved();
     f.latency = r.total_latency;
-    f.energy = r.total_energy;
+    f.energy = latency_only_ ? std::numeric_limits<double>::quiet_NaN() : r.total_energy;
     if (!f.solved) f.reason = unsolved_reason(r);
   } catch (const OutOfMemory&) {
     throw;

@@ -26,8 +26,10 @@ struct Outcome {
 class Evaluator {
  public:
   /// `workload` is in the order the runs schedule (base.order is AsPrepared).
+  /// `latency_only`: candidates are ranked by latency, so their groups' MILPs solve the latency
+  /// level only (RunSpec::latency_level_only) and their energy is left unknown (NaN).
   Evaluator(const Workload& workload, const hardware::Accelerator& accelerator, pipeline::RunSpec base,
-            const pipeline::RunEnv& env, int jobs);
+            const pipeline::RunEnv& env, int jobs, bool latency_only);
 
   /// Each candidate's outcome, in order. Throws pipeline::Cancelled when env.cancel was set during
   /// the batch, and OutOfMemory (the machine's, not a candidate's).
@@ -50,6 +52,7 @@ class Evaluator {
   const Workload& workload_;
   const hardware::Accelerator& acc_;
   pipeline::RunSpec base_;
+  bool latency_only_ = false;
   pipeline::RunEnv env_;
   std::vector<std::shared_ptr<pipeline::RunCache>> caches_;  ///< one per job
   std::mutex mutex_;

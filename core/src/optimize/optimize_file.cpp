@@ -33,7 +33,8 @@ std::string quoted(const std::string& text) {
 }
 
 void figures(std::ostream& out, const std::optional<Figures>& f, double objective) {
-  if (f) out << "latency: " << f->latency << ", energy: " << number(f->energy) << ", ";
+  if (f) out << "latency: " << f->latency << ", ";
+  if (f && !std::isnan(f->energy)) out << "energy: " << number(f->energy) << ", ";  // a latency search's candidates: not computed
   out << "objective: " << number(objective);
 }
 

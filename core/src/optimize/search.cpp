@@ -87,7 +87,7 @@ class Search {
  public:
   Search(const Workload& w, const hardware::Accelerator& acc, const OptimizeSpec& spec, pipeline::RunSpec base,
          const pipeline::RunEnv& env)
-      : spec_(spec), env_(env), space_(w, acc), evaluator_(w, acc, std::move(base), env, jobs(spec)) {}
+      : spec_(spec), env_(env), space_(w, acc), evaluator_(w, acc, std::move(base), env, jobs(spec), spec.objective == Objective::Latency) {}
 
   void start(const pipeline::RunResult& automatic, OptimizeResult& r) {
     r.automatic_solved = automatic.solved();
@@ -174,6 +174,7 @@ class Search {
       if (r.evaluations.back().objective < best_objective_) {
         best_objective_ = r.evaluations.back().objective;
         best_ = batch_candidates[k];
+        best_figures_ = outcomes[k].figures;
         r.best_evaluation = index;
         r.best_curve.push_back({r.spent(), best_objective_});
         stale_ = 0;
@@ -190,7 +191,7 @@ class Search {
     }
     if (++stale_ >= kStaleBatches && best_) {  // intensify: back to the best found
       current_ = *best_;
-      current_figures_ = std::nullopt;
+      current_figures_ = best_figures_;
       stale_ = 0;
     }
   }
@@ -229,6 +230,7 @@ class Search {
   Candidate current_;
   std::optional<Figures> current_figures_;
   std::optional<Candidate> best_;
+  std::optional<Figures> best_figures_;
   double best_objective_ = std::numeric_limits<double>::infinity();
   std::set<std::uint64_t> seen_;
   std::size_t stale_ = 0;
@@ -254,14 +256,14 @@ bool OptimizeResult::still_improving() const {
 namespace {
 
 // The run's mapping as one file: a fused group per fusion group, naming the workload it maps.
-mapping::Mapping mapping_of(const pipeline::RunResult& run, bool automatic_path) {
+mapping::Mapping mapping_of(const pipeline::RunResult& run) {
   mapping::Mapping m;
   for (const auto& g : run.groups) {
     auto part = mapping::as_mapping(g.workload, g.mapping, "group_" + std::to_string(g.index));
     for (auto& l : part.layers) m.layers.push_back(std::move(l));
     m.fused_groups.push_back(std::move(part.fused_groups.front()));
   }
-  m.workload = automatic_path ? mapping::MappedWorkload::AutomaticPath : mapping::MappedWorkload::AsLoaded;
+  m.workload = mapping::MappedWorkload::AutomaticPath;  // in name order, expanded or not as the run's workload was
   return m;
 }
 
@@ -290,7 +292,7 @@ pipeline::RunResult whole_automatic(const Workload& w, const hardware::Accelerat
 // Objective pareto: each front point's whole run and mapping; the best is the point of least
 // energy-delay product.
 void finish_front(OptimizeResult& r, const Search& search, const Workload& w, const hardware::Accelerator& acc,
-                  const pipeline::RunEnv& env, const pipeline::RunResult& automatic, bool automatic_path) {
+                  const pipeline::RunEnv& env, const pipeline::RunResult& automatic) {
   double best_edp = std::numeric_limits<double>::infinity();
   for (const auto& p : search.front().points()) {
     pipeline::RunTimings timings;
@@ -299,7 +301,7 @@ void finish_front(OptimizeResult& r, const Search& search, const Workload& w, co
                            : std::optional(automatic);
     if (!run) continue;
     const Figures f{run->total_latency, run->total_energy};
-    r.front.push_back({p.evaluation, f, mapping_of(*run, automatic_path)});
+    r.front.push_back({p.evaluation, f, mapping_of(*run)});
     if (p.candidate && objective_of(Objective::Edp, f) < best_edp &&
         objective_of(Objective::Edp, f) < objective_of(Objective::Edp, r.automatic_solved ? std::optional(r.automatic) : std::nullopt)) {
       best_edp = objective_of(Objective::Edp, f);
@@ -316,12 +318,11 @@ std::string no_feasible(const OptimizeResult& r) {
 }
 
 void finish(OptimizeResult& r, const Search& search, const Workload& w, const hardware::Accelerator& acc,
-            const pipeline::RunEnv& env, pipeline::RunResult automatic, pipeline::RunTimings automatic_timings,
-            bool automatic_path) {
+            const pipeline::RunEnv& env, pipeline::RunResult automatic, pipeline::RunTimings automatic_timings) {
   const std::optional<std::size_t> found = r.best_evaluation;
   r.best_evaluation.reset();
   if (r.spec.objective == Objective::Pareto) {
-    finish_front(r, search, w, acc, env, automatic, automatic_path);
+    finish_front(r, search, w, acc, env, automatic);
   } else if (search.best()) {
     pipeline::RunTimings timings;
     const double bar = r.evaluations.front().objective;
@@ -336,7 +337,7 @@ void finish(OptimizeResult& r, const Search& search, const Workload& w, const ha
     r.best_run = std::move(automatic);
     r.best_timings = std::move(automatic_timings);
   }
-  r.best_mapping = mapping_of(r.best_run, automatic_path);
+  r.best_mapping = mapping_of(r.best_run);
 }
 
 }  // namespace
@@ -346,8 +347,7 @@ OptimizeResult optimize_mapping(const Workload& workload, const hardware::Accele
   const auto t0 = clock_type::now();
   if (base.layout == layout::LayoutMode::Choose)
     throw Error("mapping optimize: --layout choose is not supported (the optimizer compares mappings under fixed layouts)");
-  const bool automatic_path = base.order == pipeline::WorkloadOrder::AsPrepared;
-  const Workload ordered = automatic_path ? workload : in_name_order(workload);
+  const Workload ordered = base.order == pipeline::WorkloadOrder::AsPrepared ? workload : in_name_order(workload);
   base.order = pipeline::WorkloadOrder::AsPrepared;
   base.mapping.reset();
   base.mapping_data.reset();
@@ -362,7 +362,7 @@ OptimizeResult optimize_mapping(const Workload& workload, const hardware::Accele
   Search search(ordered, acc, spec, base, shared);
   search.start(automatic, r);
   search.run(r);
-  finish(r, search, ordered, acc, shared, std::move(automatic), std::move(automatic_timings), automatic_path);
+  finish(r, search, ordered, acc, shared, std::move(automatic), std::move(automatic_timings));
   r.wall_s = since(t0);
   return r;
 }

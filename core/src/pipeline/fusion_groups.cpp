@@ -90,7 +90,8 @@ std::vector<std::string> mapped_cut_points(const Workload& w, const mapping::Map
     if (closed.count(it->second))
       throw Error("fused group '" + m.fused_groups[it->second].name + "' is not one run of consecutive compute nodes (at '" +
                   name + "'): a fusion group must be", file);
-    const bool last = k + 1 == order.size() || fused_group_of[w.node(order[k + 1]).name] != it->second;
+    const auto next = k + 1 == order.size() ? fused_group_of.end() : fused_group_of.find(w.node(order[k + 1]).name);
+    const bool last = next == fused_group_of.end() || next->second != it->second;
     if (last && k + 1 < order.size()) {
       out.push_back(name);
       closed.insert(it->second);

@@ -25,6 +25,7 @@ allocate::AllocateOptions allocate_options(const RunContext& ctx, allocate::Diag
   // Only a group's final answer keeps its model: a fallback attempt's would be stale.
   ao.mps_on_failure = ctx.spec.keep_infeasible_models && diagnosis == allocate::Diagnosis::Full;
   ao.diagnosis = diagnosis;
+  ao.latency_level_only = ctx.spec.latency_level_only;
   return ao;
 }
 

@@ -44,8 +44,12 @@ std::vector<Workload> checked(std::vector<Workload> groups) {
 }
 
 // A mapping's fusion groups: its fused groups when it has two or more, else the whole workload.
-std::vector<Workload> mapped_groups(const Workload& workload, const RunSpec& spec) {
+// A mapping of the automatic path's workload puts it in name order first, as that path does,
+// unless the caller did (the workload then keeps its Softmax whole: --no-decompose).
+std::vector<Workload> mapped_groups(const Workload& given, const RunSpec& spec) {
   const mapping::Mapping m = spec.mapping ? mapping::load_mapping_file(*spec.mapping) : *spec.mapping_data;
+  const bool reorder = m.workload == mapping::MappedWorkload::AutomaticPath && spec.order == WorkloadOrder::ByName;
+  const Workload workload = reorder ? in_name_order(given) : given;
   if (m.fused_groups.size() >= 2) return checked(split_fusion_groups(workload, mapped_cut_points(workload, m)));
   try {
     schedule::check_group_structure(workload);

@@ -2,7 +2,8 @@
 // workload_graph.cpp): the summary with the energy split, the groups one after another and a
 // table of them with their layers (each linking to its section), the workload graph coloured by
 // fusion group, and per group (with links to the previous and next) its schedule (zoom with the wheel or the buttons, pan by dragging), memory occupancy
-// per core against capacity, the cost table as heatmaps and the binding contributor per slot.
+// per core against capacity, the cost table as heatmaps and the binding contributor per slot;
+// for a run of the mapping optimizer, its search (after the summary).
 // Sets data-rendered="ok" on <body> when done, data-error when a script error occurred. Runs after
 // page_common.js (SVGNS, el, the error hook).
 (function () {
@@ -46,6 +47,11 @@
     table(sec, ["total latency", "total energy", "EDP", "MAC spatial utilisation", "end-to-end MAC utilisation", "cost fallbacks"],
           [[num(S.total_latency) + " cycles", num(S.total_energy) + " pJ", num(S.edp) + " pJ·cycles",
             pct(S.mac_spatial_utilization), pct(S.end_to_end_mac_utilization), fallbacks]]);
+    if (S.optimizer) {
+      const note = el("p", { class: "hint" }, sec, "The figures of the best mapping the mapping optimizer found (best_mapping.yaml); " +
+                      "its search: ");
+      el("a", { href: "#optimizer" }, note, "Mapping optimizer");
+    }
     energySplit(S, sec);
     el("h3", {}, sec, "The whole network, group by group");
     networkTimeline(S, D.groups, sec);
@@ -84,6 +90,146 @@
             num(parts.offchip) + " pJ (" + share(parts.offchip) + ")"]]);
     el("p", { class: "hint" }, sec, "transfers: words moved on each link x its unit_energy_cost (0 when the accelerator file " +
        "gives none); off-chip: accesses of the DRAM port's width x its read or write cost (docs/energy.md).");
+  }
+
+  // --mapping optimize: the search's outcome (summary.json's optimizer block, the same figures as
+  // optimize.yaml) as a table, every candidate against its evaluation index, and for pareto the
+  // latency-energy plane with the front.
+  function optimizerSection(O, S, root) {
+    const sec = el("section", { id: "optimizer" }, root);
+    el("h2", {}, sec, "Mapping optimizer");
+    const value = function (v) { return v === null || v === undefined ? "failed" : num(v) + " " + O.unit; };
+    const stopped = (S.cut_short ? "cut short (interrupted) after " + S.spent + " of " + S.evaluations + " evaluations" : "budget spent") +
+                    (S.still_improving ? ", still improving (a larger budget would likely find better)" : "");
+    table(sec, ["objective", "automatic", "best", "best / automatic", "evaluations (spent / budget)", "stopped", "best found at",
+                "group runs"],
+          [[S.objective + (S.objective === "pareto" ? " (EDP of the front's best)" : ""), value(S.automatic), value(S.best),
+            S.ratio === null ? "-" : num(S.ratio), S.spent + " / " + S.evaluations, stopped,
+            S.best_evaluation === null ? "automatic mapping" : "evaluation " + S.best_evaluation, String(S.group_runs)]])
+      .setAttribute("class", "optimizer");
+    el("h3", {}, sec, "Search: every candidate's " + (O.objective === "pareto" ? "latency (pareto ranks by it)" : O.objective));
+    searchPlot(O, sec);
+    if (O.objective !== "pareto") return;
+    el("h3", {}, sec, "Latency-energy front (" + O.front.length + " points)");
+    frontPlot(O, sec);
+    table(sec, ["evaluation", "latency", "energy", "mapping file"], O.front.map(function (p) {
+      return [String(p.evaluation), num(p.latency) + " cycles", num(p.energy) + " pJ", p.mapping];
+    })).setAttribute("class", "front");
+  }
+
+  // A scale of [lo, hi] onto [a, b] pixels, logarithmic when the values span more than 20x (a
+  // poor candidate would squeeze every other into one line), with its tick values.
+  function scale(lo, hi, a, b) {
+    const log = lo > 0 && hi / lo > 20;
+    if (!log && hi === lo) { lo -= Math.max(1, Math.abs(lo) * 0.05); hi += Math.max(1, Math.abs(hi) * 0.05); }
+    const f = log ? Math.log10 : function (v) { return v; };
+    const pad = log ? 0 : 0.05 * (hi - lo);
+    const l = f(lo) - pad, h = f(hi) + pad;
+    const at = function (v) { return a + (b - a) * (f(v) - l) / (h - l); };
+    const ticks = [];
+    if (log) {
+      for (let k = Math.floor(l); k <= Math.ceil(h); ++k)
+        [1, 2, 5].forEach(function (m) { const v = m * Math.pow(10, k); if (v >= lo && v <= hi) ticks.push(v); });
+    } else {
+      const step = niceStep(h - l, 8);
+      for (let v = Math.ceil(l / step) * step; v <= h; v += step) ticks.push(v);
+    }
+    return { at: at, ticks: ticks, log: log };
+  }
+
+  function axes(svg, box, xs, ys, xlabel, ylabel) {
+    el("rect", { x: box.x, y: box.y, width: box.w, height: box.h, fill: "#fafafa", stroke: "#ccc" }, svg);
+    xs.ticks.forEach(function (t) {
+      el("line", { x1: xs.at(t), x2: xs.at(t), y1: box.y + box.h, y2: box.y + box.h + 4, stroke: "#333" }, svg);
+      el("text", { x: xs.at(t), y: box.y + box.h + 16, "text-anchor": "middle" }, svg, num(t));
+    });
+    ys.ticks.forEach(function (t) {
+      el("line", { x1: box.x - 4, x2: box.x, y1: ys.at(t), y2: ys.at(t), stroke: "#333" }, svg);
+      el("text", { x: box.x - 6, y: ys.at(t) + 4, "text-anchor": "end" }, svg, num(t));
+    });
+    el("text", { x: box.x + box.w / 2, y: box.y + box.h + 32, "text-anchor": "middle" }, svg, xlabel + (xs.log ? " (log scale)" : ""));
+    el("text", { x: 6, y: box.y - 8 }, svg, ylabel + (ys.log ? " (log scale)" : ""));
+  }
+
+  // Feasible candidates as dots (accepted ones larger, in blue), the failed ones as crosses on the
+  // band above the plot, the best so far as a step line, the automatic mapping's value dashed.
+  function searchPlot(O, sec) {
+    const box = { x: 90, y: 48, w: 940, h: 240 };
+    const svg = el("svg", { id: "optimizer-plot", width: box.x + box.w + 20, height: box.y + box.h + 44 }, sec);
+    const ok = O.candidates.filter(function (c) { return c[1] !== null; });
+    const vals = ok.map(function (c) { return c[1]; }).concat(O.automatic_ranked === null ? [] : [O.automatic_ranked]);
+    const last = O.candidates.length ? O.candidates[O.candidates.length - 1][0] : 0;
+    const xs = scale(0, Math.max(O.budget, last, 1), box.x, box.x + box.w);
+    const ys = vals.length ? scale(Math.min.apply(null, vals), Math.max.apply(null, vals), box.y + box.h, box.y)
+                           : scale(0, 1, box.y + box.h, box.y);
+    axes(svg, box, xs, ys, "evaluation", (O.objective === "pareto" ? "latency" : O.objective) + " (" + O.ranked_unit + ")");
+    let failed = 0;
+    O.candidates.forEach(function (c) {
+      if (c[1] === null) {
+        ++failed;
+        const x = xs.at(c[0]), y = box.y - 30;
+        const p = el("path", { class: "failed", d: "M" + (x - 3) + "," + (y - 3) + "L" + (x + 3) + "," + (y + 3) + "M" + (x - 3) + "," +
+                               (y + 3) + "L" + (x + 3) + "," + (y - 3), stroke: "#b5523b", "stroke-width": 1.5 }, svg);
+        el("title", {}, p, "evaluation " + c[0] + ": failed");
+        return;
+      }
+      const dot = el("circle", { class: c[2] ? "accepted" : "candidate", cx: xs.at(c[0]), cy: ys.at(c[1]), r: c[2] ? 3 : 2,
+                                 fill: c[2] ? "#2c5aa0" : "#999" }, svg);
+      el("title", {}, dot, "evaluation " + c[0] + ": " + num(c[1]) + " " + O.ranked_unit + (c[2] ? ", accepted" : "") +
+         " (latency " + num(c[3]) + " cycles, energy " + num(c[4]) + " pJ)");
+    });
+    if (failed) el("text", { x: 6, y: box.y - 26, fill: "#b5523b" }, svg, "failed (" + failed + ")");
+    if (O.automatic_ranked !== null) {
+      const y = ys.at(O.automatic_ranked);
+      el("line", { class: "automatic", x1: box.x, x2: box.x + box.w, y1: y, y2: y, stroke: "#d62728", "stroke-dasharray": "6 4" }, svg);
+    }
+    const curve = O.best_so_far.filter(function (p) { return p[1] !== null; });
+    if (curve.length) {
+      let d = "M" + xs.at(curve[0][0]) + "," + ys.at(curve[0][1]);
+      curve.slice(1).forEach(function (p) { d += "H" + xs.at(p[0]) + "V" + ys.at(p[1]); });
+      d += "H" + xs.at(last);
+      el("path", { class: "best-so-far", d: d, fill: "none", stroke: "#ff7f0e", "stroke-width": 2 }, svg);
+    }
+    // The best (pareto's is the front point of least EDP, not the least latency: no ring there).
+    const best = O.objective === "pareto" || O.best_evaluation === null ? null
+               : O.candidates.find(function (c) { return c[0] === O.best_evaluation; });
+    if (best && best[1] !== null)
+      el("title", {}, el("circle", { class: "best", cx: xs.at(best[0]), cy: ys.at(best[1]), r: 6, fill: "none", stroke: "#ff7f0e",
+                                     "stroke-width": 2 }, svg), "the best: evaluation " + best[0] + ", " + num(best[1]) + " " + O.ranked_unit);
+    el("p", { class: "hint" }, sec, "grey dots: feasible candidates; blue: accepted (became the search's current candidate); orange " +
+       "steps: the best so far (ringed: the best); red dashed: the automatic mapping" + (failed ? "; " + failed + " failed candidate" +
+       (failed === 1 ? "" : "s") + " as crosses above the plot" : "; no candidate failed") + ". Hover a dot for its figures.");
+  }
+
+  // Objective pareto: every feasible candidate in the latency-energy plane, the front in red and
+  // joined by its steps, the automatic mapping as a black square.
+  function frontPlot(O, sec) {
+    const box = { x: 90, y: 24, w: 640, h: 300 };
+    const svg = el("svg", { id: "optimizer-front", width: box.x + box.w + 20, height: box.y + box.h + 44 }, sec);
+    const ok = O.candidates.filter(function (c) { return c[3] !== null; });
+    const lat = ok.map(function (c) { return c[3]; }), en = ok.map(function (c) { return c[4]; });
+    if (!lat.length) return;
+    const xs = scale(Math.min.apply(null, lat), Math.max.apply(null, lat), box.x, box.x + box.w);
+    const ys = scale(Math.min.apply(null, en), Math.max.apply(null, en), box.y + box.h, box.y);
+    axes(svg, box, xs, ys, "latency (cycles)", "energy (pJ)");
+    ok.forEach(function (c) {
+      if (c[0] === 0) return;
+      el("title", {}, el("circle", { class: "candidate", cx: xs.at(c[3]), cy: ys.at(c[4]), r: 2, fill: "#999" }, svg),
+         "evaluation " + c[0] + ": " + num(c[3]) + " cycles, " + num(c[4]) + " pJ");
+    });
+    let d = "";
+    O.front.forEach(function (p, k) { d += (k ? "H" + xs.at(p.latency) + "V" : "M" + xs.at(p.latency) + ",") + ys.at(p.energy); });
+    if (d) el("path", { d: d, fill: "none", stroke: "#d62728" }, svg);
+    O.front.forEach(function (p) {
+      el("title", {}, el("circle", { class: "front", cx: xs.at(p.latency), cy: ys.at(p.energy), r: 5, fill: "#d62728" }, svg),
+         "front: evaluation " + p.evaluation + ", " + num(p.latency) + " cycles, " + num(p.energy) + " pJ (" + p.mapping + ")");
+    });
+    const a = O.candidates[0];
+    if (a && a[3] !== null)
+      el("title", {}, el("rect", { class: "automatic", x: xs.at(a[3]) - 4, y: ys.at(a[4]) - 4, width: 8, height: 8, fill: "#000" }, svg),
+         "the automatic mapping: " + num(a[3]) + " cycles, " + num(a[4]) + " pJ");
+    el("p", { class: "hint" }, sec, "grey: feasible candidates; red: the front (no candidate is better in both latency and energy), " +
+       "each with its mapping file; black square: the automatic mapping.");
   }
 
   // The groups one after another on one cycle axis (they run in sequence), each as wide as its
@@ -338,6 +484,7 @@
   D.groups.forEach(function (g) { byKey["group_" + g.index] = g; });
   const root = document.getElementById("report");
   summary(D.summary, root);
+  if (D.optimizer) optimizerSection(D.optimizer, D.summary.optimizer, root);
   const graph = el("section", { id: "workload" }, root);
   el("h2", {}, graph, "Workload graph and fusion groups");
   workloadGraph(D.workload_graph, graph);
@@ -350,6 +497,7 @@
     return [Math.round(r.left), Math.round(r.top + window.scrollY), Math.round(r.width), Math.round(r.height)];
   };
   document.body.setAttribute("data-panels", JSON.stringify({ schedule: where("svg.schedule"), memory: where("div.memory"),
-                                                             timeline: where("#network-timeline"), graph: where("#workload-graph") }));
+                                                             timeline: where("#network-timeline"), graph: where("#workload-graph"),
+                                                             optimizer: where("#optimizer-plot") }));
   document.body.setAttribute("data-rendered", "ok");
 })();

@@ -223,9 +223,46 @@ nlohmann::ordered_json layouts_json_block(const pipeline::RunResult& r) {
           {"layout_conversion_energy_share", energy_share(r, f.conversion_energy)},
           {"dma_conversions", dma_conversions_json(r)}};
 }
+
+// `--mapping optimize` (optimizer_report.hpp): the search's outcome beside the figures of its best.
+void optimizer_yaml_block(yamlx::YamlText& out, const OptimizerReport& o) {
+  auto figure = [&](const char* key, const auto& value) { out << YAML::Key << key << YAML::Value << value; };
+  // Shortest: the text optimize.yaml gives the same doubles.
+  auto value = [&](const char* key, const std::optional<double>& v) {
+    if (v) figure(key, yamlx::Shortest{*v});
+    else figure(key, YAML::Null);
+  };
+  out << YAML::Key << "optimizer" << YAML::Value << YAML::BeginMap;
+  figure("objective", o.objective);
+  value("automatic", o.automatic);
+  value("best", o.best);
+  value("ratio", o.ratio());
+  figure("evaluations", o.budget);
+  figure("spent", o.spent);
+  figure("cut_short", o.cut_short);
+  figure("still_improving", o.still_improving);
+  value("best_evaluation", o.best_evaluation ? std::optional<double>(static_cast<double>(*o.best_evaluation)) : std::nullopt);
+  figure("group_runs", o.group_runs);
+  figure("file", "optimize.yaml");
+  out << YAML::EndMap;
+}
+nlohmann::ordered_json optimizer_json_block(const OptimizerReport& o) {
+  return {{"objective", o.objective},
+          {"automatic", opt_json(o.automatic)},
+          {"best", o.best},
+          {"ratio", opt_json(o.ratio())},
+          {"evaluations", o.budget},
+          {"spent", o.spent},
+          {"cut_short", o.cut_short},
+          {"still_improving", o.still_improving},
+          {"best_evaluation", o.best_evaluation ? nlohmann::ordered_json(*o.best_evaluation) : nlohmann::ordered_json()},
+          {"group_runs", o.group_runs},
+          {"file", "optimize.yaml"}};
+}
 }  // namespace
 
-std::string summary_yaml(const pipeline::RunResult& r, const pipeline::RunTimings* inline_timings, const pipeline::RunMetrics* metrics) {
+std::string summary_yaml(const pipeline::RunResult& r, const pipeline::RunTimings* inline_timings, const pipeline::RunMetrics* metrics,
+                         const OptimizerReport* optimizer) {
   yamlx::YamlText out;
   out << YAML::BeginMap;
   out << YAML::Key << "total_latency" << YAML::Value << r.total_latency;
@@ -235,6 +272,7 @@ std::string summary_yaml(const pipeline::RunResult& r, const pipeline::RunTiming
   if (!r.cast.to.empty())
     out << YAML::Key << "cast" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "to" << YAML::Value << r.cast.to
         << YAML::Key << "tensors" << YAML::Value << r.cast.tensors << YAML::EndMap;
+  if (optimizer) optimizer_yaml_block(out, *optimizer);
   const auto fallbacks = cost_fallbacks(r);
   costs_yaml(out, fallbacks);
   reasons_yaml(out, fallbacks);
@@ -275,13 +313,15 @@ std::string summary_yaml(const pipeline::RunResult& r, const pipeline::RunTiming
   return std::string(out.c_str()) + "\n";
 }
 
-std::string summary_json(const pipeline::RunResult& r, const pipeline::RunTimings* inline_timings, const pipeline::RunMetrics* metrics) {
+std::string summary_json(const pipeline::RunResult& r, const pipeline::RunTimings* inline_timings, const pipeline::RunMetrics* metrics,
+                         const OptimizerReport* optimizer) {
   nlohmann::ordered_json j;
   j["total_latency"] = r.total_latency;
   j["total_energy"] = r.total_energy;
   j["edp"] = r.edp;
   j["timings"] = "timings.json";
   if (!r.cast.to.empty()) j["cast"] = {{"to", r.cast.to}, {"tensors", r.cast.tensors}};
+  if (optimizer) j["optimizer"] = optimizer_json_block(*optimizer);
   const auto fallbacks = cost_fallbacks(r);
   j["costs"] = costs_json(fallbacks);
   if (!fallbacks.fallbacks.empty()) j["estimate_reasons"] = reasons_json(fallbacks);

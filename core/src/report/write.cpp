@@ -41,13 +41,13 @@ void write_infeasible_models(const pipeline::RunResult& r, const std::filesystem
 
 void write_results(const pipeline::RunResult& r, const pipeline::RunTimings& timings, const hardware::Accelerator& acc,
                    const std::filesystem::path& dir, const std::string& solver, bool inline_timings, bool group_files,
-                   const std::filesystem::path& read_from) {
+                   const std::filesystem::path& read_from, const OptimizerReport* optimizer) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("cannot create directory: " + ec.message(), Location{.file = dir.string()}, ErrorKind::Internal);
   const auto metrics = pipeline::run_metrics(r, acc);
-  write(dir / "summary.yaml", summary_yaml(r, inline_timings ? &timings : nullptr, &metrics));
-  const auto summary = summary_json(r, inline_timings ? &timings : nullptr, &metrics);
+  write(dir / "summary.yaml", summary_yaml(r, inline_timings ? &timings : nullptr, &metrics, optimizer));
+  const auto summary = summary_json(r, inline_timings ? &timings : nullptr, &metrics, optimizer);
   write(dir / "summary.json", summary);
   write(dir / "timings.yaml", timings_yaml(r, timings));
   write(dir / "timings.json", timings_json(r, timings));
@@ -69,7 +69,7 @@ void write_results(const pipeline::RunResult& r, const pipeline::RunTimings& tim
       if (g.layout_prices) write(gd / "layouts.yaml", layouts_yaml(r, g, acc));  // where the run priced layouts
     }
   }
-  write(dir / "report.html", report_html(r, acc, summary));
+  write(dir / "report.html", report_html(r, acc, summary, optimizer));
 }
 
 }  // namespace stream::report

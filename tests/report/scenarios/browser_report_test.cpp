@@ -4,19 +4,24 @@
 // and a screenshot shows the first group's schedule and memory panels drawn: the colours of
 // computation bars and of the memory chart's capacity line and occupancy are where the page says
 // the panels are. A sweep's report (the bundled 32-point sweep) loads the same way, with its
-// Pareto plot drawn. Skipped, with a message, only when no chromium is installed (CI installs
+// Pareto plot drawn. A run of the mapping optimizer shows its search: the candidates, the
+// best-so-far steps, the automatic mapping's line and the front. Skipped, with a message, only when no chromium is installed (CI installs
 // it: scripts/setup.sh).
 #include <gtest/gtest.h>
 
 #include <png.h>
 
 #include <cstdlib>
+#include <limits>
 #include <fstream>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include <stream/hardware/accelerator_reader.hpp>
+#include <stream/report/write.hpp>
 
 #include "../report_runs.hpp"
 
@@ -159,6 +164,49 @@ TEST(BrowserReport, DefaultAndMultiGroupReportsRenderWithoutConsoleErrors) {
                      "/layer1/layer1.0/Add, ..."), std::string::npos);
   EXPECT_NE(dom.find("<a href=\"#group_1\">group 1 \u2192</a>"), std::string::npos);
   EXPECT_NE(dom.find("<a href=\"#group_9\">group_9</a>"), std::string::npos);
+  EXPECT_EQ(dom.find("id=\"optimizer\""), std::string::npos) << "a search section in a run without the optimizer";
+}
+
+// The pareto search on the default run: as many dots in the search plot as optimize.yaml has
+// feasible candidates (the accepted ones in their own class), a cross per failed one, one
+// best-so-far path drawn (orange, #ff7f0e, in the screenshot), the automatic mapping's line, and
+// one red marker per front point in the latency-energy plot.
+TEST(BrowserReport, OptimizedRunsReportDrawsTheSearch) {
+  if (chromium().empty()) GTEST_SKIP() << "chromium not found (/usr/bin/chromium): scripts/setup.sh installs it";
+  const auto run = stream::test::report_run("browser_optimized", "--mapping 'optimize?objective=pareto&evaluations=40&jobs=2'");
+  std::string dom;
+  check_in_browser(run, "optimized", &dom);
+  const auto opt = stream::test::read(run / "optimize.yaml");
+  const auto lines = [&](const std::string& s) { return occurrences(opt.substr(opt.find("\ncandidates:")), s); };
+  const std::size_t feasible = lines(", latency: "), failed = lines("objective: .inf");
+  ASSERT_EQ(feasible + failed, 41u);
+  ASSERT_NE(dom.find("<h2>Mapping optimizer</h2>"), std::string::npos);
+  const auto plot_at = dom.find("id=\"optimizer-plot\"");
+  ASSERT_NE(plot_at, std::string::npos);
+  const auto plot = dom.substr(plot_at, dom.find("</svg>", plot_at) - plot_at);
+  EXPECT_EQ(occurrences(plot, "<circle class=\"candidate\"") + occurrences(plot, "<circle class=\"accepted\""), feasible);
+  EXPECT_GE(occurrences(plot, "<circle class=\"accepted\""), 1u);  // the automatic mapping, the search's start
+  EXPECT_EQ(occurrences(plot, "class=\"failed\""), failed);
+  EXPECT_EQ(occurrences(plot, "class=\"best-so-far\""), 1u);
+  EXPECT_EQ(occurrences(plot, "<line class=\"automatic\""), 1u);
+  EXPECT_NE(dom.find("40 / 40"), std::string::npos);  // evaluations spent / budget
+  const auto front_at = dom.find("id=\"optimizer-front\"");
+  ASSERT_NE(front_at, std::string::npos);
+  const auto front = dom.substr(front_at, dom.find("</svg>", front_at) - front_at);
+  EXPECT_EQ(occurrences(front, "<circle class=\"front\""), occurrences(opt, "mapping: front/point_"));
+  EXPECT_GE(occurrences(front, "<circle class=\"front\""), 1u);
+  // The screenshot: the best-so-far steps are drawn in the plot's place.
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(dom, m, std::regex("data-panels=\"([^\"]*)\"")));
+  const auto panels = nlohmann::json::parse(std::regex_replace(m[1].str(), std::regex("&quot;"), "\""));
+  const auto at = panels["optimizer"].get<std::vector<int>>();
+  ASSERT_EQ(at.size(), 4u);
+  const auto png = run.parent_path() / "optimizer.png";
+  browse(run / "report.html", "--screenshot='" + png.string() + "' --window-size=1280," + std::to_string(at[1] + at[3] + 20),
+         run.parent_path(), "optimizer_shot.log");
+  const Image img = read_png(png);
+  ASSERT_GT(img.height, 0u);
+  EXPECT_GT(count_colour(img, at, 0xff7f0e), 300) << "no best-so-far steps in the search plot";
 }
 
 TEST(BrowserReport, SweepReportRendersItsParetoPlotWithoutConsoleErrors) {
@@ -227,4 +275,48 @@ TEST(BrowserReport, SweepReportMarksPointsRestingOnEstimates) {
   EXPECT_EQ(count("estimated\"><td"), 1u);      // the table row (class "estimated" or "front estimated")
   EXPECT_EQ(count("id=\"exclude-estimates\""), 1u);
   EXPECT_NE(dom.find("rests on 8 estimated (node, core) costs: 100 % of its latency"), std::string::npos);
+}
+
+// A search the real runs above do not show: cut short after 5 of its 40 evaluations, two of them
+// failed (drawn as crosses above the plot and counted in the note, not as dots), the best at
+// evaluation 3. Written by write_results itself around a run with no group, so the page holds the
+// search alone.
+TEST(BrowserReport, SearchWithFailedCandidatesShowsThemApartAndSaysItWasCutShort) {
+  if (chromium().empty()) GTEST_SKIP() << "chromium not found (/usr/bin/chromium): scripts/setup.sh installs it";
+  stream::report::OptimizerReport o;
+  o.objective = "latency";
+  o.automatic = 1000;
+  o.best = 700;
+  o.budget = 40;
+  o.spent = 5;
+  o.cut_short = true;
+  o.best_evaluation = 3;
+  o.group_runs = 6;
+  const double inf = std::numeric_limits<double>::infinity();
+  o.candidates = {{0, true, 1000, 5.0, 1000, true}, {1, false, 0, 0, inf, false}, {2, true, 900, 6.0, 900, true},
+                  {3, true, 700, 7.0, 700, true},   {4, false, 0, 0, inf, false}, {5, true, 800, 4.0, 800, false}};
+  o.best_so_far = {{0, 1000}, {2, 900}, {3, 700}};
+  const auto scratch = stream::test::fresh_scratch_dir("report", "browser_failed_candidates");
+  const auto acc = stream::hardware::load_accelerator(std::string(STREAM_INPUTS_DIR) + "/hardware/tpu_like_quad_core.yaml");
+  stream::report::write_results(stream::pipeline::RunResult{}, {}, acc, scratch / "exp", "cbc", false, true, {}, &o);
+  const auto dom = browse(scratch / "exp" / "report.html", "--window-size=1280,800 --virtual-time-budget=5000 --dump-dom", scratch,
+                          "dom.log");
+  const auto log = stream::test::read(scratch / "dom.log");
+  for (std::size_t p = log.find(":CONSOLE"); p != std::string::npos; p = log.find(":CONSOLE", p + 1))
+    ADD_FAILURE() << "console message: " << log.substr(p, log.find('\n', p) - p);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(dom, m, std::regex("<body[^>]*>")));
+  EXPECT_NE(m[0].str().find("data-rendered=\"ok\""), std::string::npos) << m[0].str() << "\n" << log;
+  const auto plot_at = dom.find("id=\"optimizer-plot\"");
+  ASSERT_NE(plot_at, std::string::npos);
+  const auto plot = dom.substr(plot_at, dom.find("</svg>", plot_at) - plot_at);
+  EXPECT_EQ(occurrences(plot, "class=\"failed\""), 2u);
+  EXPECT_EQ(occurrences(plot, "<circle class=\"accepted\""), 3u);
+  EXPECT_EQ(occurrences(plot, "<circle class=\"candidate\""), 1u);
+  EXPECT_EQ(occurrences(plot, "<circle class=\"best\""), 1u);
+  EXPECT_NE(dom.find("2 failed candidates as crosses above the plot"), std::string::npos);
+  EXPECT_NE(dom.find("cut short (interrupted) after 5 of 40 evaluations"), std::string::npos);
+  EXPECT_NE(dom.find("<td>0.7</td>"), std::string::npos);  // best / automatic
+  EXPECT_NE(dom.find("<td>evaluation 3</td>"), std::string::npos);
+  EXPECT_EQ(dom.find("id=\"optimizer-front\""), std::string::npos);  // a latency search has no front
 }

@@ -43,6 +43,10 @@ struct AllocateOptions {
   /// Keep an infeasible model as MPS text (Allocation::mps); off by default, as the text is as
   /// large as the model and only a run's final answer is written out.
   bool mps_on_failure = false;
+  /// Solve the first level (total latency) only: the latency is the lexicographic solve's, the
+  /// other choices (traffic, buffering: the energy) are not. The mapping optimizer's latency search
+  /// (optimize/), which runs its best again whole.
+  bool latency_level_only = false;
   Diagnosis diagnosis = Diagnosis::Full;
 };
 

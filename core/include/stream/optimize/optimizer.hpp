@@ -45,7 +45,7 @@ struct Candidate {
 
 struct Figures {
   std::int64_t latency = 0;  ///< cycles
-  double energy = 0;         ///< pJ
+  double energy = 0;         ///< pJ; NaN for a candidate of a latency search (not computed: its MILPs solve the latency level only)
 };
 
 /// One evaluated candidate.

@@ -65,6 +65,10 @@ struct RunSpec {
   /// Each infeasible group's final allocation keeps its model as MPS text (Allocation::mps),
   /// which report/ writes as group_<i>/model.mps; a fallback attempt's model is never kept.
   bool keep_infeasible_models = false;
+  /// The allocation MILP's latency level only (allocate::AllocateOptions::latency_level_only): the
+  /// latency is exact, the energy and memory figures are not the run's. The optimizer's latency
+  /// search; never a run whose result is written.
+  bool latency_level_only = false;
   /// Stop each group after its cost table (no schedule, no MILP): `stream core-cost --workload`.
   bool costs_only = false;
   /// Automatic mapping without a caller tiling only: when memory capacity makes a group's

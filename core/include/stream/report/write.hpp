@@ -7,6 +7,8 @@
 //   group_<i>/model.mps (an infeasible group whose allocation carries its model, also with
 //            --summary-only: pipeline::RunSpec::keep_infeasible_models)
 //   report.html (html_report.hpp: the page a person opens)
+// and, for a run of the mapping optimizer, its figures in summary.* and report.html
+// (optimizer_report.hpp; its own files, optimize.yaml and the mappings, are the optimizer's).
 // Every file except timings.* is a function of the inputs alone (byte-identical reruns): all
 // wall-clock figures go to timings.*.
 #pragma once
@@ -17,6 +19,7 @@
 #include "stream/export.hpp"
 #include "stream/hardware/accelerator.hpp"
 #include "stream/pipeline/run.hpp"
+#include "stream/report/optimizer_report.hpp"
 
 namespace stream::report {
 
@@ -25,11 +28,12 @@ namespace stream::report {
 /// (`stream run --summary-only`, for sweeps): summary.* and timings.* only, no group_<i>/
 /// and no report.html (an infeasible model still is). `read_from`: where the files are read
 /// once written (a staging directory's target; empty: `directory`), for the model paths
-/// optimization_metrics.yaml names. `timings`: the run's clocks, for timings.*.
+/// optimization_metrics.yaml names. `timings`: the run's clocks, for timings.*. `optimizer`: the
+/// search that found the run's mapping (`--mapping optimize`), for summary.* and report.html.
 STREAM_API void write_results(const pipeline::RunResult& result, const pipeline::RunTimings& timings,
                               const hardware::Accelerator& accelerator, const std::filesystem::path& directory,
                               const std::string& solver = "cbc", bool inline_timings = false, bool group_files = true,
-                              const std::filesystem::path& read_from = {});
+                              const std::filesystem::path& read_from = {}, const OptimizerReport* optimizer = nullptr);
 
 /// Where write_results puts group `group`'s infeasible model under `directory`: group_<i>/model.mps.
 [[nodiscard]] STREAM_API std::filesystem::path infeasible_model_path(const std::filesystem::path& directory, int group);
