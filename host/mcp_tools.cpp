@@ -151,13 +151,11 @@ RunRequest run_request(const json& args, const fs::path& out_dir) {
 // what share of latency and energy they carry, in the words `stream run` warns with, so that an
 // agent reading the figures reads that too.
 json run_summary(const RunOutcome& outcome, const fs::path& out_dir) {
-  const auto metrics = pipeline::run_metrics(outcome.result, outcome.accelerator);
-  json j = json::parse(report::summary_json(outcome.result, nullptr, &metrics));
+  // A `mapping: optimize` run's optimizer block, its file paths relative to the output directory as `files`.
+  json j = json::parse(outcome_summary(outcome, fs::relative(outcome.out_dir, out_dir)).dump());
   if (const auto note = report::fallback_note(outcome.fallbacks); !note.empty()) j["estimate_warning"] = note;
   j["solved"] = outcome.result.solved();
   j["output_dir"] = fs::relative(outcome.out_dir, out_dir).string();
-  if (outcome.optimized)  // its files' paths relative to the output directory, as `files`
-    j["optimizer"] = json::parse(optimize_outcome_json(*outcome.optimized, outcome.result, fs::relative(outcome.out_dir, out_dir)).dump());
   std::vector<std::string> files;
   for (const auto& e : fs::recursive_directory_iterator(outcome.out_dir))
     if (e.is_regular_file()) files.push_back(fs::relative(e.path(), out_dir).string());
@@ -198,10 +196,11 @@ json run_output_schema() {
                         {"edp", {{"type", "number"}}}, {"costs", {{"type", "object"}}}, {"estimate_warning", kString},
                         {"memory", {{"type", "array"}}},
                         {"optimizer", with_description({{"type", "object"}},
-                                                       "mapping optimize: objective, evaluations, evaluations_spent, "
-                                                       "cut_short, best_evaluation (null: the automatic mapping stayed "
-                                                       "best), automatic and best {latency, energy_pj, edp}, best_mapping "
-                                                       "and optimize_file (paths as files lists them)")},
+                                                       "mapping optimize: summary.json's optimizer block (objective, "
+                                                       "automatic and best objective values, ratio, evaluations, spent, "
+                                                       "cut_short, best_evaluation: null when the automatic mapping "
+                                                       "stayed best, ...) with automatic_latency, automatic_energy_pj, "
+                                                       "best_mapping and optimize_file (paths as files lists them)")},
                         {"output_dir", kString}, {"files", {{"type", "array"}}}},
                        {"total_latency", "total_energy", "edp", "output_dir", "files"});
 }

@@ -36,6 +36,7 @@
 #include "environment_failure.hpp"
 #include "host_context.hpp"
 #include "optimize_outcome.hpp"
+#include "optimizer_report.hpp"
 #include "plugin_host.hpp"
 #include "run_spec_builder.hpp"
 #include "sweep_lock.hpp"
@@ -202,12 +203,14 @@ void add_figures(Row& row, const pipeline::RunResult& r, const report::CostFallb
 // earlier run's in one step. So a killed sweep never leaves part of a folder, and two points with
 // one id (a value repeated in an axis, two copies of a file) on two workers each write a folder
 // of their own, the later replacing the earlier whole, instead of removing and writing one together.
-// An optimized point's folder also gets optimize.yaml and best_mapping.yaml, as `stream run` writes them.
+// An optimized point's folder also gets optimize.yaml and best_mapping.yaml, and the optimizer in
+// its summary.* and report.html, as `stream run` writes them.
 void keep_point(Row& row, const pipeline::RunResult& r, const pipeline::RunTimings& timings, const hardware::Accelerator& acc,
                 const fs::path& dir, const std::string& id, const optimize::OptimizeResult* optimized) {
   const fs::path rel = fs::path("points") / id;
   report::StagedResultDirectory folder(dir / rel);
-  report::write_results(r, timings, acc, folder.staging());
+  const auto optimizer = optimized != nullptr ? std::optional(optimizer_report(*optimized, r)) : std::nullopt;
+  report::write_results(r, timings, acc, folder.staging(), "cbc", false, true, {}, optimizer ? &*optimizer : nullptr);
   if (optimized != nullptr) optimize::write_optimize_files(*optimized, folder.staging());
   folder.commit();
   row["report"] = (rel / "report.html").generic_string();

@@ -158,8 +158,8 @@ check("an unknown job is a tool error", unknown.isError === true, unknown);
 // mapping optimize: the automatic mapping is the default run (14344 cycles), the best no worse.
 const optimized = await client.callTool({ name: "run_mapping", arguments: { mapping: "optimize?evaluations=20&seed=3", experiment_id: "opt" } });
 const optimizer = optimized.structuredContent?.optimizer;
-check("an optimize run reports the optimizer's figures", !optimized.isError && optimizer.evaluations_spent === 20 &&
-  optimizer.automatic.latency === 14344 && optimizer.best.latency === optimized.structuredContent.total_latency &&
+check("an optimize run reports the optimizer's figures", !optimized.isError && optimizer.spent === 20 &&
+  optimizer.automatic === 14344 && optimizer.automatic_latency === 14344 && optimizer.best === optimized.structuredContent.total_latency &&
   optimized.structuredContent.total_latency <= 14344 && optimizer.cut_short === false, optimized);
 const optimizeFile = await client.callTool({ name: "read_result_file", arguments: { path: optimizer?.optimize_file ?? "opt/optimize.yaml" } });
 check("its optimize.yaml reads back", !optimizeFile.isError && optimizeFile.structuredContent.text.includes("spent: 20"), optimizeFile);

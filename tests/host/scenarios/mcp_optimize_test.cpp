@@ -59,10 +59,11 @@ TEST(McpOptimize, RunMappingReportsTheOptimizersFigures) {
   ASSERT_FALSE(r["isError"].get<bool>()) << r;
   const json& s = r["structuredContent"];
   const json& o = s["optimizer"];
-  EXPECT_EQ(o["evaluations_spent"], 20) << o;
+  EXPECT_EQ(o["spent"], 20) << o;
   EXPECT_EQ(o["cut_short"], false) << o;
-  EXPECT_EQ(o["automatic"]["latency"], automatic["structuredContent"]["total_latency"]) << o;
-  EXPECT_EQ(o["best"]["latency"], s["total_latency"]) << o;
+  EXPECT_EQ(o["automatic"], automatic["structuredContent"]["total_latency"]) << o;
+  EXPECT_EQ(o["automatic_latency"], automatic["structuredContent"]["total_latency"]) << o;
+  EXPECT_EQ(o["best"], s["total_latency"]) << o;
   EXPECT_LE(s["total_latency"].get<std::int64_t>(), automatic["structuredContent"]["total_latency"].get<std::int64_t>());
   EXPECT_EQ(o["best_mapping"], "opt/best_mapping.yaml");
   const auto files = s["files"].get<std::vector<std::string>>();
@@ -117,8 +118,8 @@ TEST(McpOptimize, CancellingAnOptimizeJobKeepsTheBest) {
   ASSERT_FALSE(r["isError"].get<bool>()) << r;
   const json& o = r["structuredContent"]["optimizer"];
   EXPECT_EQ(o["cut_short"], true) << o;
-  EXPECT_GT(o["evaluations_spent"].get<int>(), 0) << o;
-  EXPECT_LT(o["evaluations_spent"].get<int>(), 1000000) << o;
-  EXPECT_LE(r["structuredContent"]["total_latency"].get<std::int64_t>(), o["automatic"]["latency"].get<std::int64_t>()) << o;
+  EXPECT_GT(o["spent"].get<int>(), 0) << o;
+  EXPECT_LT(o["spent"].get<int>(), 1000000) << o;
+  EXPECT_LE(r["structuredContent"]["total_latency"].get<std::int64_t>(), o["automatic_latency"].get<std::int64_t>()) << o;
   EXPECT_TRUE(fs::exists(dir / "long" / "best_mapping.yaml"));
 }

@@ -57,6 +57,9 @@ TEST(SweepOptimize, OptimizeAxisRowsAreTheBestWithTheOptimizersColumns) {
   const auto listing = stream::test::read(point / "optimize.yaml");
   EXPECT_NE(listing.find("spent: 20"), std::string::npos) << listing;
   ASSERT_TRUE(fs::exists(point / "best_mapping.yaml"));
+  const auto kept = nlohmann::json::parse(stream::test::read(point / "summary.json"));  // as `stream run` writes it
+  EXPECT_EQ(kept["optimizer"]["spent"], 20) << kept["optimizer"];
+  EXPECT_EQ(kept["optimizer"]["automatic"], rs[0]["latency"]) << kept["optimizer"];
   const auto rerun = stream::test::run_stream("run --mapping " + (point / "best_mapping.yaml").string() + " --out " +
                                               (dir / "rerun").string() + " --experiment-id best --summary-only");
   ASSERT_EQ(rerun.code, 0) << rerun.out;
