@@ -38,6 +38,12 @@ def test_the_result_is_the_best_with_the_optimizers_outcome(scratch):
     # The block is summary.json's, plus the automatic figures and the paths.
     summary = json.loads((scratch / "opt" / "summary.json").read_text())["optimizer"]
     assert {k: o[k] for k in summary} == summary
+    # skip_if_exists reads the same outcome back from the files (not rewritten).
+    written = (scratch / "opt" / "summary.json").stat().st_mtime_ns
+    again = stream_cpp.evaluate_mapping(HARDWARE, TWO_CONV, str(scratch), mapping=OPTIMIZE, experiment_id="opt",
+                                        skip_if_exists=True)
+    assert again.optimizer == o
+    assert (scratch / "opt" / "summary.json").stat().st_mtime_ns == written
     # The outcome pickles with the rest.
     assert pickle.loads(pickle.dumps(best)).optimizer == o
 
