@@ -99,8 +99,10 @@ class Search {
     best_objective_ = r.evaluations.back().objective;
     current_ = automatic_candidate(automatic);
     seen_.insert(candidate_key(current_));
-    const Outcome first = evaluator_.evaluate({current_}).front();
-    current_figures_ = first.figures;
+    try {
+      current_figures_ = evaluator_.evaluate({current_}).front().figures;
+    } catch (const pipeline::Cancelled&) {  // run() sees the flag next and stops with the automatic mapping
+    }
     if (auto_figures) front_.offer(*auto_figures, 0, std::nullopt);
   }
 
@@ -206,7 +208,8 @@ class Search {
     if (!env_.progress) return;
     std::ostringstream line;
     line << "optimize: " << r.spent() << "/" << spec_.evaluations << " evaluations, best ";
-    if (std::isfinite(best_objective_)) line << best_objective_ << " " << unit();
+    if (std::isfinite(best_objective_) && spec_.objective == Objective::Latency) line << std::llround(best_objective_) << " " << unit();
+    else if (std::isfinite(best_objective_)) line << best_objective_ << " " << unit();
     else line << "none feasible yet";
     if (std::isfinite(r.evaluations.front().objective) && std::isfinite(best_objective_))
       line << " (" << std::lround(100.0 * (best_objective_ / r.evaluations.front().objective - 1.0)) << " % vs automatic)";
@@ -286,6 +289,7 @@ pipeline::RunResult whole_automatic(const Workload& w, const hardware::Accelerat
   pipeline::RunEnv e = env;
   e.progress = {};
   e.timings = &timings;
+  e.cancel = nullptr;  // short, and what an interrupted search keeps
   return pipeline::run(w, acc, base, e);
 }
 
