@@ -47,7 +47,7 @@ host::RunOutcome run_keeping_best_on_interrupt(const std::function<host::RunOutc
     if (PyErr_WarnEx(PyExc_RuntimeWarning, "interrupted: the mapping optimizer stopped and kept the best found so far", 1) != 0)
       throw py::error_already_set();
     return result;
-  } catch (const pipeline::Cancelled&) {  // interrupted before the search began: nothing to keep
+  } catch (const pipeline::Cancelled&) {  // stopped without a result: nothing to keep
     raised->restore();
     throw py::error_already_set();
   }

@@ -13,9 +13,10 @@
 namespace stream::python {
 
 /// Runs `run(cancel)` (call with the GIL held). A KeyboardInterrupt sets `cancel` and the run's
-/// outcome is returned, with a RuntimeWarning saying so; when the run stopped without a result
-/// (pipeline::Cancelled: interrupted before its search began) the KeyboardInterrupt is raised.
-/// Any other exception of a signal handler is raised once the run has stopped.
+/// outcome is returned, with a RuntimeWarning saying so (the optimizer keeps the automatic
+/// mapping when interrupted before its search); a run that stops without a result
+/// (pipeline::Cancelled) raises the KeyboardInterrupt. Any other exception of a signal handler is
+/// raised once the run has stopped.
 [[nodiscard]] host::RunOutcome run_keeping_best_on_interrupt(
     const std::function<host::RunOutcome(const std::atomic<bool>* cancel)>& run);
 
