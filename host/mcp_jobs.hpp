@@ -3,7 +3,9 @@
 // prepared (inputs read, plugins resolved) before it is submitted, so its thread uses no plugin
 // host except through the expansion, which the caller guards (run_experiment.hpp). Cancelling
 // takes effect at the run's next step (before a group's allocation is solved, or after it): the
-// partial result directory is removed and the job ends as cancelled. The table joins every
+// partial result directory is removed and the job ends as cancelled; a mapping optimizer's job
+// instead stops its search between batches and ends done with the best found (the optimizer
+// checks the flag itself, optimize/optimizer.hpp). The table joins every
 // thread when it is destroyed, cancelling those still running.
 #pragma once
 

@@ -19,6 +19,7 @@
 #include "inputs.hpp"
 #include "mcp_jobs.hpp"
 #include "open_beneath.hpp"
+#include "optimize_outcome.hpp"
 #include "plugin_json.hpp"
 #include "run_experiment.hpp"
 #include "sweep_runner.hpp"
@@ -150,8 +151,8 @@ RunRequest run_request(const json& args, const fs::path& out_dir) {
 // what share of latency and energy they carry, in the words `stream run` warns with, so that an
 // agent reading the figures reads that too.
 json run_summary(const RunOutcome& outcome, const fs::path& out_dir) {
-  const auto metrics = pipeline::run_metrics(outcome.result, outcome.accelerator);
-  json j = json::parse(report::summary_json(outcome.result, nullptr, &metrics));
+  // A `mapping: optimize` run's optimizer block, its file paths relative to the output directory as `files`.
+  json j = json::parse(outcome_summary(outcome, fs::relative(outcome.out_dir, out_dir)).dump());
   if (const auto note = report::fallback_note(outcome.fallbacks); !note.empty()) j["estimate_warning"] = note;
   j["solved"] = outcome.result.solved();
   j["output_dir"] = fs::relative(outcome.out_dir, out_dir).string();
@@ -172,7 +173,10 @@ json run_input_schema() {
        {"params", with_description({{"type", "object"}}, "The block's parameters, name: value (with block)")},
        {"inputs", with_description({{"type", "object"}}, "Scalar graph inputs' values, name: value, as stream run --input "
                                                   "NAME=VALUE (an If on one takes its branch)")},
-       {"mapping", described_text("A mapping YAML, or search[?max=N&...] for the SwiGLU mapping search (default: automatic)")},
+       {"mapping", described_text("A mapping YAML, search[?max=N&...] for the SwiGLU mapping search, or "
+                                  "optimize[?objective=latency|energy|edp|pareto&evaluations=N&seed=K&jobs=J] for the mapping "
+                                  "optimizer: the best mapping found from the automatic one, never worse; the result's "
+                                  "optimizer object says what it did (default: automatic)")},
        {"intra_core_tiling", described_text("Node.D<n>=<tile>,... for the automatic mapping")},
        {"fusion_cut_points", described_text("per-layer, or node names N1,N2 (default: automatic)")},
        {"experiment_id", described_text("The result folder's name under the output directory, one path component (default: "
@@ -191,6 +195,12 @@ json run_output_schema() {
   return object_schema({{"total_latency", {{"type", "integer"}}}, {"total_energy", {{"type", "number"}}},
                         {"edp", {{"type", "number"}}}, {"costs", {{"type", "object"}}}, {"estimate_warning", kString},
                         {"memory", {{"type", "array"}}},
+                        {"optimizer", with_description({{"type", "object"}},
+                                                       "mapping optimize: summary.json's optimizer block (objective, "
+                                                       "automatic and best objective values, ratio, evaluations, spent, "
+                                                       "cut_short, best_evaluation: null when the automatic mapping "
+                                                       "stayed best, ...) with automatic_latency, automatic_energy_pj, "
+                                                       "best_mapping and optimize_file (paths as files lists them)")},
                         {"output_dir", kString}, {"files", {{"type", "array"}}}},
                        {"total_latency", "total_energy", "edp", "output_dir", "files"});
 }
@@ -203,7 +213,8 @@ McpTool run_mapping(HostContext& ctx, const fs::path& out_dir) {
           "(cycles), energy (pJ), EDP and the per-group figures, and writes the result files under output_dir. "
           "costs counts the (node, core) costs that are ideal-cycle estimates and the share (%) of latency and "
           "energy resting on them; estimate_warning says so in words when there are any. strict: an estimate for a "
-          "Conv/Gemm/MatMul-like node is an error.",
+          "Conv/Gemm/MatMul-like node is an error. mapping optimize?...: the optimizer's best mapping's figures, and "
+          "optimizer (its automatic and best figures, evaluations spent); submit_run for a large budget.",
           run_input_schema(), run_output_schema(), [&ctx, out_dir](const json& args) {
             return run_summary(execute_run(prepare_run(run_request(args, out_dir), ctx, say)), out_dir);
           }};
@@ -231,7 +242,11 @@ std::vector<McpTool> job_tools(HostContext& ctx, const fs::path& out_dir) {
            kJobStatusSchema, [jobs, job_id](const json& args) { return jobs->status(job_id(args)); }},
           {"job_result", "A finished job's figures, as run_mapping returns them.", kJobSchema, run_output_schema(),
            [jobs, job_id](const json& args) { return jobs->result(job_id(args)); }},
-          {"cancel_job", "Stop a job at its next step (its partial results are removed).", kJobSchema, kJobStatusSchema,
+          {"cancel_job",
+           "Stop a job at its next step (its partial results are removed). A mapping optimize job stops after the "
+           "candidates being evaluated and ends done with the best found so far (its result's optimizer.cut_short is "
+           "true).",
+           kJobSchema, kJobStatusSchema,
            [jobs, job_id](const json& args) { return jobs->cancel(job_id(args)); }}};
 }
 

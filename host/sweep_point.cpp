@@ -12,6 +12,7 @@
 
 #include <stream/error.hpp>
 #include <stream/hardware/accelerator_reader.hpp>
+#include <stream/optimize/optimize_spec.hpp>
 #include <stream/pipeline/mapping_search.hpp>
 
 #include "inputs.hpp"
@@ -167,6 +168,15 @@ std::string apply_axis(const sweep::SweepFile& s, const std::string& name, const
     p.mapping_search = value;
     try {
       (void)pipeline::parse_search_spec(value);
+    } catch (const Error& e) {
+      p.problem = e.message();
+    }
+    return value;
+  }
+  if (name == "mapping" && optimize::is_optimize_spec(value)) {
+    p.mapping_optimize = value;  // checked before any point runs (sweep_preflight.hpp); here for a caller that did not
+    try {
+      (void)optimize::parse_optimize_spec(value);
     } catch (const Error& e) {
       p.problem = e.message();
     }

@@ -40,6 +40,7 @@ struct ResolvedPoint {
   WorkloadSource workload;
   std::optional<std::filesystem::path> mapping;  ///< none: automatic
   std::string mapping_search;  ///< `search[?...]` (pipeline/mapping_search.hpp), empty: none
+  std::string mapping_optimize;  ///< `optimize[?...]` (optimize/optimize_spec.hpp), empty: none
   std::string intra_core_tiling;
   cost::CostProfile cost_profile = cost::CostProfile::Reference;  ///< the `cost_profile` axis
   Compat compat = Compat::None;  ///< the `compat` axis (stream run --compat)

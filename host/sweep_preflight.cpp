@@ -2,6 +2,7 @@
 
 #include <stream/error.hpp>
 #include <stream/hardware/hardware_overrides.hpp>
+#include <stream/optimize/optimize_spec.hpp>
 
 #include "sweep_point.hpp"
 
@@ -25,6 +26,20 @@ void check_sweep_overrides(const sweep::SweepFile& sweep, const PointResolver& r
   throw Error(problem->message + " (checked against the sweep's first hardware file, " + hardware->string() +
                   ", before any point runs)",
               where);
+}
+
+void check_sweep_mapping_options(const sweep::SweepFile& sweep) {
+  for (const auto& axis : sweep.axes) {
+    if (axis.name != "mapping") continue;
+    for (std::size_t v = 0; v < axis.values.size(); ++v) {
+      if (!optimize::is_optimize_spec(axis.values[v])) continue;
+      try {
+        (void)optimize::parse_optimize_spec(axis.values[v]);
+      } catch (const Error& e) {
+        throw Error(e.message() + " (axis mapping, value '" + axis.values[v] + "', checked before any point runs)", axis.where[v]);
+      }
+    }
+  }
 }
 
 }  // namespace stream::host

@@ -18,4 +18,9 @@ class PointResolver;
 /// not resolve or read is left to the points, which report it.
 void check_sweep_overrides(const sweep::SweepFile& sweep, const PointResolver& resolver);
 
+/// Throws stream::Error (bad input, exit 2) at the value's line for a `mapping: optimize?...` value
+/// whose option is bad (`evaluations=0`, `objective=speed`, an unknown key), naming the option:
+/// every point with it would fail alike, after the points before it had spent their budgets.
+void check_sweep_mapping_options(const sweep::SweepFile& sweep);
+
 }  // namespace stream::host

@@ -35,6 +35,8 @@
 
 #include "environment_failure.hpp"
 #include "host_context.hpp"
+#include "optimize_outcome.hpp"
+#include "optimizer_report.hpp"
 #include "plugin_host.hpp"
 #include "run_spec_builder.hpp"
 #include "sweep_lock.hpp"
@@ -201,11 +203,15 @@ void add_figures(Row& row, const pipeline::RunResult& r, const report::CostFallb
 // earlier run's in one step. So a killed sweep never leaves part of a folder, and two points with
 // one id (a value repeated in an axis, two copies of a file) on two workers each write a folder
 // of their own, the later replacing the earlier whole, instead of removing and writing one together.
+// An optimized point's folder also gets optimize.yaml and best_mapping.yaml, and the optimizer in
+// its summary.* and report.html, as `stream run` writes them.
 void keep_point(Row& row, const pipeline::RunResult& r, const pipeline::RunTimings& timings, const hardware::Accelerator& acc,
-                const fs::path& dir, const std::string& id) {
+                const fs::path& dir, const std::string& id, const optimize::OptimizeResult* optimized) {
   const fs::path rel = fs::path("points") / id;
   report::StagedResultDirectory folder(dir / rel);
-  report::write_results(r, timings, acc, folder.staging());
+  const auto optimizer = optimized != nullptr ? std::optional(optimizer_report(*optimized, r)) : std::nullopt;
+  report::write_results(r, timings, acc, folder.staging(), "cbc", false, true, {}, optimizer ? &*optimizer : nullptr);
+  if (optimized != nullptr) optimize::write_optimize_files(*optimized, folder.staging());
   folder.commit();
   row["report"] = (rel / "report.html").generic_string();
 }
@@ -214,27 +220,36 @@ void keep_point(Row& row, const pipeline::RunResult& r, const pipeline::RunTimin
 RunRequest point_request(const ResolvedPoint& p) {
   RunRequest r;
   r.workload = p.workload;
-  r.mapping = !p.mapping_search.empty() ? p.mapping_search : p.mapping ? p.mapping->string() : "";
+  r.mapping = !p.mapping_search.empty()     ? p.mapping_search
+              : !p.mapping_optimize.empty() ? p.mapping_optimize
+              : p.mapping                   ? p.mapping->string()
+                                            : "";
   r.intra_core_tiling = p.intra_core_tiling;
   r.cost_profile = cost::name(p.cost_profile);
   r.compat = name(p.compat);
   return r;
 }
 
-// The point's run: the pipeline on its mapping, or the mapping search's best (its variant and
-// how many were evaluated go to `found`; a search whose variants all failed fails the point).
+// The point's run: the pipeline on its mapping, the mapping search's best (its variant and how
+// many were evaluated go to `found`; a search whose variants all failed fails the point) or the
+// mapping optimizer's best (its outcome in `optimized`, its columns in `found`).
 pipeline::RunResult run_point(const ResolvedPoint& p, const WorkloadEntry& w, const hardware::Accelerator& acc,
                               const SharedInputs& in, const std::shared_ptr<pipeline::RunCache>& cache,
-                              pipeline::RunTimings& timings, Row& found) {
+                              pipeline::RunTimings& timings, Row& found, std::optional<optimize::OptimizeResult>& optimized) {
   const RunRequest request = point_request(p);
   BuiltSpec built = build_run_spec(request, in.cost_backends);
+  // The sweep runs its points on its own jobs already: a point's optimizer takes one thread
+  // unless its jobs= says otherwise (not the machine's every core per point).
+  if (built.optimize && built.optimize->jobs == 0) built.optimize->jobs = 1;
   const bool automatic = schedules_automatic_path(request, built);
   if (automatic && !w.automatic_problem.empty()) throw Error(w.automatic_problem);
   pipeline::RunEnv env;
   env.cache = cache;
   env.timings = &timings;
   pipeline::SearchResult s;
-  auto r = run_or_search(automatic ? *w.automatic : *w.workload, acc, built, env, &s);
+  if (built.optimize) optimized.emplace();
+  auto r = run_or_search(automatic ? *w.automatic : *w.workload, acc, built, env, &s, optimized ? &*optimized : nullptr);
+  if (optimized) found.update(optimize_row_columns(*optimized));
   if (s.best) {
     found["mapping_variant"] = s.variants[*s.best].tag;
     found["variants_evaluated"] = s.variants.size();
@@ -277,13 +292,14 @@ Row evaluate(const ResolvedPoint& p, const sweep::SweepFile& sweep, const Shared
     if (reason.empty()) try {
         Row found = Row::object();
         pipeline::RunTimings timings;
-        const auto r = run_point(p, w, *h.accelerator, in, cache, timings, found);
+        std::optional<optimize::OptimizeResult> optimized;
+        const auto r = run_point(p, w, *h.accelerator, in, cache, timings, found, optimized);
         const auto fallbacks = report::cost_fallbacks(r);
         if (strict)
           if (const auto estimate = report::first_mac_estimate(fallbacks)) throw Error(report::strict_message(*estimate));
         add_figures(row, r, fallbacks, *h.accelerator);
         row.update(found);
-        if (keep_dir) keep_point(row, r, timings, *h.accelerator, *keep_dir, p.id);
+        if (keep_dir) keep_point(row, r, timings, *h.accelerator, *keep_dir, p.id, optimized ? &*optimized : nullptr);
         status = r.solved() ? "ok" : "unsolved";
         if (!r.solved()) reason = "a group's allocation MILP has no optimal solution";
       } catch (const std::exception& e) {
@@ -531,6 +547,7 @@ SweepOutcome run_sweep(const SweepRequest& request, HostContext& ctx) {
   const ShardPoints points(sweep, shard);
   const PointResolver resolver(sweep);
   check_sweep_overrides(sweep, resolver);  // before anything is written: a typo stops the sweep at its line
+  check_sweep_mapping_options(sweep);
   const fs::path& dir = request.out;
   fs::create_directories(dir);
   const SweepOutputLock output_lock(dir);  // before anything in DIR is read or written

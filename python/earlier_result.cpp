@@ -1,5 +1,6 @@
 #include "earlier_result.hpp"
 
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -58,6 +59,26 @@ ordered_json cost_table(const fs::path& lut) {
   return table;
 }
 
+// An optimizer's run (summary.json has its block): what Result.optimizer adds to the block
+// (host/optimize_outcome.hpp), the automatic mapping's figures read back from optimize.yaml.
+ordered_json optimizer_additions(const fs::path& dir) {
+  const fs::path file = dir / "optimize.yaml";
+  ordered_json added{{"automatic_latency", nullptr}, {"automatic_energy_pj", nullptr}};
+  try {
+    const auto automatic = YAML::LoadFile(file.string())["automatic"];
+    if (automatic && automatic["feasible"].as<bool>()) {
+      added["automatic_latency"] = automatic["latency"].as<std::int64_t>();
+      added["automatic_energy_pj"] = automatic["energy"].as<double>();
+    }
+  } catch (const YAML::Exception& e) {
+    throw Error("cannot read the earlier run's optimize.yaml (" + e.msg + "); rerun without skip_if_exists",
+                Location{.file = file.string()});
+  }
+  added["best_mapping"] = (dir / "best_mapping.yaml").string();
+  added["optimize_file"] = file.string();
+  return added;
+}
+
 // Solved as RunResult::solved() says: every group has an allocation (optimal, or time-limited with
 // one, which has a latency).
 bool all_solved(const ordered_json& groups) {
@@ -92,6 +113,7 @@ std::optional<RunFigures> earlier_result(const fs::path& dir) {
   summary["solved"] = all_solved(groups);
   summary["groups"] = groups;
   summary["output_dir"] = dir.string();
+  if (summary.contains("optimizer") && summary["optimizer"].is_object()) summary["optimizer"].update(optimizer_additions(dir));
   return RunFigures{to_python(summary).cast<pybind11::dict>()};
 }
 

@@ -7,6 +7,7 @@
 #include <stream/report/summary.hpp>
 
 #include "json_value.hpp"
+#include "optimize_outcome.hpp"
 
 namespace stream::python {
 
@@ -67,8 +68,8 @@ std::string repr(const RunFigures& r) {
 }  // namespace
 
 RunFigures run_figures(const host::RunOutcome& outcome) {
-  const auto metrics = pipeline::run_metrics(outcome.result, outcome.accelerator);
-  auto summary = nlohmann::ordered_json::parse(report::summary_json(outcome.result, nullptr, &metrics));
+  // mapping="optimize?...": with summary.json's optimizer block (the figures are its best run's).
+  auto summary = host::outcome_summary(outcome, outcome.out_dir);
   summary.erase("timings");
   summary["groups"] = groups_json(summary["groups"], outcome.result);
   summary["solved"] = outcome.result.solved();
@@ -127,6 +128,16 @@ void register_run_result(py::module_& m) {
                                return rows;
                              },
                              "every group's (node, core) cost entries, each with its group")
+      .def_property_readonly("optimizer",
+                             [](const RunFigures& r) -> py::object {
+                               if (r.data.contains("optimizer")) return r.data["optimizer"];
+                               return py::none();
+                             },
+                             "mapping='optimize?...': summary.json's optimizer block (objective, automatic and best "
+                             "objective values, ratio, evaluations, spent, cut_short, still_improving, best_evaluation: "
+                             "None when the automatic mapping stayed best, group_runs; docs/results.md) with "
+                             "automatic_latency, automatic_energy_pj, best_mapping and optimize_file (paths); None for "
+                             "any other mapping")
       .def_property_readonly("output_dir", [](const RunFigures& r) { return get<std::string>(r, "output_dir"); })
       .def("as_dict", [](const RunFigures& r) { return r.data.attr("copy")(); }, "the whole result as a dict")
       .def("__repr__", &repr)

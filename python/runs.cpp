@@ -2,6 +2,7 @@
 // host's requests (host/run_experiment.hpp, host/sweep_runner.hpp) with the GIL held; the work is
 // done with it released, the plugin host used under the session's lock only.
 #include <algorithm>
+#include <atomic>
 #include <iostream>
 #include <optional>
 
@@ -9,6 +10,7 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <stream/optimize/optimize_spec.hpp>
 #include <stream/report/cost_fallbacks.hpp>
 
 #include "arguments.hpp"
@@ -16,6 +18,7 @@
 #include "errors.hpp"
 #include "inline_inputs.hpp"
 #include "inputs.hpp"
+#include "interruptible.hpp"
 #include "json_value.hpp"
 #include "plugin_host.hpp"
 #include "run_experiment.hpp"
@@ -45,7 +48,8 @@ host::RunRequest with_workload(const RunArgs& args, const std::string& workload,
   return request;
 }
 
-host::RunOutcome run(const RunArgs& args, const host::RunRequest& request) {
+// `cancel`: the mapping optimizer's stop flag (interruptible.hpp); no other run takes one.
+host::RunOutcome run(const RunArgs& args, const host::RunRequest& request, const std::atomic<bool>* cancel = nullptr) {
   auto& s = session();
   const host::Progress say = [verbose = args.verbose](const std::string& line) {
     if (verbose) std::cerr << "[stream_cpp] " << line << "\n";
@@ -54,6 +58,7 @@ host::RunOutcome run(const RunArgs& args, const host::RunRequest& request) {
     const std::lock_guard lock(s.mutex);
     return host::prepare_run(request, s.context, say);
   }();
+  if (prepared.built.optimize) prepared.env.cancel = cancel;
   return host::execute_run(std::move(prepared));
 }
 
@@ -97,7 +102,9 @@ RunFigures evaluate_mapping(const py::object& hardware, const py::object& worklo
   if (skip_if_exists)
     if (auto earlier = earlier_result(host::result_directory(request))) return std::move(*earlier);
   std::optional<host::RunOutcome> outcome;
-  {
+  if (optimize::is_optimize_spec(request.mapping)) {  // Ctrl-C keeps the optimizer's best
+    outcome = run_keeping_best_on_interrupt([&](const std::atomic<bool>* cancel) { return run(args, request, cancel); });
+  } else {
     py::gil_scoped_release release;
     outcome = run(args, request);
   }
@@ -160,7 +167,10 @@ void register_runs(py::module_& m) {
         "(--input). hardware may be a dict (the accelerator file's content) and workload ONNX bytes or an "
         "onnx.ModelProto, as the Python Stream takes them. skip_if_exists=True returns the Result of the results already "
         "in output_path/experiment_id (its summary.json and cost tables) instead of running again. "
-        "compat='stream-1.13' follows the reference's automatic path (--compat).");
+        "compat='stream-1.13' follows the reference's automatic path (--compat). "
+        "mapping='optimize?objective=latency|energy|edp|pareto&evaluations=N&seed=K&jobs=J' runs the mapping optimizer "
+        "(docs/optimize.md): the Result is its best mapping's, Result.optimizer what it did; Ctrl-C stops its search "
+        "and returns the best found (cut_short, with a RuntimeWarning); a bad option raises StreamInputError naming it.");
   m.def("sweep", &sweep, py::arg("spec"), py::arg("out"), py::kw_only(), py::arg("jobs") = 0,
         py::arg("shard") = py::none(), py::arg("keep_points") = false, py::arg("strict") = false,
         py::arg("restart") = false,

@@ -58,6 +58,7 @@ SlurmArrayJob array_job(const SubmitOptions& o) {
   const fs::path file = resolve_input(o.file);
   const auto sweep = sweep::load_sweep_file(file);
   check_sweep_overrides(sweep, PointResolver(sweep));  // here, not in every task
+  check_sweep_mapping_options(sweep);
   SlurmArrayJob job;
   job.stream = fs::path(boost::dll::program_location().string());
   job.sweep_file = fs::absolute(file).lexically_normal();

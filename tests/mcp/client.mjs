@@ -6,7 +6,8 @@
 // fp32 2-conv on the TPU-like quad core: 8 of 8 pairs, 100 % of the latency) says so in its
 // structured content and its text, and `strict` makes it a tool error. Every input schema is
 // closed (additionalProperties: false) with each property described; an unknown argument is a
-// tool error naming it.
+// tool error naming it. The mapping optimizer: its figures start from the default's 14344 cycles
+// and never exceed them; a bad option is a tool error naming it.
 // Usage: node client.mjs STREAM_BINARY OUTPUT_DIR SCRATCH_DIR SOURCE_DIR
 import { writeFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -153,6 +154,18 @@ const leftover = await client.callTool({ name: "read_result_file", arguments: { 
 check("a cancelled job leaves no result files", leftover.isError === true, leftover);
 const unknown = await client.callTool({ name: "job_status", arguments: { job: "job-99" } });
 check("an unknown job is a tool error", unknown.isError === true, unknown);
+
+// mapping optimize: the automatic mapping is the default run (14344 cycles), the best no worse.
+const optimized = await client.callTool({ name: "run_mapping", arguments: { mapping: "optimize?evaluations=20&seed=3", experiment_id: "opt" } });
+const optimizer = optimized.structuredContent?.optimizer;
+check("an optimize run reports the optimizer's figures", !optimized.isError && optimizer.spent === 20 &&
+  optimizer.automatic === 14344 && optimizer.automatic_latency === 14344 && optimizer.best === optimized.structuredContent.total_latency &&
+  optimized.structuredContent.total_latency <= 14344 && optimizer.cut_short === false, optimized);
+const optimizeFile = await client.callTool({ name: "read_result_file", arguments: { path: optimizer?.optimize_file ?? "opt/optimize.yaml" } });
+check("its optimize.yaml reads back", !optimizeFile.isError && optimizeFile.structuredContent.text.includes("spent: 20"), optimizeFile);
+const badOption = await client.callTool({ name: "run_mapping", arguments: { mapping: "optimize?objective=speed", experiment_id: "bad_option" } });
+check("a bad optimize option is a tool error naming it", badOption.isError === true &&
+  badOption.content[0].text.includes("objective must be latency, energy, edp or pareto, got 'speed'"), badOption);
 
 await client.close();
 process.exit(failures === 0 ? 0 : 1);

@@ -55,6 +55,13 @@ void load(OsiClpSolverInterface& osi, const LinearModel& model) {
     rowub.push_back(finite(r.hi));
   }
   osi.messageHandler()->setLogLevel(0);
+  // No SIGINT handler of Clp's: its initial solve installs one by default (signal(), process-wide)
+  // pointing at a static "current model" and restores the previous one after, so concurrent
+  // solves left it installed over a freed model, and a Ctrl-C in the Python module ran it (memory
+  // corruption) instead of raising KeyboardInterrupt. Copies and CBC's clones keep the option.
+  ClpSolve options;
+  options.setSpecialOption(2, 1);
+  osi.setSolveOptions(options);
   osi.loadProblem(static_cast<int>(vars.size()), static_cast<int>(rows.size()), start.data(), index.data(), value.data(),
                   collb.data(), colub.data(), obj.data(), rowlb.data(), rowub.data());
   for (std::size_t j = 0; j < vars.size(); ++j)
