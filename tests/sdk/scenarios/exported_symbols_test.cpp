@@ -88,11 +88,16 @@ TEST(CoreExports, OnlyNamespaceStreamAndNoThirdPartySymbols) {
 // allocation became a value (allocate::mps_text, the model as text report/ writes;
 // report::infeasible_model_path, the one spelling of group_<i>/model.mps that `stream run`
 // names; SolveClocks::level_s and levels_s, a solve's clocks apart from its Allocation) while
-// the layout and cost areas' moves renamed exports without adding any.
+// the layout and cost areas' moves renamed exports without adding any; 494 with the mapping
+// optimizer (optimize_mapping, parse_optimize_spec, is_optimize_spec, name of an Objective,
+// objective_of, still_improving, optimize_yaml, write_optimize_files: the host, Python, MCP, the
+// sweep and the tests call them; allowed_cores, splittable_dims and mapped_cut_points, which the
+// enumeration and fusion-group tests check on their own), the optimizer's report block changing
+// write_results' and the summaries' signatures without adding any.
 // A new export is a decision: raise the bound with it.
 TEST(CoreExports, CountIsBounded) {
   const auto symbols = exported_symbols();
-  EXPECT_LE(symbols.size(), 483u);
+  EXPECT_LE(symbols.size(), 494u);
   EXPECT_GE(symbols.size(), 139u);  // what the host and the bundled plugins call, measured alone
 }
 

@@ -50,17 +50,17 @@ struct GroupMapping {
                                                    bool by_tile_cost_past_cap = false, Compat compat = Compat::None);
 
 /// The same from the whole options (AutoMappingOptions::choices included).
-[[nodiscard]] STREAM_API GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& accelerator,
-                                                        const AutoMappingOptions& options, bool* tile_cap_reached);
+[[nodiscard]] GroupMapping automatic_mapping(const Workload& group, const hardware::Accelerator& accelerator,
+                                             const AutoMappingOptions& options, bool* tile_cap_reached);
 
 /// The part of a mapping one fusion group reads: with two fused groups or more (a file written
 /// per fusion group), only the fused groups naming one of the group's compute nodes; else all.
-[[nodiscard]] STREAM_API Mapping for_group(const Mapping& mapping, const Workload& group);
+[[nodiscard]] Mapping for_group(const Mapping& mapping, const Workload& group);
 
 /// The group's mapping as a Mapping: a layer entry per compute node and one fused group named
 /// `name` with the group's intra-core tiling. Concatenating those of a run's groups gives the
 /// run's mapping file (two fused groups or more: one per fusion group).
-[[nodiscard]] STREAM_API Mapping as_mapping(const Workload& group, const GroupMapping& mapping, const std::string& name);
+[[nodiscard]] Mapping as_mapping(const Workload& group, const GroupMapping& mapping, const std::string& name);
 
 [[nodiscard]] STREAM_API GroupMapping read_mapping(const std::filesystem::path& file, const Workload& group,
                                               const hardware::Accelerator& accelerator);
