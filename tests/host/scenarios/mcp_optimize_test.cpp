@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bad_optimize_options.hpp"
 #include "host_context.hpp"
 #include "mcp_server.hpp"
 #include "mcp_tools.hpp"
@@ -75,18 +76,9 @@ TEST(McpOptimize, ABadOptionIsAToolErrorNamingIt) {
   const auto dir = stream::test::fresh_scratch_dir("host", "mcp_optimize_bad");
   stream::host::HostContext ctx;
   const auto tools = stream::host::stream_mcp_tools(ctx, dir);
-  const struct {
-    const char* mapping;
-    const char* says;
-  } cases[] = {
-      {"optimize?evaluations=0", "evaluations must be an integer from 1 to 1000000, got '0'"},
-      {"optimize?objective=speed", "objective must be latency, energy, edp or pareto, got 'speed'"},
-      {"optimize?jobs=x", "jobs must be an integer from 1 to 1024, got 'x'"},
-      {"optimize?evals=20", "unknown option 'evals'"},
-  };
-  for (const auto& c : cases)
+  for (const auto& c : stream::test::kBadOptimizeOptions)
     for (const char* tool : {"run_mapping", "submit_run"}) {
-      const json r = call_optimize_tool(tools, tool, {{"mapping", c.mapping}, {"experiment_id", "bad"}});
+      const json r = call_optimize_tool(tools, tool, {{"mapping", c.text}, {"experiment_id", "bad"}});
       EXPECT_TRUE(r["isError"].get<bool>()) << tool << ": " << r;
       EXPECT_NE(r.dump().find(c.says), std::string::npos) << tool << ": " << r;
     }

@@ -11,6 +11,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "bad_optimize_options.hpp"
 #include "child_process.hpp"
 #include "stream_cli.hpp"
 
@@ -74,12 +75,8 @@ TEST(OptimizeCli, CtrlCKeepsTheBestFoundSoFar) {
 
 TEST(OptimizeCli, ABadOptionIsRefusedNamingIt) {
   const auto dir = stream::test::fresh_scratch_dir("optimize", "bad");
-  for (const auto& [option, says] : std::vector<std::pair<std::string, std::string>>{
-           {"optimize?evaluations=0", "evaluations must be an integer from 1 to 1000000"},
-           {"optimize?objective=speed", "objective must be latency, energy, edp or pareto"},
-           {"optimize?jobs=many", "jobs must be an integer from 1 to 1024"},
-           {"optimize?steps=3", "unknown option 'steps'"}}) {
-    const auto r = run_stream("run --out " + dir.string() + " --mapping '" + option + "'");
+  for (const auto& [option, says] : stream::test::kBadOptimizeOptions) {
+    const auto r = run_stream("run --out " + dir.string() + " --mapping '" + std::string(option) + "'");
     EXPECT_EQ(r.code, 2) << option << ": " << r.out;
     EXPECT_NE(r.out.find(says), std::string::npos) << option << ": " << r.out;
     EXPECT_FALSE(fs::exists(dir / "tpu_like_quad_core-2conv_1_8_32_32_16_32_3-constraint_optimization")) << option;

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bad_optimize_options.hpp"
 #include "stream_cli.hpp"
 #include "sweep_rows.hpp"
 
@@ -86,22 +87,13 @@ TEST(SweepOptimize, TheBestDoesNotDependOnThePointsJobs) {
 // Each bad option stops the sweep with exit 2 at the value's line and column (the list's second
 // value, its quote at column 19), naming the option, and nothing is written.
 TEST(SweepOptimize, ABadOptionStopsTheSweepAtItsValue) {
-  const struct {
-    const char* value;
-    const char* says;
-  } cases[] = {
-      {"optimize?evaluations=0", "evaluations must be an integer from 1 to 1000000, got '0'"},
-      {"optimize?objective=speed", "objective must be latency, energy, edp or pareto, got 'speed'"},
-      {"optimize?jobs=x", "jobs must be an integer from 1 to 1024, got 'x'"},
-      {"optimize?evals=20", "unknown option 'evals'"},
-  };
-  for (const auto& c : cases) {
-    const auto dir = optimize_sweep_dir("optimize_bad", std::string("axes:\n  mapping: [auto, \"") + c.value + "\"]\n");
+  for (const auto& c : stream::test::kBadOptimizeOptions) {
+    const auto dir = optimize_sweep_dir("optimize_bad", std::string("axes:\n  mapping: [auto, \"") + c.text + "\"]\n");
     const auto r = stream::test::run_stream("sweep " + (dir / "sweep.yaml").string() + " --out " + (dir / "out").string());
-    EXPECT_EQ(r.code, 2) << c.value << "\n" << r.out;
+    EXPECT_EQ(r.code, 2) << c.text << "\n" << r.out;
     EXPECT_NE(r.out.find("sweep.yaml:2:19: mapping optimize: " + std::string(c.says)), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("checked before any point runs"), std::string::npos) << r.out;
-    EXPECT_FALSE(fs::exists(dir / "out")) << c.value;
+    EXPECT_FALSE(fs::exists(dir / "out")) << c.text;
   }
 }
 
