@@ -27,7 +27,6 @@ struct NodeChoice {
   std::vector<int> cores;         ///< ascending core ids, non-empty
   std::vector<DimSplit> splits;   ///< node-local dims, factors > 1 multiplying to cores.size()
   bool operator==(const NodeChoice&) const = default;
-  auto operator<=>(const NodeChoice&) const = default;
 };
 
 /// Node name -> its choice. A compute node without an entry gets the automatic mapping's.
