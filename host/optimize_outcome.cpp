@@ -12,11 +12,11 @@ namespace {
 
 // Null when the automatic mapping has no feasible allocation (its figures mean nothing then).
 nlohmann::ordered_json optimizer_automatic_latency(const optimize::OptimizeResult& r) {
-  return r.automatic_solved ? nlohmann::ordered_json(r.automatic.latency) : nlohmann::ordered_json(nullptr);
+  return r.automatic() ? nlohmann::ordered_json(r.automatic()->latency) : nlohmann::ordered_json(nullptr);
 }
 
 nlohmann::ordered_json optimizer_automatic_energy(const optimize::OptimizeResult& r) {
-  return r.automatic_solved ? nlohmann::ordered_json(r.automatic.energy) : nlohmann::ordered_json(nullptr);
+  return r.automatic() ? nlohmann::ordered_json(r.automatic()->energy) : nlohmann::ordered_json(nullptr);
 }
 
 }  // namespace

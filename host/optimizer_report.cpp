@@ -31,7 +31,7 @@ report::OptimizerReport optimizer_report(const optimize::OptimizeResult& r, cons
   report::OptimizerReport o;
   const auto judge = judged_objective(r.spec.objective);
   o.objective = optimize::name(r.spec.objective);
-  const double automatic = optimize::objective_of(judge, r.automatic_solved ? std::optional(r.automatic) : std::nullopt);
+  const double automatic = optimize::objective_of(judge, r.automatic());
   if (std::isfinite(automatic)) o.automatic = automatic;
   o.best = optimize::objective_of(judge, optimize::Figures{best.total_latency, best.total_energy});
   o.budget = r.spec.evaluations;

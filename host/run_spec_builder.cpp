@@ -63,6 +63,8 @@ BuiltSpec build_run_spec(const RunRequest& o, const std::vector<CostBackend>& co
   spec.cost_profile = cost::parse_cost_profile(o.cost_profile, "--cost-profile");
   spec.compat = parse_compat(o.compat, "--compat");
   set_mapping(o, built);
+  if (built.optimize && spec.layout == layout::LayoutMode::Choose)  // before any work, naming the options
+    throw Error("--mapping optimize: --layout choose is not supported (the optimizer compares mappings under fixed layouts)");
   set_cut_points(o.fusion_cut_points, spec);
   spec.threads = o.threads;
   spec.time_limit_s = o.time_limit;

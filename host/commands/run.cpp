@@ -85,7 +85,7 @@ void print_optimizer(const optimize::OptimizeResult& r) {
   const char* what = optimize::name(r.spec.objective);
   if (r.spec.objective == optimize::Objective::Pareto) {
     std::printf("%-14s %zu points on the latency-energy front (front/point_<k>.yaml); best = least EDP\n", "Optimizer:", r.front.size());
-  } else if (!r.automatic_solved) {
+  } else if (!r.automatic()) {
     if (r.best_evaluation)
       std::printf("%-14s %s %s (the automatic mapping has no feasible allocation)\n", "Optimizer:", what, figure(best).c_str());
     else
@@ -106,7 +106,7 @@ void run(const RunRequest& o, HostContext& ctx) {
   const auto t0 = std::chrono::steady_clock::now();
   auto say = [](const std::string& s) { std::cerr << "[stream run] " << s << "\n"; };
   auto prepared = prepare_run(o, ctx, say);
-  prepared.built.spec.per_layer_check = !prepared.built.optimize;  // for the hint below; the figures stay the fused groups'
+  prepared.built.spec.per_layer_check = true;  // for the hint below; the figures stay the fused groups'
   static std::atomic<bool> stop{false};
   if (prepared.built.optimize) {  // Ctrl-C keeps the best found
     prepared.env.cancel = &stop;

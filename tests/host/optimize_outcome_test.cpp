@@ -17,8 +17,7 @@ OptimizeResult cut_short_outcome(bool automatic_solved) {
   r.evaluations.resize(5);
   r.cancelled = true;
   r.best_evaluation = 3;
-  r.automatic_solved = automatic_solved;
-  r.automatic = {200, 3.0};
+  if (automatic_solved) r.evaluations.front().figures = stream::optimize::Figures{200, 3.0};
   return r;
 }
 

@@ -23,8 +23,6 @@ OptimizeResult cut_short_pareto() {
   OptimizeResult r;
   r.spec.objective = Objective::Pareto;
   r.spec.evaluations = 10;
-  r.automatic = {100, 2.0};
-  r.automatic_solved = true;
   const double inf = std::numeric_limits<double>::infinity();
   r.evaluations = {Evaluation{0, "automatic", Figures{100, 2.0}, "", 100, true},
                    Evaluation{1, "move a", std::nullopt, "infeasible", inf, false},
@@ -89,7 +87,8 @@ TEST(OptimizerReport, CandidatesAreCopiedAsEvaluatedAndAFailedOneHasNoFigures) {
 TEST(OptimizerReport, LatencySearchWithAFailedAutomaticMappingHasNoRatio) {
   auto r = cut_short_pareto();
   r.spec.objective = Objective::Latency;
-  r.automatic_solved = false;
+  r.evaluations.front().figures.reset();  // the automatic mapping had no feasible allocation
+  r.evaluations.front().objective = std::numeric_limits<double>::infinity();
   const auto o = stream::host::optimizer_report(r, run_of(90, 1.5));
   EXPECT_EQ(o.objective, "latency");
   EXPECT_FALSE(o.automatic.has_value());

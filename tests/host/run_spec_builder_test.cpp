@@ -83,6 +83,12 @@ TEST(RunSpecBuilder, ABadOptionIsAnErrorNamingIt) {
       {[](RunRequest& r) { r.compat = "stream-0.1"; }, "--compat"},
       {[](RunRequest& r) { r.mapping = "search?maxx=2"; }, "maxx"},
       {[](RunRequest& r) { r.mapping = "no/such/mapping.yaml"; }, "no/such/mapping.yaml"},
+      {[](RunRequest& r) { r.mapping = "optimize?evaluations=0"; }, "evaluations must be an integer"},
+      {[](RunRequest& r) {
+         r.mapping = "optimize";
+         r.layout = "choose";
+       },
+       "--mapping optimize: --layout choose is not supported"},
   };
   for (const auto& [spoil, named] : cases) {
     RunRequest r;

@@ -16,6 +16,7 @@
 #include <stream/tiling/tiled_group.hpp>
 
 #include "dma_hardware.hpp"
+#include "relu_group.hpp"
 #include "stream_cli.hpp"
 
 namespace fs = std::filesystem;
@@ -27,18 +28,9 @@ namespace {
 
 const std::string kHardware = std::string(STREAM_INPUTS_DIR) + "/hardware";
 
-// X [16, 32] bf16 -> Relu on core 0 -> Y, `columns` columns per iteration (32: untiled, one
-// iteration).
+// The Relu group of relu_group.hpp with its iteration spaces: what layout_prices reads.
 schedule::SteadyState relu_columns(const hardware::Accelerator& acc, std::int64_t columns = 8) {
-  auto x = make_tensor("X", DType::bf16, {16, 32}), y = make_tensor("Y", DType::bf16, {16, 32});
-  const Workload w({make_in_edge("X", x),
-                    make_computation("relu", "Relu", {x}, {y}, {AffineMap::identity(2), AffineMap::identity(2)}),
-                    make_out_edge("Y_out", y)});
-  mapping::GroupMapping m;
-  m.nodes.resize(w.size());
-  m.nodes[1] = {{0}, {}};
-  if (columns < 32) m.intra_core_tiling = {{"relu", 1, columns}};
-  return schedule::add_iteration_spaces(schedule::add_transfers(tiling::tile(w, m), acc));
+  return schedule::add_iteration_spaces(test::relu_with_transfers(acc, columns));
 }
 
 // Every transfer on its first plan, no reuse.

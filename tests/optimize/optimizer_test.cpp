@@ -43,7 +43,7 @@ TEST(Optimizer, NeverWorseThanTheAutomaticMappingAndItsBestReruns) {
   const auto automatic = pipeline::run(w, acc, prepared());
   const auto r = optimize_mapping(w, acc, budget(120, 2), prepared());
   ASSERT_TRUE(automatic.solved());
-  EXPECT_EQ(r.automatic.latency, automatic.total_latency);  // evaluation 0 is the automatic run itself
+  EXPECT_EQ(r.automatic()->latency, automatic.total_latency);  // evaluation 0 is the automatic run itself
   EXPECT_LE(r.best_run.total_latency, automatic.total_latency);
   EXPECT_EQ(r.spent(), 120u);
   ASSERT_TRUE(r.best_evaluation) << "120 candidates on four matrix products found nothing better";
@@ -117,7 +117,7 @@ TEST(Optimizer, ACancelledSearchKeepsTheBestFoundSoFar) {
   const auto r = optimize_mapping(w, acc, budget(1'000'000, 1), prepared(), env);
   EXPECT_TRUE(r.cancelled);
   EXPECT_LT(r.spent(), 1'000'000u);
-  EXPECT_LE(r.best_run.total_latency, r.automatic.latency);
+  EXPECT_LE(r.best_run.total_latency, r.automatic()->latency);
   EXPECT_NE(optimize_yaml(r).find("cut_short: true"), std::string::npos);
 }
 
@@ -134,7 +134,7 @@ TEST(Optimizer, NothingFeasibleGivesTheAutomaticMappingsDiagnosis) {
   ASSERT_GT(automatic.groups.front().allocation.infeasibility.size(), 40u);
   const auto r = optimize_mapping(w, acc, budget(16, 1), s);
   EXPECT_FALSE(r.best_evaluation);
-  EXPECT_FALSE(r.automatic_solved);
+  EXPECT_FALSE(r.automatic());
   for (const auto& e : r.evaluations) EXPECT_FALSE(e.figures) << "candidate " << e.index << " is feasible";
   ASSERT_FALSE(r.best_run.solved());
   EXPECT_EQ(r.best_run.groups.front().allocation.infeasibility, automatic.groups.front().allocation.infeasibility);

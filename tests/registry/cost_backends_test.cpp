@@ -10,21 +10,14 @@
 #include <stream/registry/cost_backends.hpp>
 #include <stream/registry/registries.hpp>
 
+#include "fixed_cost_backend.hpp"
+
 using namespace stream;
 
 namespace {
 
-CostBackend backend(const std::string& name, std::int64_t priority, double latency) {
-  CostBackend b;
-  b.name = name;
-  b.priority = priority;
-  b.claims = [](const hardware::Core&) { return true; };
-  b.cost = [latency](const CostRequest&) {
-    cost::CostEntry e;
-    e.latency_total = latency;
-    return e;
-  };
-  return b;
+CostBackend any_core(const std::string& name, std::int64_t priority, double latency) {
+  return test::fixed_cost_backend(name, priority, latency, [](const hardware::Core&) { return true; });
 }
 
 }  // namespace
@@ -32,8 +25,8 @@ CostBackend backend(const std::string& name, std::int64_t priority, double laten
 TEST(CostBackends, TheRegistryHandsOverWhatWasRegisteredInOrder) {
   Registries registries;
   PluginRegistrar first(registries, {"vendor-a", 0, 0}), second(registries, {"vendor-b", 0, 1});
-  first.add_cost_backend(backend("a", 3, 1));
-  second.add_cost_backend(backend("b", 3, 2));
+  first.add_cost_backend(any_core("a", 3, 1));
+  second.add_cost_backend(any_core("b", 3, 2));
   const auto list = registries.cost_backend_list();
   ASSERT_EQ(list.size(), 2u);
   EXPECT_EQ(list[0].name, "a");
@@ -49,7 +42,7 @@ TEST(CostBackends, ThePluginMayNotTakeTheBuiltInModelsName) {
   Registries registries;
   PluginRegistrar registrar(registries, {"vendor", 0, 0});
   try {
-    registrar.add_cost_backend(backend(kBuiltinCostBackend, 1, 1));
+    registrar.add_cost_backend(any_core(kBuiltinCostBackend, 1, 1));
     FAIL() << "registered a backend named " << kBuiltinCostBackend;
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("plugin 'vendor' registered a cost backend named 'zigzag'"), std::string::npos)

@@ -12,6 +12,7 @@
 #include <stream/tiling/tiled_group.hpp>
 
 #include "dma_hardware.hpp"
+#include "relu_group.hpp"
 #include "two_conv_fixture.hpp"
 
 using namespace stream;
@@ -22,17 +23,9 @@ using stream::test::tpu_with_bus_dma;
 namespace {
 
 
-// X [16, 32] bf16 (laid out as `layout`) -> Relu on core 0 -> Y [16, 32], 8 columns per iteration.
+// The Relu group of relu_group.hpp, 8 columns per iteration, X laid out as `layout`.
 SteadyState relu_columns(const hardware::Accelerator& acc, const Layout& layout) {
-  auto x = make_tensor("X", DType::bf16, {16, 32}, layout), y = make_tensor("Y", DType::bf16, {16, 32});
-  const Workload w({make_in_edge("X", x),
-                    make_computation("relu", "Relu", {x}, {y}, {AffineMap::identity(2), AffineMap::identity(2)}),
-                    make_out_edge("Y_out", y)});
-  mapping::GroupMapping m;
-  m.nodes.resize(w.size());
-  m.nodes[1] = {{0}, {}};
-  m.intra_core_tiling = {{"relu", 1, 8}};
-  return add_transfers(tiling::tile(w, m), acc);
+  return test::relu_with_transfers(acc, 8, layout);
 }
 
 const TransferPlan& plan_of(const SteadyState& ss, const std::string& transfer) {

@@ -17,11 +17,7 @@ std::string group_key(const Workload& group, const mapping::NodeChoices& choices
   for (std::size_t i = 0; i < group.size(); ++i) {
     const Node& n = group.node(i);
     key += n.name;
-    if (auto it = choices.find(n.name); n.has_iteration_space() && it != choices.end()) {
-      key += '@';
-      for (int c : it->second.cores) key += std::to_string(c) + ',';
-      for (const auto& s : it->second.splits) key += 'D' + std::to_string(s.dim) + '/' + std::to_string(s.split);
-    }
+    if (auto it = choices.find(n.name); n.has_iteration_space() && it != choices.end()) key += '@' + choice_key(it->second);
     key += ';';
   }
   return key;
@@ -34,7 +30,15 @@ std::vector<std::string> ordered_cuts(const Workload& w, const std::set<std::str
   return out;
 }
 
-// The first unsolved group's diagnosis (or a line saying none was given).
+}  // namespace
+
+std::string choice_key(const mapping::NodeChoice& choice) {
+  std::string key;
+  for (int c : choice.cores) key += std::to_string(c) + ',';
+  for (const auto& s : choice.splits) key += 'D' + std::to_string(s.dim) + '/' + std::to_string(s.split);
+  return key;
+}
+
 std::string unsolved_reason(const pipeline::RunResult& r) {
   for (const auto& g : r.groups)
     if (!g.allocation.solved())
@@ -42,8 +46,6 @@ std::string unsolved_reason(const pipeline::RunResult& r) {
              (g.allocation.infeasibility.empty() ? "" : ": " + g.allocation.infeasibility);
   return "no group";
 }
-
-}  // namespace
 
 Evaluator::Evaluator(const Workload& workload, const hardware::Accelerator& acc, pipeline::RunSpec base,
                      const pipeline::RunEnv& env, int jobs, bool latency_only)

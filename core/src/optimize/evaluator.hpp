@@ -18,6 +18,12 @@
 
 namespace stream::optimize {
 
+/// A node's choice as text ("0,1,D2/2"): a part of the keys candidates and groups are known by.
+[[nodiscard]] std::string choice_key(const mapping::NodeChoice& choice);
+
+/// The first unsolved group's diagnosis, headed by its index (a failed candidate's reason).
+[[nodiscard]] std::string unsolved_reason(const pipeline::RunResult& run);
+
 struct Outcome {
   std::optional<Figures> figures;  ///< none when a group failed
   std::string reason;

@@ -3,7 +3,10 @@
 #include <cmath>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "stream/io/file_output.hpp"
+#include "stream/io/utf8.hpp"
 #include "stream/optimize/optimizer.hpp"
 
 namespace stream::optimize {
@@ -18,19 +21,8 @@ std::string number(double v) {
   return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
 }
 
-// A YAML double-quoted scalar (moves and reasons hold node names and diagnoses).
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
+// A JSON string is a YAML double-quoted scalar (moves and reasons hold node names and diagnoses).
+std::string quoted(const std::string& text) { return io::dump_json(nlohmann::json(text), -1); }
 
 void figures(std::ostream& out, const std::optional<Figures>& f, double objective) {
   if (f) out << "latency: " << f->latency << ", ";
@@ -43,7 +35,7 @@ void header(std::ostream& out, const OptimizeResult& r) {
       << "}\n";
   out << "budget: {evaluations: " << r.spec.evaluations << ", spent: " << r.spent() << ", cut_short: "
       << (r.cancelled ? "true" : "false") << ", still_improving: " << (r.still_improving() ? "true" : "false") << "}\n";
-  out << "automatic: {feasible: " << (r.automatic_solved ? "true" : "false") << ", ";
+  out << "automatic: {feasible: " << (r.automatic() ? "true" : "false") << ", ";
   figures(out, r.evaluations.front().figures, r.evaluations.front().objective);
   out << "}\n";
   const Figures best{r.best_run.total_latency, r.best_run.total_energy};
@@ -51,7 +43,7 @@ void header(std::ostream& out, const OptimizeResult& r) {
   out << "best: {evaluation: " << (r.best_evaluation ? std::to_string(*r.best_evaluation) : "null") << ", ";
   figures(out, best, objective);
   const double automatic = objective_of(r.spec.objective == Objective::Pareto ? Objective::Edp : r.spec.objective,
-                                        r.automatic_solved ? std::optional(r.automatic) : std::nullopt);
+                                        r.automatic());
   out << ", ratio: " << (std::isfinite(automatic) ? number(objective / automatic) : ".nan") << "}\n";
   out << "group_runs: " << r.group_runs << "\n";
 }

@@ -71,12 +71,7 @@ Candidate automatic_candidate(const pipeline::RunResult& r) {
 // FNV-1a of the candidate's text: the set of candidates seen stays small on large workloads.
 std::uint64_t candidate_key(const Candidate& c) {
   std::ostringstream key;
-  for (const auto& [name, choice] : c.choices) {
-    key << name << '@';
-    for (int core : choice.cores) key << core << ',';
-    for (const auto& s : choice.splits) key << 'D' << s.dim << '/' << s.split;
-    key << ';';
-  }
+  for (const auto& [name, choice] : c.choices) key << name << '@' << choice_key(choice) << ';';
   for (const auto& cut : c.cuts) key << '|' << cut;
   std::uint64_t h = 0xcbf29ce484222325ull;
   for (unsigned char ch : key.str()) h = (h ^ ch) * 0x100000001b3ull;
@@ -90,10 +85,8 @@ class Search {
       : spec_(spec), env_(env), space_(w, acc), evaluator_(w, acc, std::move(base), env, jobs(spec), spec.objective == Objective::Latency) {}
 
   void start(const pipeline::RunResult& automatic, OptimizeResult& r) {
-    r.automatic_solved = automatic.solved();
-    r.automatic = {automatic.total_latency, automatic.total_energy};
-    const std::optional<Figures> auto_figures = r.automatic_solved ? std::optional(r.automatic) : std::nullopt;
-    r.evaluations.push_back({0, "automatic", auto_figures, r.automatic_solved ? "" : unsolved(automatic), 0, true});
+    const auto auto_figures = automatic.solved() ? std::optional(Figures{automatic.total_latency, automatic.total_energy}) : std::nullopt;
+    r.evaluations.push_back({0, "automatic", auto_figures, automatic.solved() ? "" : unsolved_reason(automatic), 0, true});
     r.evaluations.back().objective = objective_of(spec_.objective, auto_figures);
     r.best_curve.push_back({0, r.evaluations.back().objective});
     best_objective_ = r.evaluations.back().objective;
@@ -103,7 +96,7 @@ class Search {
       current_figures_ = evaluator_.evaluate({current_}).front().figures;
     } catch (const pipeline::Cancelled&) {  // run() sees the flag next and stops with the automatic mapping
     }
-    if (auto_figures) front_.offer(*auto_figures, 0, std::nullopt);
+    if (auto_figures && spec_.objective == Objective::Pareto) front_.offer(*auto_figures, 0, std::nullopt);
   }
 
   void run(OptimizeResult& r) {
@@ -137,12 +130,6 @@ class Search {
     return s.jobs > 0 ? s.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   }
 
-  static std::string unsolved(const pipeline::RunResult& r) {
-    for (const auto& g : r.groups)
-      if (!g.allocation.solved()) return "group " + std::to_string(g.index) + ": " + g.allocation.infeasibility;
-    return "no group";
-  }
-
   std::vector<Candidate> draw(std::size_t batch, std::size_t count, std::vector<std::string>& moves) {
     std::vector<Candidate> out;
     for (std::size_t slot = 0; slot < count; ++slot) {
@@ -172,7 +159,7 @@ class Search {
       r.evaluations.push_back({index, moves[k], outcomes[k].figures, outcomes[k].reason,
                                objective_of(spec_.objective, outcomes[k].figures), false});
       if (!outcomes[k].figures) continue;
-      front_.offer(*outcomes[k].figures, index, batch_candidates[k]);
+      if (spec_.objective == Objective::Pareto) front_.offer(*outcomes[k].figures, index, batch_candidates[k]);
       if (r.evaluations.back().objective < best_objective_) {
         best_objective_ = r.evaluations.back().objective;
         best_ = batch_candidates[k];
@@ -307,7 +294,7 @@ void finish_front(OptimizeResult& r, const Search& search, const Workload& w, co
     const Figures f{run->total_latency, run->total_energy};
     r.front.push_back({p.evaluation, f, mapping_of(*run)});
     if (p.candidate && objective_of(Objective::Edp, f) < best_edp &&
-        objective_of(Objective::Edp, f) < objective_of(Objective::Edp, r.automatic_solved ? std::optional(r.automatic) : std::nullopt)) {
+        objective_of(Objective::Edp, f) < objective_of(Objective::Edp, r.automatic())) {
       best_edp = objective_of(Objective::Edp, f);
       r.best_evaluation = p.evaluation;
       r.best_run = std::move(*run);

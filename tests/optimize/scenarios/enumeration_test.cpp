@@ -101,14 +101,15 @@ Enumeration enumerate(const Workload& w, const hardware::Accelerator& acc) {
     for (std::size_t k = 0; k + 1 < names.size(); ++k)
       if (cuts & (1u << k)) at.push_back(names[k]);
     std::int64_t total = 0;
+    bool feasible = true;
     for (const auto& g : pipeline::split_fusion_groups(w, at)) {
       const auto compute = g.computation_nodes();
       const std::string key = g.node(compute.front()).name + ".." + g.node(compute.back()).name;
       if (!memo.count(key)) memo[key] = group_optimum(g, acc, env, e.candidates);
-      total = memo[key] == std::numeric_limits<std::int64_t>::max() ? memo[key] : total + memo[key];
-      if (memo[key] == std::numeric_limits<std::int64_t>::max()) break;
+      feasible = feasible && memo[key] < std::numeric_limits<std::int64_t>::max();
+      if (feasible) total += memo[key];
     }
-    e.optimum = std::min(e.optimum, total);
+    if (feasible) e.optimum = std::min(e.optimum, total);
   }
   return e;
 }

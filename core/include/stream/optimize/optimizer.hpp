@@ -67,8 +67,6 @@ struct FrontPoint {
 
 struct STREAM_API OptimizeResult {
   OptimizeSpec spec;
-  Figures automatic;                  ///< the automatic mapping's run (if it was solved)
-  bool automatic_solved = false;
   std::vector<Evaluation> evaluations;  ///< in order; [0] is the automatic mapping
   /// (evaluations spent, best objective) at the start and whenever the best improved.
   std::vector<std::pair<std::size_t, double>> best_curve;
@@ -84,6 +82,10 @@ struct STREAM_API OptimizeResult {
   /// budget: a larger budget would likely find better ("still improving").
   [[nodiscard]] bool still_improving() const;
   [[nodiscard]] std::size_t spent() const { return evaluations.size() - 1; }
+  /// The automatic mapping's run's figures (evaluation 0); none when it has no feasible allocation.
+  [[nodiscard]] std::optional<Figures> automatic() const {
+    return evaluations.empty() ? std::nullopt : evaluations.front().figures;
+  }
 };
 
 /// The candidate's objective value; +inf when `figures` is empty. Pareto ranks by latency here.

@@ -11,6 +11,7 @@
 
 #include "../../../schedule/two_conv_fixture.hpp"
 #include "aie_backend.hpp"
+#include "fixed_cost_backend.hpp"
 
 using namespace stream;
 
@@ -37,17 +38,10 @@ tiling::TiledGroup two_conv_on(const Workload& wl, std::vector<int> cores, std::
 
 cost::CostEstimateOptions with_aie() { return {1, 6, {aie::aie_backend()}}; }
 
+// A vendor backend claiming every compute core at `latency` cycles.
 CostBackend fixed(const std::string& name, std::int64_t priority, double latency) {
-  CostBackend b;
-  b.name = name;
-  b.priority = priority;
-  b.claims = [](const hardware::Core& c) { return c.type.kind == hardware::CoreKind::Compute; };
-  b.cost = [latency](const CostRequest&) {
-    cost::CostEntry e;
-    e.latency_total = latency;
-    return e;
-  };
-  return b;
+  return test::fixed_cost_backend(name, priority, latency,
+                                  [](const hardware::Core& c) { return c.type.kind == hardware::CoreKind::Compute; });
 }
 
 }  // namespace
